@@ -323,7 +323,7 @@ HttpDate parseHttpDate(QByteArrayView text, const QDateTime& now)
 
     // 23:59:60 is read as the next second (QTime has no leap seconds).
     const int leap = r.f.second == 60 ? 1 : 0;
-    QDateTime value(date, QTime(r.f.hour, r.f.minute, r.f.second - leap), QTimeZone::utc());
+    QDateTime value(date, QTime(r.f.hour, r.f.minute, r.f.second - leap), Qt::UTC);
     value = value.addSecs(leap - r.f.offsetSeconds);
 
     r.result.dateTime = value;
