@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// RateLimit and RateLimit-Policy as Structured Fields (headers.md §2.1, §2.3, §2.4).
+#include "http/ratelimitdialects.h"
+#include "http/structuredfield.h"
+
+namespace {
+
+using namespace Qt::StringLiterals;
+
+// One member of a draft-08+ RateLimit-Policy, or of a draft-04…-07 Integer one.
+struct PolicyMember
+{
+    QString name;
+    std::optional<qint64> quota;
+    std::optional<qint64> window;
+    QString unit;
+    QByteArray partitionKey;
+};
+
+// Non-negative Integer parameter KEY; *bad is set when the parameter is present with another type or < 0.
+std::optional<qint64> nonNegative(const SfParameters& params, QByteArrayView key, bool* bad)
+{
+    if (!params.contains(key))
+        return std::nullopt;
+    const std::optional<qint64> value = sfInteger(params, key);
+    if (!value || *value < 0) {
+        *bad = true;
+        return std::nullopt;
+    }
+    return value;
+}
+
+// The identifier of a List member: a String (draft) or a Token (editor's copy on the token branch).
+std::optional<QString> identifier(const SfItem& item, bool* isToken)
+{
+    if (const auto* text = std::get_if<QString>(&item.value))
+        return *text;
+    if (const auto* token = std::get_if<SfToken>(&item.value)) {
+        *isToken = true;
+        return QString::fromLatin1(token->value);
+    }
+    return std::nullopt;
+}
+
+struct PolicyField
+{
+    QList<PolicyMember> named; // draft-08+
+    QList<PolicyMember> integer; // draft-04…-07
+};
+
+PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings)
+{
+    PolicyField result;
+    const QList<QByteArray> lines = headerValues(headers, "RateLimit-Policy");
+    if (lines.isEmpty())
+        return result;
+    QString error;
+    const std::optional<SfList> list = parseSfList(lines, &error);
+    if (!list) {
+        if (warnings)
+            *warnings << u"RateLimit-Policy ignored: not a Structured Field List ("_s + error + u")"_s;
+        return result;
+    }
+    PolicyField parsed;
+    bool bad = false;
+    bool tokens = false;
+    for (const SfListMember& member : *list) {
+        const auto* item = std::get_if<SfItem>(&member);
+        if (!item) {
+            bad = true;
+            break;
+        }
+        PolicyMember policy;
+        policy.window = nonNegative(item->params, "w", &bad);
+        if (policy.window && *policy.window == 0)
+            bad = true;
+        if (const auto* quota = std::get_if<qint64>(&item->value)) {
+            policy.quota = *quota >= 0 ? std::optional<qint64>(*quota) : std::nullopt;
+            bad = bad || *quota < 0;
+            parsed.integer << policy;
+            continue;
+        }
+        const std::optional<QString> name = identifier(*item, &tokens);
+        policy.quota = nonNegative(item->params, "q", &bad);
+        if (!name || !policy.quota) {
+            bad = true; // q is REQUIRED (draft-11 §3.1)
+            break;
+        }
+        policy.name = *name;
+        if (item->params.contains("qu")) {
+            const std::optional<QString> unit = sfString(item->params, "qu");
+            bad = bad || !unit;
+            policy.unit = unit.value_or(QString());
+        }
+        if (item->params.contains("pk")) {
+            const std::optional<QByteArray> key = sfByteSequence(item->params, "pk");
+            bad = bad || !key;
+            policy.partitionKey = key.value_or(QByteArray());
+        }
+        parsed.named << policy;
+    }
+    if (bad) {
+        if (warnings)
+            *warnings << u"RateLimit-Policy ignored: a member breaks the draft's rules (q missing or not a "
+                         u"non-negative Integer, w not a positive Integer, qu not a String or pk not a Byte "
+                         u"Sequence)"_s;
+        return result;
+    }
+    if (tokens && warnings)
+        *warnings << u"RateLimit-Policy: policy identifiers should be Strings, Tokens read anyway"_s;
+    return parsed;
+}
+
+const PolicyMember* findPolicy(const PolicyField& policies, const QString& name)
+{
+    for (const PolicyMember& policy : policies.named) {
+        if (policy.name.compare(name, Qt::CaseInsensitive) == 0)
+            return &policy;
+    }
+    return nullptr;
+}
+
+// draft-08…-11 (r/t) or the editor's copy (a/w/c). Returns false when the field is not that syntax at all.
+bool readListSyntax(const SfList& list, const HttpHeaderList& headers, const PolicyField& policies,
+    RateLimitParse& out, QStringList* usedPolicies)
+{
+    if (list.isEmpty())
+        return false;
+    bool editorsCopy = false;
+    for (const SfListMember& member : list) {
+        const auto* item = std::get_if<SfItem>(&member);
+        if (!item || !(std::holds_alternative<QString>(item->value) || std::holds_alternative<SfToken>(item->value)))
+            return false;
+        if (item->params.contains("a") && !item->params.contains("r"))
+            editorsCopy = true;
+    }
+    const QByteArrayView remainingKey = editorsCopy ? "a" : "r";
+    const QByteArrayView windowKey = editorsCopy ? "w" : "t";
+    const QString dialect = editorsCopy ? u"ietf-editors-copy"_s : u"ietf-draft-11"_s;
+    QList<RateLimitSnapshot> snapshots;
+    bool bad = false;
+    bool tokens = false;
+    for (const SfListMember& member : list) {
+        const SfItem& item = std::get<SfItem>(member);
+        RateLimitSnapshot snapshot;
+        snapshot.dialect = dialect;
+        snapshot.policy = identifier(item, &tokens).value_or(QString());
+        snapshot.remaining = nonNegative(item.params, remainingKey, &bad);
+        if (!snapshot.remaining)
+            bad = true; // r (a) is REQUIRED
+        if (const std::optional<qint64> t = nonNegative(item.params, windowKey, &bad))
+            snapshot.resetSeconds = double(*t);
+        if (editorsCopy)
+            snapshot.requestCost = nonNegative(item.params, "c", &bad);
+        if (item.params.contains("pk")) {
+            const std::optional<QByteArray> key = sfByteSequence(item.params, "pk");
+            bad = bad || !key;
+            snapshot.partitionKey = key.value_or(QByteArray());
+        }
+        if (const PolicyMember* policy = findPolicy(policies, snapshot.policy)) {
+            snapshot.limit = policy->quota;
+            snapshot.windowSeconds = policy->window;
+            snapshot.quotaUnit = policy->unit;
+            if (snapshot.partitionKey.isEmpty())
+                snapshot.partitionKey = policy->partitionKey;
+        }
+        if (snapshot.quotaUnit.isEmpty())
+            snapshot.quotaUnit = u"requests"_s; // the draft's default quota unit
+        snapshot.fields = rateLimitFields(headers, { "RateLimit", "RateLimit-Policy" });
+        snapshots << snapshot;
+    }
+    if (bad) {
+        out.warnings << u"RateLimit ignored: malformed (%1 must be a non-negative Integer on every member%2)"_s.arg(
+            QString::fromLatin1(remainingKey), editorsCopy ? u", w and c too"_s : u", t too"_s);
+        return true;
+    }
+    if (tokens)
+        out.warnings << u"RateLimit: policy identifiers should be Strings, Tokens read anyway"_s;
+    for (RateLimitSnapshot& snapshot : snapshots) {
+        *usedPolicies << snapshot.policy;
+        appendSnapshot(out, std::move(snapshot));
+    }
+    return true;
+}
+
+// draft-07: RateLimit: limit=100, remaining=50, reset=5
+bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& headers, RateLimitParse& out)
+{
+    if (!dict.contains("limit") && !dict.contains("remaining") && !dict.contains("reset"))
+        return false;
+    auto integer = [&dict](QByteArrayView key, bool* bad) -> std::optional<qint64> {
+        const SfListMember* member = dict.find(key);
+        if (!member)
+            return std::nullopt;
+        const auto* item = std::get_if<SfItem>(member);
+        const auto* value = item ? std::get_if<qint64>(&item->value) : nullptr;
+        if (!value || *value < 0) {
+            *bad = true;
+            return std::nullopt;
+        }
+        return *value;
+    };
+    bool bad = false;
+    RateLimitSnapshot snapshot;
+    snapshot.dialect = u"ietf-draft-07"_s;
+    snapshot.limit = integer("limit", &bad);
+    snapshot.remaining = integer("remaining", &bad);
+    const std::optional<qint64> reset = integer("reset", &bad);
+    if (bad || !snapshot.limit || !reset) {
+        out.warnings << u"RateLimit ignored: draft-07 Dictionary needs non-negative Integers limit and reset "
+                        u"(remaining optional)"_s;
+        return true;
+    }
+    snapshot.resetSeconds = double(*reset);
+    snapshot.windowSeconds = integerPolicyWindow(headers, *snapshot.limit);
+    snapshot.fields = rateLimitFields(headers, { "RateLimit", "RateLimit-Policy" });
+    appendSnapshot(out, std::move(snapshot));
+    return true;
+}
+
+} // namespace
+
+std::optional<qint64> integerPolicyWindow(const HttpHeaderList& headers, qint64 quota)
+{
+    const PolicyField policies = readPolicyField(headers, nullptr);
+    for (const PolicyMember& policy : policies.integer) {
+        if (policy.quota == quota || policies.integer.size() == 1)
+            return policy.window;
+    }
+    return std::nullopt;
+}
+
+void readIetfRateLimit(const HttpHeaderList& headers, const QDateTime& now, RateLimitParse& out)
+{
+    Q_UNUSED(now); // every IETF value is relative
+    const PolicyField policies = readPolicyField(headers, &out.warnings);
+    QStringList usedPolicies;
+    const QList<QByteArray> lines = headerValues(headers, "RateLimit");
+    if (!lines.isEmpty()) {
+        QString listError;
+        const std::optional<SfList> list = parseSfList(lines, &listError);
+        bool understood = list && readListSyntax(*list, headers, policies, out, &usedPolicies);
+        if (!understood) {
+            const std::optional<SfDictionary> dict = parseSfDictionary(lines);
+            understood = dict && readDictionarySyntax(*dict, headers, out);
+        }
+        if (!understood) {
+            out.warnings << u"RateLimit ignored: neither the draft-08…11 List nor the draft-07 Dictionary syntax"_s
+                    + (list ? QString() : u" ("_s + listError + u")"_s);
+        }
+    }
+    // Policies the server announced without a matching RateLimit member still tell the quota and window.
+    for (const PolicyMember& policy : policies.named) {
+        if (usedPolicies.contains(policy.name, Qt::CaseInsensitive))
+            continue;
+        RateLimitSnapshot snapshot;
+        snapshot.dialect = u"ietf-draft-11"_s;
+        snapshot.policy = policy.name;
+        snapshot.limit = policy.quota;
+        snapshot.windowSeconds = policy.window;
+        snapshot.quotaUnit = policy.unit.isEmpty() ? u"requests"_s : policy.unit;
+        snapshot.partitionKey = policy.partitionKey;
+        snapshot.fields = rateLimitFields(headers, { "RateLimit-Policy" });
+        appendSnapshot(out, std::move(snapshot));
+    }
+}
