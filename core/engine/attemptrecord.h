@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Everything one attempt did, as the engine observed it. An attempt that was handed to the transport
+// appears exactly once, with its true timings; the engine never sends anything it does not record.
+
+#include "engine/attemptphase.h"
+#include "engine/clock.h"
+#include "http/httpfield.h"
+#include "http/retryafter.h"
+#include "policy/decide.h"
+#include "policy/errorclass.h"
+#include "policy/retrydecision.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QNetworkReply>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+// A request header as sent. `secret` marks values exports redact by default.
+struct SentHeader
+{
+    QByteArray name;
+    QByteArray value;
+    bool secret = false;
+    friend bool operator==(const SentHeader&, const SentHeader&) = default;
+};
+
+// Monotonic timestamps on the session axis; unset when the phase was not reached (or not observable).
+struct AttemptTimestamps
+{
+    std::optional<MonoTime> scheduled; // when the attempt was due (end of the wait)
+    std::optional<MonoTime> started; // when it was actually handed to the transport
+    std::optional<MonoTime> connecting;
+    std::optional<MonoTime> tlsDone;
+    std::optional<MonoTime> requestSent;
+    std::optional<MonoTime> headersReceived;
+    std::optional<MonoTime> firstByte;
+    std::optional<MonoTime> finished;
+};
+
+struct AttemptRecord
+{
+    int runId = 0;
+    int index = 1; // 1 = the first attempt of the run
+    AttemptTimestamps at;
+    AttemptPhase phaseReached = AttemptPhase::Scheduled;
+
+    // ---- request, as sent
+    QString method;
+    QUrl url;
+    QList<SentHeader> requestHeaders;
+    qint64 bodySize = 0;
+    QByteArray bodySha256; // hex
+    qint64 bytesUp = 0; // body bytes the transport actually read from the body device
+    qint64 bytesDown = 0; // response body bytes received
+    bool connectionReused = false; // no new connection was seen before the request went out
+    bool http2Used = false;
+    int requestSentSignals = 0; // > 1 would mean a transport re-send (made impossible by the body device)
+    QString idempotencyKey;
+    QString attemptId;
+
+    // ---- answer
+    std::optional<int> status;
+    QString reasonPhrase;
+    HttpHeaderList responseHeaders; // Qt merges duplicates with ", " (Set-Cookie is split back)
+    QByteArray bodyExcerpt; // capped (RequestSpec::bodyExcerptCap)
+    bool bodyExcerptTruncated = false;
+    std::optional<ErrorClass> error; // set when no complete answer arrived
+    QString qtError; // Qt's errorString
+    int qtErrorCode = 0; // QNetworkReply::NetworkError
+    AbortReason abortReason = AbortReason::None;
+    std::optional<QUrl> redirectTarget; // Location of a 3xx
+
+    // ---- decision
+    std::optional<RetryDecision> decision; // unset for a cancelled attempt
+    std::optional<RetryAfterValue> retryAfter; // parsed Retry-After (or retry-after-ms)
+    HttpHeaderList rateLimitHeaders; // the rate-limit fields of the answer (raw until a snapshot type lands)
+    BudgetView budgetAfter; // budget and throttle state after the decision
+
+    std::optional<MonoTime> duration() const
+    {
+        if (at.started && at.finished)
+            return *at.finished - *at.started;
+        return std::nullopt;
+    }
+};
+
+// Emitted while an attempt is under way.
+struct AttemptPhaseEvent
+{
+    int runId = 0;
+    int index = 1;
+    AttemptPhase phase = AttemptPhase::Started;
+    MonoTime at { 0 };
+};
+
+// Emitted when a retry is scheduled: the next attempt is due at `dueAt`.
+struct WaitInfo
+{
+    int runId = 0;
+    int nextIndex = 2;
+    MonoTime scheduledAt { 0 }; // when the decision was taken
+    MonoTime dueAt { 0 }; // the deadline of the wait
+    RetryDecision decision;
+};
+
+Q_DECLARE_METATYPE(AttemptRecord)
+Q_DECLARE_METATYPE(AttemptPhaseEvent)
+Q_DECLARE_METATYPE(WaitInfo)

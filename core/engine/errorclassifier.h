@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Assigns an error class by the phase an attempt reached, not by Qt's error code alone
+// (qt-internals.md §2.5: RemoteHostClosedError means `tls` before the handshake, `connection-lost` after
+// the request was sent, `protocol` once headers arrived).
+
+#include "engine/attemptphase.h"
+#include "policy/errorclass.h"
+
+#include <QNetworkReply>
+
+#include <optional>
+
+struct ClassifierInput
+{
+    QNetworkReply::NetworkError code = QNetworkReply::NoError;
+    AttemptPhase reached = AttemptPhase::Started;
+    AbortReason abort = AbortReason::None;
+    bool tls = false; // https
+    // True when Qt signals the request going out (a non-empty body: requestSent). For an empty body over
+    // plain HTTP Qt emits nothing between "connecting" and the answer, so "not sent" cannot be proven.
+    bool sendObservable = true;
+};
+
+// nullopt: no error (an HTTP answer, whatever its status), or a user cancel.
+std::optional<ErrorClass> classifyError(const ClassifierInput& input);

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The request headers an attempt sends, all set explicitly: Qt adds Host, Connection, Accept-Encoding,
+// Accept-Language and User-Agent in its HTTP thread when they are missing (qt-internals.md §1.5), where the
+// engine could not record them.
+
+#include "engine/attemptrecord.h"
+#include "engine/requestspec.h"
+#include "policy/retrypolicy.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+// Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key (and names with "token", "secret" or
+// "api-key" in them): values exports redact by default.
+bool isSecretHeader(QByteArrayView name);
+
+QList<SentHeader> buildRequestHeaders(const RequestSpec& spec, const RetryPolicy& policy, const QUrl& url,
+    const QString& idempotencyKey, const QString& attemptId, const QByteArray& cookie);
+
+// The key every attempt of the run carries, or empty: as RequestSpec::keyMode and the policy say.
+QString chooseIdempotencyKey(const RequestSpec& spec, const RetryPolicy& policy);
+
+QString newAttemptId();
+QByteArray bodyHash(const QByteArray& body); // SHA-256, hex
+
+// The rate-limit fields of a response (RateLimit*, X-RateLimit-*, X-Rate-Limit-*, Retry-After…).
+HttpHeaderList rateLimitFieldsOf(const HttpHeaderList& headers);

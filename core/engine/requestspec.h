@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One logical request as the user describes it. The engine turns it into attempts.
+
+#include "http/httpfield.h"
+#include "policy/retrypolicy.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QSslCertificate>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+enum class IdempotencyKeyMode {
+    Auto, // as the policy says (idempotency.autoAdd and its methods)
+    None, // never add one (a key the user put in `headers` is still sent)
+    Value, // always send `idempotencyKey`
+};
+
+struct RequestSpec
+{
+    QString method = QStringLiteral("GET"); // upper-case
+    QUrl url;
+    HttpHeaderList headers; // the user's own, sent as given (after the engine's defaults)
+    QByteArray body; // sent through a non-rewindable device; empty is fine
+
+    IdempotencyKeyMode keyMode = IdempotencyKeyMode::Auto;
+    QString idempotencyKey; // Value only
+
+    // Overrides of the policy's limits; unset = the policy's value.
+    std::optional<Millis> attemptTimeout;
+    std::optional<Millis> connectTimeout;
+    std::optional<Millis> deadline;
+
+    bool http2Allowed = false; // off by default: deterministic HTTP/1.1 (qt-internals §3)
+    bool followRedirects = false; // a 3xx is recorded; followed (as a new attempt) only when true
+    bool attemptIdEnabled = true; // a unique attempt-id header on every attempt
+    QByteArray attemptIdHeader = QByteArrayLiteral("X-Retrylab-Attempt");
+    qsizetype bodyExcerptCap = 64 * 1024; // response body bytes kept per attempt
+
+    QList<QSslCertificate> extraCaCertificates; // trusted in addition to the system's (the lab's test CA)
+
+    friend bool operator==(const RequestSpec&, const RequestSpec&) = default;
+};

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Runs logical requests under a policy, many at once, and reports every attempt as it happens.
+// Decide, then schedule: decide() (core/policy) says retry-after-d / stop / success; the engine only
+// schedules the next attempt on the injected Scheduler. Never blocks; no nested event loops.
+
+#include "engine/attemptrecord.h"
+#include "engine/requestspec.h"
+#include "engine/runrecord.h"
+#include "engine/transport.h"
+#include "policy/retrypolicy.h"
+
+#include <QObject>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+
+class Clock;
+class QNetworkAccessManager;
+class RandomSource;
+class RetryBudget;
+class Scheduler;
+
+class RetryEngine final : public QObject
+{
+    Q_OBJECT
+public:
+    // CLOCK and SCHEDULER must outlive the engine. The engine owns one QNetworkAccessManager (no proxy)
+    // used by the default transport; setTransportFactory() replaces the transport (tests).
+    RetryEngine(const Clock& clock, Scheduler& scheduler, QObject* parent = nullptr);
+    ~RetryEngine() override;
+
+    void setTransportFactory(TransportFactory factory);
+    // Every run draws jitter from RANDOM instead of its own seeded source (tests pin draws with it).
+    void setRandomSource(RandomSource* random) { m_random = random; }
+    // How many runs may be in progress (attempting or waiting) at once; others queue. ≥ 1.
+    void setConcurrencyLimit(int limit);
+    int concurrencyLimit() const { return m_limit; }
+    // Seeds of runs submitted without one: BASE, BASE+1, … in submission order.
+    void setBaseSeed(std::uint64_t base) { m_nextSeed = base; }
+
+    // Queues a run; returns its id (1, 2, …). The policy is copied now.
+    int submit(const RequestSpec& request, const RetryPolicy& policy, std::optional<std::uint64_t> seed = {});
+    // Ends a run at any phase: queued, attempting (its reply aborted) or waiting. The run's last signal
+    // is runFinished (outcome `cancelled`); nothing is emitted for it afterwards.
+    void cancel(int runId);
+    void cancelAll();
+
+    int runningCount() const;
+    int queuedCount() const;
+    bool isIdle() const { return m_runs.empty(); }
+    QNetworkAccessManager& network() { return *m_nam; }
+
+    static void registerMetaTypes();
+
+Q_SIGNALS:
+    void runStarted(const RunRecord& run); // left the queue; no attempts yet
+    void attemptStarted(const AttemptRecord& attempt); // request part and at.scheduled/at.started set
+    void attemptPhase(const AttemptPhaseEvent& event);
+    void attemptFinished(const AttemptRecord& attempt); // complete, with its decision
+    void waitScheduled(const WaitInfo& wait);
+    void runFinished(const RunRecord& run);
+    void idle(); // no run queued or in progress
+
+private:
+    struct Run;
+    void pump();
+    void startRun(Run& run);
+    void startAttempt(Run& run, MonoTime scheduledAt);
+    void onAttemptFinished(int runId, AttemptRecord record);
+    void finishRun(int runId, FinalKind kind, const QString& reason, std::optional<Millis> serverAskedFor = {});
+    AttemptRecord prepareAttempt(Run& run, MonoTime scheduledAt);
+    RetryBudget& budgetFor(const Run& run);
+
+    const Clock& m_clock;
+    Scheduler& m_scheduler;
+    QNetworkAccessManager* m_nam = nullptr;
+    TransportFactory m_factory;
+    RandomSource* m_random = nullptr;
+    int m_limit = 8;
+    int m_nextId = 1;
+    std::uint64_t m_nextSeed = 0;
+    std::map<int, std::unique_ptr<Run>> m_runs;
+    bool m_draining = false;
+    std::map<QString, std::unique_ptr<RetryBudget>> m_budgets; // "client" or "host:<host:port>"
+};

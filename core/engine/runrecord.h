@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/attemptrecord.h"
+#include "engine/requestspec.h"
+#include "policy/retrypolicy.h"
+
+#include <QList>
+#include <QMetaType>
+
+#include <cstdint>
+
+// One logical request: what was asked, under which policy and seed, every attempt and how it ended.
+struct RunRecord
+{
+    int runId = 0;
+    RequestSpec request;
+    RetryPolicy policy; // snapshot taken when the run started
+    std::uint64_t seed = 0;
+    MonoTime submittedAt { 0 };
+    std::optional<MonoTime> startedAt;
+    std::optional<MonoTime> finishedAt;
+    QList<AttemptRecord> attempts;
+    FinalKind outcome = FinalKind::None; // None while running
+    QString reason; // the final decision's reason (or why the run was cancelled)
+    std::optional<Millis> serverAskedFor; // rate-limited: the server's Retry-After
+    Millis totalWait { 0 }; // sum of the waits actually taken (actual start − decision time)
+
+    bool succeeded() const { return outcome == FinalKind::Success; }
+};
+
+Q_DECLARE_METATYPE(RunRecord)
