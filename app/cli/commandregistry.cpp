@@ -7,8 +7,8 @@ const QList<CliCommand>& cliCommands()
 {
     static const QList<CliCommand> commands = [] {
         QList<CliCommand> list;
-        // list << policyCommand();   (policy core adds it)
-        // list << inspectCommand();   (core/http helper adds it)
+        list << policyCommand();
+        list << inspectCommand();
         // list << serveCommand();     (fault lab adds it)
         return list;
     }();

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `retrylab policy list|show|validate|explain|table`: the policy core, scriptable.
+#include "cli/clicommand.h"
+
+#include "cli/cliargs.h"
+#include "policy/backoff.h"
+#include "policy/decide.h"
+#include "policy/decisiontable.h"
+#include "policy/policydescription.h"
+#include "policy/presetcatalog.h"
+#include "policy/randomsource.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("cli", text);
+}
+
+const QString kUsage = uR"(Usage:
+  retrylab policy list
+  retrylab policy show NAME|FILE [--json]
+  retrylab policy validate FILE
+  retrylab policy explain NAME|FILE --method M (--status N | --error CLASS) [--header 'K: V']...
+                          [--body TEXT] [--attempt N] [--idempotency-key] [--after-lost-answer]
+                          [--elapsed-ms T] [--json]
+  retrylab policy table NAME|FILE
+
+list      every built-in preset with a one-line description
+show      a policy in full: limits, backoff, jitter, hints, rules in order, budgets (--json: the policy file)
+validate  checks a policy file; exit 0 when valid, exit 2 listing every problem with its field path
+explain   the decision for attempt N (1 = the first attempt) that just ended as described:
+          {"decision":"retry"|"stop"|"success","delay_ms":{"min":…,"max":…}|null,
+           "delay_source":"…"|null,"reason":"…"}; min and max span the jitter's range
+table     the decision matrix, outcomes × methods, and the wait range before each retry
+
+Error classes: dns, refused, tls, connect-timeout, response-timeout, connection-lost, protocol.
+A policy is a preset name (see `retrylab policy list`) or a path to a policy JSON file
+(format: resources/docs/policy-format.md).
+)"_s;
+
+void printProblems(QTextStream& err, const QString& what, const QList<PolicyProblem>& problems)
+{
+    err << QCoreApplication::translate("cli", "%1: %n problem(s)\n", nullptr, int(problems.size())).arg(what);
+    for (const PolicyProblem& problem : problems) {
+        if (problem.path.isEmpty())
+            err << "  " << problem.message << '\n';
+        else
+            err << "  " << problem.path << ": " << problem.message << '\n';
+    }
+}
+
+std::optional<RetryPolicy> resolvePolicy(const QString& nameOrFile, CliIo& io)
+{
+    const PolicyParseResult parsed = PresetCatalog::resolve(nameOrFile);
+    if (!parsed.policy) {
+        printProblems(io.err, nameOrFile, parsed.problems);
+        return std::nullopt;
+    }
+    return parsed.policy;
+}
+
+int listPresets(CliIo& io)
+{
+    const QList<PresetInfo> presets = PresetCatalog::list();
+    qsizetype width = 4;
+    for (const PresetInfo& preset : presets)
+        width = std::max(width, preset.name.size());
+    for (const PresetInfo& preset : presets)
+        io.out << preset.name.leftJustified(width + 2) << PresetCatalog::summaryOf(preset.description) << '\n';
+    return CliExit::Ok;
+}
+
+int showPolicy(const QStringList& args, CliIo& io)
+{
+    CliArgs cli;
+    cli.flag(u"json"_s);
+    if (!cli.parse(args) || cli.positional().size() != 1) {
+        io.err << tr("retrylab policy show: %1\n").arg(cli.error().isEmpty() ? tr("give one preset name or file") : cli.error());
+        return CliExit::Usage;
+    }
+    const std::optional<RetryPolicy> policy = resolvePolicy(cli.positional().first(), io);
+    if (!policy)
+        return CliExit::Usage;
+    if (cli.isSet(u"json"_s))
+        io.out << QString::fromUtf8(policyToJsonBytes(*policy));
+    else
+        io.out << describePolicy(*policy);
+    return CliExit::Ok;
+}
+
+int validatePolicy(const QStringList& args, CliIo& io)
+{
+    if (args.size() != 1 || args.first().startsWith(u"--"_s)) {
+        io.err << tr("retrylab policy validate: give one policy file\n");
+        return CliExit::Usage;
+    }
+    QFile file(args.first());
+    if (!file.open(QIODevice::ReadOnly)) {
+        io.err << tr("retrylab policy validate: cannot read %1: %2\n").arg(args.first(), file.errorString());
+        return CliExit::Usage;
+    }
+    const PolicyParseResult parsed = policyFromJsonBytes(file.read(4 * 1024 * 1024 + 1));
+    if (!parsed.policy) {
+        printProblems(io.err, args.first(), parsed.problems);
+        return CliExit::Usage;
+    }
+    io.out << tr("%1: valid policy \"%2\"\n").arg(args.first(), parsed.policy->name);
+    return CliExit::Ok;
+}
+
+int explainDecision(const QStringList& args, CliIo& io)
+{
+    CliArgs cli;
+    cli.option(u"method"_s).option(u"status"_s).option(u"error"_s).option(u"header"_s, true).option(u"body"_s);
+    cli.option(u"attempt"_s).option(u"elapsed-ms"_s).flag(u"idempotency-key"_s).flag(u"after-lost-answer"_s).flag(u"json"_s);
+    const auto usage = [&io](const QString& message) {
+        io.err << tr("retrylab policy explain: %1\n").arg(message);
+        return CliExit::Usage;
+    };
+    if (!cli.parse(args))
+        return usage(cli.error());
+    if (cli.positional().size() != 1)
+        return usage(tr("give one preset name or policy file"));
+    if (!cli.isSet(u"method"_s))
+        return usage(tr("--method is required"));
+    if (cli.isSet(u"status"_s) == cli.isSet(u"error"_s))
+        return usage(tr("give exactly one of --status N or --error CLASS"));
+
+    ExplainQuery query;
+    query.method = cli.value(u"method"_s)->toUpper();
+    query.request.hasIdempotencyKey = cli.isSet(u"idempotency-key"_s);
+    query.request.answerLostEarlier = cli.isSet(u"after-lost-answer"_s);
+    if (cli.isSet(u"status"_s)) {
+        const std::optional<qint64> status = cli.integer(u"status"_s, 100, 599);
+        if (!status)
+            return usage(cli.error());
+        query.outcome = AttemptOutcome::answered(int(*status));
+    } else {
+        const std::optional<ErrorClass> error = errorClassFromName(*cli.value(u"error"_s));
+        if (!error)
+            return usage(tr("--error must be one of %1").arg(errorClassNames().join(u", "_s)));
+        query.outcome = AttemptOutcome::failed(*error);
+    }
+    for (const QString& header : cli.values(u"header"_s)) {
+        const qsizetype colon = header.indexOf(QLatin1Char(':'));
+        if (colon <= 0)
+            return usage(tr("--header must look like 'Name: value', not \"%1\"").arg(header));
+        query.outcome.headers << qMakePair(header.left(colon).trimmed().toLatin1(), header.mid(colon + 1).trimmed().toUtf8());
+    }
+    if (const std::optional<QString> body = cli.value(u"body"_s))
+        query.outcome.body = body->toUtf8();
+    query.attempt = int(cli.integer(u"attempt"_s, 1, 1'000'000).value_or(1));
+    if (!cli.error().isEmpty())
+        return usage(cli.error());
+    query.elapsed = Millis(cli.integer(u"elapsed-ms"_s, 0, qint64(1) << 50).value_or(0));
+    if (!cli.error().isEmpty())
+        return usage(cli.error());
+    query.now = QDateTime::currentDateTimeUtc();
+
+    const std::optional<RetryPolicy> policy = resolvePolicy(cli.positional().first(), io);
+    if (!policy)
+        return CliExit::Usage;
+    const RetryDecision d = explain(*policy, query);
+    if (cli.isSet(u"json"_s)) {
+        io.out << QString::fromUtf8(QJsonDocument(explanationJson(d)).toJson(QJsonDocument::Compact)) << '\n';
+        return CliExit::Ok;
+    }
+    io.out << verdictName(d.verdict);
+    if (d.verdict == Verdict::Retry) {
+        io.out << ' ' << tr("after %1").arg(d.delayLow == d.delayHigh ? formatMillis(d.delayLow)
+                                                                      : formatMillis(d.delayLow) + u"–"_s + formatMillis(d.delayHigh));
+        io.out << " (" << delaySourceName(d.source) << ')';
+    }
+    if (d.finalKind != FinalKind::None && d.finalKind != FinalKind::Success)
+        io.out << " [" << finalKindName(d.finalKind) << ']';
+    io.out << "\n  " << d.reason << '\n';
+    return CliExit::Ok;
+}
+
+int printTable(const QStringList& args, CliIo& io)
+{
+    if (args.size() != 1 || args.first().startsWith(u"--"_s)) {
+        io.err << tr("retrylab policy table: give one preset name or policy file\n");
+        return CliExit::Usage;
+    }
+    const std::optional<RetryPolicy> policy = resolvePolicy(args.first(), io);
+    if (!policy)
+        return CliExit::Usage;
+    io.out << decisionTableText(buildDecisionTable(*policy, QDateTime::currentDateTimeUtc()));
+    return CliExit::Ok;
+}
+
+int runPolicy(const QStringList& args, CliIo& io)
+{
+    if (args.isEmpty()) {
+        io.err << kUsage;
+        return CliExit::Usage;
+    }
+    const QString& verb = args.first();
+    const QStringList rest = args.mid(1);
+    if (verb == u"list")
+        return rest.isEmpty() ? listPresets(io) : (io.err << tr("retrylab policy list: takes no arguments\n"), CliExit::Usage);
+    if (verb == u"show")
+        return showPolicy(rest, io);
+    if (verb == u"validate")
+        return validatePolicy(rest, io);
+    if (verb == u"explain")
+        return explainDecision(rest, io);
+    if (verb == u"table")
+        return printTable(rest, io);
+    io.err << tr("retrylab policy: unknown action \"%1\" (list, show, validate, explain, table)\n").arg(verb);
+    return CliExit::Usage;
+}
+
+} // namespace
+
+CliCommand policyCommand()
+{
+    return CliCommand { u"policy"_s, tr("list, show, validate and explain retry policies and presets"), kUsage, runPolicy };
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policy/decide.h"
+
+#include "http/retryafter.h"
+#include "policy/backoff.h"
+#include "policy/randomsource.h"
+#include "policy/rulematcher.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("decide", text);
+}
+
+// "503 on GET", "connection-lost on POST".
+QString describe(const AttemptOutcome& outcome, const RequestFacts& request)
+{
+    const QString what = outcome.isError() ? errorClassName(*outcome.error) : QString::number(outcome.status.value_or(0));
+    return tr("%1 on %2").arg(what, request.method);
+}
+
+QString ruleSuffix(const RetryRule* rule)
+{
+    if (!rule || rule->name.isEmpty())
+        return {};
+    return tr(" (rule %1)").arg(rule->name);
+}
+
+FinalKind finalKindFor(const AttemptOutcome& outcome, bool throttling)
+{
+    if (outcome.isError())
+        return FinalKind::Network;
+    const int status = outcome.status.value_or(0);
+    if (status == 429 || throttling)
+        return FinalKind::RateLimited;
+    if (status >= 500)
+        return FinalKind::ServerError;
+    if (status >= 400)
+        return FinalKind::ClientError;
+    return FinalKind::ClientError;
+}
+
+HintValueFormat valueFormat(HintFormat format)
+{
+    switch (format) {
+    case HintFormat::RetryAfter:
+        return HintValueFormat::RetryAfter;
+    case HintFormat::Milliseconds:
+        return HintValueFormat::Milliseconds;
+    case HintFormat::Seconds:
+        return HintValueFormat::Seconds;
+    }
+    return HintValueFormat::RetryAfter;
+}
+
+bool hintApplies(const DelayHint& hint, const AttemptOutcome& outcome)
+{
+    if (hint.statuses.isEmpty())
+        return true;
+    if (outcome.isError() || !outcome.status)
+        return false;
+    const int status = *outcome.status;
+    return std::any_of(hint.statuses.begin(), hint.statuses.end(), [status](const StatusRange& r) { return r.contains(status); });
+}
+
+// Reads one hint as the policy declares it. A "retry-after" hint also reads retry-after-ms when the
+// Retry-After field is absent (seed 002: "read only when Retry-After is absent").
+std::optional<RetryAfterValue> readHint(const DelayHint& hint, const AttemptOutcome& outcome, const QDateTime& now)
+{
+    if (hint.format == HintFormat::RetryAfter && hint.header.compare(u"Retry-After", Qt::CaseInsensitive) == 0)
+        return parseRetryAfter(outcome.headers, now);
+    return parseHintHeader(outcome.headers, hint.header.toLatin1(), valueFormat(hint.format), now);
+}
+
+DelaySource sourceFor(const RetryAfterValue& value)
+{
+    if (value.source == u"retry-after")
+        return DelaySource::RetryAfter;
+    if (value.source == u"retry-after-ms")
+        return DelaySource::RetryAfterMs;
+    return DelaySource::ServerHint;
+}
+
+QString hintLabel(const RetryAfterValue& value)
+{
+    if (value.source == u"retry-after")
+        return QStringLiteral("Retry-After");
+    return value.source;
+}
+
+QString jitterWords(const Jitter& jitter)
+{
+    switch (jitter.kind) {
+    case JitterKind::None:
+        return tr("no jitter");
+    case JitterKind::Full:
+        return tr("full jitter");
+    case JitterKind::Equal:
+        return tr("equal jitter");
+    case JitterKind::Proportional:
+        return tr("±%1 % jitter").arg(jitter.factor * 100.0, 0, 'g', 3);
+    case JitterKind::Multiplicative:
+        return tr("×U(%1, %2) jitter").arg(jitter.low).arg(jitter.high);
+    case JitterKind::Additive:
+        return tr("+U(0, %1) jitter").arg(formatMillis(jitter.additive));
+    }
+    return {};
+}
+
+RetryDecision stop(RetryDecision d, FinalKind kind, QString reason)
+{
+    d.verdict = Verdict::Stop;
+    d.finalKind = kind;
+    d.delay = d.ceiling = d.delayLow = d.delayHigh = Millis(0);
+    d.source = DelaySource::None;
+    d.hintHeader.clear();
+    d.reason = std::move(reason);
+    return d;
+}
+
+} // namespace
+
+int retryQuotaCost(const RetryPolicy& policy, const AttemptOutcome& outcome, bool throttling)
+{
+    if (!policy.quota.enabled)
+        return 0;
+    if (throttling && policy.quota.throttlingRetryCost)
+        return *policy.quota.throttlingRetryCost;
+    if (outcome.isError() && errorClassIsTimeout(*outcome.error))
+        return policy.quota.timeoutRetryCost;
+    return policy.quota.retryCost;
+}
+
+RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, const AttemptOutcome& outcome,
+    const DecisionContext& context, BackoffState& backoff, RandomSource& random)
+{
+    RetryDecision d;
+    const QString what = describe(outcome, request);
+    const RetryRule* rule = firstMatchingRule(policy, request, outcome);
+    if (rule) {
+        d.ruleName = rule->name;
+        d.throttling = rule->throttling;
+    }
+
+    // What the server asked for is reported even when it is not honoured (e.g. the final 429).
+    for (const DelayHint& hint : policy.hints) {
+        if (!hintApplies(hint, outcome))
+            continue;
+        const std::optional<RetryAfterValue> value = readHint(hint, outcome, context.now);
+        if (value && value->delay && value->delay->count() >= 0) {
+            d.serverAskedFor = *value->delay;
+            break;
+        }
+    }
+
+    if (!rule) {
+        if (!outcome.isError() && outcome.status.value_or(0) < 400) {
+            d.verdict = Verdict::Success;
+            d.finalKind = FinalKind::Success;
+            d.reason = tr("%1 is a success").arg(what);
+            return d;
+        }
+        return stop(d, finalKindFor(outcome, false), tr("%1 is not retried: no rule of %2 retries it").arg(what, policy.name.isEmpty() ? tr("the policy") : policy.name));
+    }
+    if (rule->action == RuleAction::Success) {
+        d.verdict = Verdict::Success;
+        d.finalKind = FinalKind::Success;
+        d.reason = tr("%1 counts as a success%2").arg(what, ruleSuffix(rule));
+        return d;
+    }
+    if (rule->action == RuleAction::Stop)
+        return stop(d, finalKindFor(outcome, rule->throttling), tr("%1 is not retried%2").arg(what, ruleSuffix(rule)));
+
+    // The rule says retry; now every limit gets its say, in order.
+    const QString retried = tr("%1 is retried%2").arg(what, ruleSuffix(rule));
+    const FinalKind failure = finalKindFor(outcome, rule->throttling);
+    if (context.attempt >= policy.limits.maxAttempts) {
+        return stop(d, failure,
+            tr("%1 would be retried%2, but all %3 attempts are used").arg(what, ruleSuffix(rule)).arg(policy.limits.maxAttempts));
+    }
+    if (!request.bodyRewindable)
+        return stop(d, FinalKind::BodyNotRewindable, tr("%1 would be retried, but its body cannot be sent again").arg(what));
+    if (context.budget.throttlingTokens && policy.throttling.enabled
+        && *context.budget.throttlingTokens <= policy.throttling.maxTokens / 2.0) {
+        return stop(d, FinalKind::BudgetExhausted,
+            tr("%1 would be retried, but retry throttling has %2 tokens left and retries need more than %3")
+                .arg(what)
+                .arg(*context.budget.throttlingTokens, 0, 'g', 4)
+                .arg(policy.throttling.maxTokens / 2.0, 0, 'g', 4));
+    }
+    d.quotaCost = retryQuotaCost(policy, outcome, rule->throttling);
+    if (context.budget.quotaTokens && *context.budget.quotaTokens < d.quotaCost) {
+        return stop(d, FinalKind::BudgetExhausted,
+            tr("%1 would be retried, but the retry quota has %2 tokens and a retry costs %3")
+                .arg(what)
+                .arg(*context.budget.quotaTokens)
+                .arg(d.quotaCost));
+    }
+
+    const DelayDraw draw = drawBackoff(policy.backoff, policy.jitter, backoff, random, rule->throttling);
+    d.ceiling = draw.ceiling;
+    d.delay = draw.delay;
+    d.delayLow = draw.low;
+    d.delayHigh = draw.high;
+    d.source = policy.backoff.kind == BackoffKind::None ? DelaySource::None : DelaySource::Backoff;
+    QString how = policy.backoff.kind == BackoffKind::None
+        ? tr("no wait")
+        : tr("waiting %1 (backoff ceiling %2, %3)").arg(formatMillis(d.delay), formatMillis(d.ceiling), jitterWords(policy.jitter));
+
+    for (const DelayHint& hint : policy.hints) {
+        if (!hintApplies(hint, outcome))
+            continue;
+        const std::optional<RetryAfterValue> value = readHint(hint, outcome, context.now);
+        if (!value)
+            continue;
+        const QString label = hintLabel(*value);
+        if (!value->delay) {
+            how += tr("; %1 \"%2\" ignored (not a valid value)").arg(label, QString::fromLatin1(value->raw));
+            continue;
+        }
+        Millis asked = *value->delay;
+        if (asked.count() < 0) {
+            if (hint.negativeMeansStop)
+                return stop(d, failure, tr("%1 would be retried, but %2 %3 means \"don't retry\"").arg(what, label, QString::fromLatin1(value->raw)));
+            how += tr("; negative %1 ignored").arg(label);
+            continue;
+        }
+        if (asked.count() == 0 && hint.zeroFallsBackToBackoff) {
+            how += tr("; %1 0 falls back to the backoff").arg(label);
+            break;
+        }
+        QString capNote;
+        if (hint.max && asked > *hint.max) {
+            if (hint.overMax == HintOverMax::GiveUp) {
+                return stop(d, FinalKind::RetryAfterTooLong,
+                    tr("%1 would be retried, but %2 asks for %3, more than the %4 this policy waits")
+                        .arg(what, label, formatMillis(asked), formatMillis(*hint.max)));
+            }
+            if (hint.overMax == HintOverMax::Ignore) {
+                how += tr("; %1 %2 ignored (over the %3 limit)").arg(label, formatMillis(asked), formatMillis(*hint.max));
+                continue;
+            }
+            capNote = tr(", clamped to %1").arg(formatMillis(*hint.max));
+            asked = *hint.max;
+        } else if (hint.max) {
+            capNote = tr(" (≤ %1 cap)").arg(formatMillis(*hint.max));
+        }
+        Millis chosen = asked;
+        Millis low = asked;
+        Millis high = asked;
+        switch (hint.combine) {
+        case HintCombine::Replace:
+            break;
+        case HintCombine::AtLeastBackoff:
+            chosen = std::max(d.delay, asked);
+            low = std::max(d.delayLow, asked);
+            high = std::max(d.delayHigh, asked);
+            break;
+        case HintCombine::ClampAroundBackoff:
+            chosen = std::max(d.delay, std::min(asked, d.delay + hint.window));
+            low = std::max(d.delayLow, std::min(asked, d.delayLow + hint.window));
+            high = std::max(d.delayHigh, std::min(asked, d.delayHigh + hint.window));
+            break;
+        }
+        if (hint.cappedByBackoffCap && policy.backoff.cap) {
+            chosen = std::min(chosen, *policy.backoff.cap);
+            low = std::min(low, *policy.backoff.cap);
+            high = std::min(high, *policy.backoff.cap);
+        }
+        if (hint.resetsExponent)
+            resetExponent(backoff);
+        d.delay = chosen;
+        d.delayLow = low;
+        d.delayHigh = high;
+        d.source = sourceFor(*value);
+        if (d.source == DelaySource::ServerHint)
+            d.hintHeader = hint.header;
+        how = chosen == asked ? tr("%1 %2 honoured%3").arg(label, formatMillis(asked), capNote)
+                              : tr("waiting %1 (%2 asked %3%4, backoff %5)")
+                                    .arg(formatMillis(chosen), label, formatMillis(asked), capNote, formatMillis(draw.delay));
+        if (!value->conformant && !value->warnings.isEmpty())
+            how += tr(" [non-conformant: %1]").arg(value->warnings.first());
+        break;
+    }
+
+    if (policy.hostThrottle.enabled && context.budget.hostResetIn) {
+        const Millis reset = *context.budget.hostResetIn;
+        if (reset > policy.hostThrottle.maxWait) {
+            return stop(d, FinalKind::RateLimited,
+                tr("%1 would be retried, but the host's rate limit resets in %2, beyond the throttle's %3 maximum wait")
+                    .arg(what, formatMillis(reset), formatMillis(policy.hostThrottle.maxWait)));
+        }
+        if (reset > d.delay) {
+            d.delay = reset;
+            d.delayLow = std::max(d.delayLow, reset);
+            d.delayHigh = std::max(d.delayHigh, reset);
+            d.source = DelaySource::Throttle;
+            how = tr("waiting %1 for the host's rate-limit reset (throttle)").arg(formatMillis(reset));
+        }
+    }
+
+    if (policy.limits.deadline) {
+        const Millis deadline = *policy.limits.deadline;
+        if (policy.limits.deadlineMode == DeadlineMode::StopBeforeWait && context.elapsed + d.delay > deadline) {
+            return stop(d, FinalKind::Deadline,
+                tr("%1 would be retried, but waiting %2 after %3 would pass the %4 deadline")
+                    .arg(what, formatMillis(d.delay), formatMillis(context.elapsed), formatMillis(deadline)));
+        }
+        if (policy.limits.deadlineMode == DeadlineMode::StopAfterWait && context.elapsed >= deadline) {
+            return stop(d, FinalKind::Deadline,
+                tr("%1 would be retried, but %2 have passed, the %3 deadline")
+                    .arg(what, formatMillis(context.elapsed), formatMillis(deadline)));
+        }
+    }
+
+    d.verdict = Verdict::Retry;
+    d.finalKind = FinalKind::None;
+    d.reason = retried + QStringLiteral("; ") + how;
+    return d;
+}
