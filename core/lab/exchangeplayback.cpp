@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab/exchangeplayback.h"
+
+#include "lab/labconnection.h"
+
+#include <QTcpSocket>
+#include <QTimer>
+
+ExchangePlayback::ExchangePlayback(LabConnection* connection, FaultStep step, LabResponse response, bool keepAlive,
+    QObject* parent)
+    : QObject(parent)
+    , m_connection(connection)
+    , m_step(std::move(step))
+    , m_response(std::move(response))
+    , m_keepAlive(keepAlive)
+{
+}
+
+void ExchangePlayback::start()
+{
+    if (m_step.kind == FaultStep::Kind::Hang) {
+        if (m_connection) {
+            m_connection->abandon();
+            connect(m_connection, &LabConnection::closed, this, [this] { finish(false, false); });
+        }
+        if (m_step.duration.count() > 0) {
+            QTimer::singleShot(m_step.duration, Qt::PreciseTimer, this, [this] {
+                if (m_connection)
+                    m_connection->closeGracefully();
+                finish(false, false);
+            });
+        } else if (!m_connection || !m_connection->isOpen()) {
+            finish(false, false);
+        }
+        return;
+    }
+    if (m_step.delay.count() > 0)
+        QTimer::singleShot(m_step.delay, Qt::PreciseTimer, this, &ExchangePlayback::afterDelay);
+    else
+        afterDelay();
+}
+
+void ExchangePlayback::afterDelay()
+{
+    LabConnection* connection = m_connection;
+    const bool open = connection && connection->isOpen();
+    switch (m_step.kind) {
+    case FaultStep::Kind::Respond:
+    case FaultStep::Kind::Late:
+    case FaultStep::Kind::RateLimit:
+        if (!open) {
+            finish(false, false);
+            return;
+        }
+        writeHead();
+        if (m_step.dribbleBytes > 0 && m_response.body.size() > 0) {
+            m_dribbleTimer = new QTimer(this);
+            m_dribbleTimer->setTimerType(Qt::PreciseTimer);
+            m_dribbleTimer->setInterval(m_step.dribbleInterval);
+            connect(m_dribbleTimer, &QTimer::timeout, this, &ExchangePlayback::dribbleNext);
+            dribbleNext();
+            if (!m_done)
+                m_dribbleTimer->start();
+            return;
+        }
+        connection->write(m_response.body);
+        finish(true, m_keepAlive);
+        return;
+    case FaultStep::Kind::Truncate: {
+        if (!open) {
+            finish(false, false);
+            return;
+        }
+        writeHead();
+        const qsizetype keep = m_step.truncateAfter >= 0 ? std::min(m_step.truncateAfter, m_response.body.size() - 1)
+                                                         : m_response.body.size() / 2;
+        connection->write(m_response.body.left(std::max<qsizetype>(0, keep)));
+        if (m_step.truncateWithReset) {
+            // Let the partial body leave before the RST discards the send queue.
+            if (QTcpSocket* socket = connection->socket())
+                socket->flush();
+            connection->resetConnection();
+        } else {
+            connection->closeGracefully();
+        }
+        finish(false, false);
+        return;
+    }
+    case FaultStep::Kind::Close:
+        if (connection)
+            connection->closeGracefully();
+        finish(false, false);
+        return;
+    case FaultStep::Kind::Reset:
+    case FaultStep::Kind::Refuse:
+        if (connection)
+            connection->resetConnection();
+        finish(false, false);
+        return;
+    case FaultStep::Kind::Garbage:
+        if (open) {
+            connection->write(m_step.garbage.isEmpty() ? QByteArray("\x16\x03\x01 this is not HTTP \xff\xfe\r\n\r\n")
+                                                       : m_step.garbage);
+            connection->closeGracefully();
+        }
+        finish(false, false);
+        return;
+    case FaultStep::Kind::Hang:
+        return;
+    }
+}
+
+void ExchangePlayback::writeHead()
+{
+    m_connection->write(m_response.serializeHead(m_keepAlive));
+    emit responseStarted(this);
+}
+
+void ExchangePlayback::dribbleNext()
+{
+    if (!m_connection || !m_connection->isOpen()) {
+        finish(false, false);
+        return;
+    }
+    const QByteArray piece = m_response.body.mid(m_sent, m_step.dribbleBytes);
+    m_connection->write(piece);
+    m_sent += piece.size();
+    if (m_sent >= m_response.body.size())
+        finish(true, m_keepAlive);
+}
+
+void ExchangePlayback::finish(bool answered, bool keepAlive)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    if (m_dribbleTimer)
+        m_dribbleTimer->stop();
+    if (answered && m_connection)
+        m_connection->finishExchange(keepAlive);
+    emit finished(this, answered);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "lab/faultscenario.h"
+#include "lab/faultserveroptions.h"
+#include "lab/idempotencystore.h"
+#include "lab/labevent.h"
+#include "lab/labledger.h"
+#include "lab/ratelimiter.h"
+#include "lab/stepplayer.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QUrl>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+class ExchangePlayback;
+class LabConnection;
+class LabTlsServer;
+class QTcpServer;
+class QTcpSocket;
+class QTimer;
+struct LabRequest;
+
+// The fault lab: an HTTP/1.1 server on loopback that answers according to a FaultScenario, at the level
+// faults really happen (bytes and timing on real sockets). Every event is reported as a LabEvent stamped
+// on a monotonic clock whose origin the owner may share (setClockOrigin), and what was received and
+// applied is kept in a LabLedger (also served at GET /_lab/ledger).
+class FaultServer : public QObject
+{
+    Q_OBJECT
+public:
+    explicit FaultServer(QObject* parent = nullptr);
+    ~FaultServer() override;
+
+    // Starts listening; false (and errorString()) when an address cannot be bound or is refused.
+    bool start(const FaultServerOptions& options = {});
+    void stop(); // closes listeners and every connection
+    bool isListening() const;
+    QString errorString() const { return m_error; }
+    QStringList warnings() const { return m_warnings; } // e.g. "listening beyond loopback"
+
+    quint16 port() const { return m_port; }
+    quint16 tlsPort() const { return m_tlsPort; }
+    QUrl url() const; // http://127.0.0.1:PORT
+    QUrl tlsUrl() const; // https://127.0.0.1:TLSPORT, empty without TLS
+    bool listensOnIpv6Loopback() const;
+
+    void loadScenario(const FaultScenario& scenario); // also resets
+    const FaultScenario& scenario() const { return m_scenario; }
+    void reset(); // ledger, step positions, idempotency keys, rate limiters, outage clock
+
+    const LabLedger& ledger() const { return m_ledger; }
+    int openConnectionCount() const { return int(m_connections.size()); }
+
+    // Timestamps are milliseconds since ORIGIN (by default: since this server was constructed).
+    void setClockOrigin(const QElapsedTimer& origin) { m_clock = origin; }
+    qint64 nowMs() const { return m_clock.elapsed(); }
+
+signals:
+    void labEvent(const LabEvent& event); // every event below, and the others
+    void requestReceived(const LabEvent& event);
+    void responseStarted(const LabEvent& event);
+    void responseFinished(const LabEvent& event);
+    void connectionDropped(const LabEvent& event);
+    void operationApplied(const LabEvent& event);
+    void listeningChanged(bool listening);
+
+private:
+    struct Exchange; // per request in progress
+    bool listenAll();
+    void closeListeners();
+    void onNewConnection(QTcpServer* server);
+    void adopt(QTcpSocket* socket, LabTlsMode tlsMode);
+    void onRequest(LabConnection* connection, const LabRequest& request);
+    void handleControl(LabConnection* connection, const LabRequest& request);
+    void answerNow(LabConnection* connection, const LabRequest& request, LabResponse response, LabEvent event);
+    void play(LabConnection* connection, const LabRequest& request, qsizetype routeIndex, LabEvent event,
+        const RateLimiter* limiter, std::optional<RateLimitVerdict> verdict);
+    void startPlayback(LabConnection* connection, const FaultStep& step, const LabResponse& response,
+        bool keepAlive, LabEvent event, std::function<void(bool answered)> onDone);
+    void refuseFor(std::chrono::milliseconds duration, const QString& why);
+    void scheduleOutages();
+    std::optional<OutageWindow> activeOutage() const;
+    void report(LabEvent event);
+
+    FaultServerOptions m_options;
+    QPointer<QTcpServer> m_v4;
+    QPointer<QTcpServer> m_v6;
+    QPointer<LabTlsServer> m_tls;
+    quint16 m_port = 0;
+    quint16 m_tlsPort = 0;
+    bool m_started = false;
+    int m_refusing = 0;
+    QString m_error;
+    QStringList m_warnings;
+
+    QHash<quint64, LabConnection*> m_connections;
+    QList<QPointer<ExchangePlayback>> m_playbacks;
+    QList<QTimer*> m_outageTimers;
+    quint64 m_nextConnectionId = 1;
+    quint64 m_nextRequestId = 1;
+    quint64 m_generation = 0; // bumped by reset(): late callbacks of an older run are ignored
+
+    FaultScenario m_scenario;
+    QList<StepPlayer> m_players;
+    QList<std::optional<RateLimiter>> m_routeLimiters;
+    std::optional<RateLimiter> m_sharedLimiter;
+    QList<int> m_appliedPerRoute;
+    IdempotencyStore m_idempotency;
+    LabLedger m_ledger;
+    QElapsedTimer m_clock;
+    qint64 m_scenarioStartMs = 0;
+};

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// FaultServer, second half: how a request is answered (steps, control endpoints, refusals, outages).
+#include "lab/faultserver.h"
+
+#include "lab/exchangeplayback.h"
+#include "lab/labconnection.h"
+#include "lab/labrequest.h"
+#include "lab/ratelimitheaders.h"
+#include "lab/responsetemplate.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTcpServer>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using std::chrono::milliseconds;
+
+namespace {
+
+bool storableRefusal(int status)
+{
+    return status >= 400 && status < 500 && status != 408 && status != 409 && status != 425 && status != 429;
+}
+
+LabResponse buildResponse(const FaultStep& step, const ResponseTemplate::Values& values, const QDateTime& nowUtc)
+{
+    LabResponse response;
+    response.status = step.status;
+    for (const auto& [name, value] : step.headers)
+        response.addHeader(name, ResponseTemplate::renderBody(value, values));
+    if (!step.json.isUndefined() && !step.json.isNull()) {
+        const QJsonValue rendered = ResponseTemplate::renderJson(step.json, values);
+        response.body = rendered.isObject() ? QJsonDocument(rendered.toObject()).toJson(QJsonDocument::Compact)
+            : rendered.isArray()            ? QJsonDocument(rendered.toArray()).toJson(QJsonDocument::Compact)
+                                            : rendered.toVariant().toString().toUtf8();
+        if (!hasHeader(response.headers, "Content-Type"))
+            response.addHeader("Content-Type", "application/json");
+    } else {
+        response.body = ResponseTemplate::renderBody(step.body, values);
+    }
+    RateLimitHeaders::applyRetryAfter(response, step.retryAfterForm, step.retryAfter, nowUtc);
+    return response;
+}
+
+} // namespace
+
+void FaultServer::play(LabConnection* connection, const LabRequest& request, qsizetype routeIndex, LabEvent event,
+    const RateLimiter* limiter, std::optional<RateLimitVerdict> verdict)
+{
+    const FaultRoute& route = m_scenario.routes.at(routeIndex);
+    StepPlayer& player = m_players[routeIndex];
+    const qsizetype stepIndex = player.next();
+    if (stepIndex < 0) {
+        answerNow(connection, request, LabResponse::json(500, R"({"error":"route_without_steps"})"), event);
+        return;
+    }
+    const FaultStep& step = route.steps.at(stepIndex);
+    const QDateTime nowUtc = QDateTime::currentDateTimeUtc();
+    const bool applied = step.applied.value_or(step.appliesByDefault());
+    if (applied)
+        ++m_appliedPerRoute[routeIndex];
+
+    const qsizetype slash = request.path.lastIndexOf(u'/');
+    const ResponseTemplate::Values values {
+        { u"key"_s, event.idempotencyKey },
+        { u"n"_s, QString::number(player.played()) },
+        { u"applied"_s, QString::number(m_appliedPerRoute.at(routeIndex)) },
+        { u"method"_s, QString::fromLatin1(request.method) },
+        { u"path"_s, request.path },
+        { u"route"_s, route.name },
+        { u"attempt"_s, event.attemptId },
+        { u"last"_s, slash >= 0 ? request.path.mid(slash + 1) : request.path },
+        { u"request_id"_s, QString::number(request.id) },
+    };
+    LabResponse response = buildResponse(step, values, nowUtc);
+    if (step.kind == FaultStep::Kind::RateLimit) {
+        const RateLimiter* shown = limiter ? limiter : (m_sharedLimiter ? &*m_sharedLimiter : nullptr);
+        if (shown) {
+            RateLimitVerdict spent = verdict.value_or(shown->peek(nowMs()));
+            spent.remaining = 0;
+            RateLimitHeaders::apply(response, shown->spec(), spent, nowUtc);
+            if (step.retryAfterForm == RetryAfterForm::None)
+                RateLimitHeaders::applyRetryAfter(response, shown->spec().retryAfterForm, spent.resetIn, nowUtc);
+        }
+    } else if (limiter && verdict) {
+        RateLimitHeaders::apply(response, limiter->spec(), *verdict, nowUtc);
+    }
+
+    event.stepKind = FaultStep::kindName(step.kind);
+    event.applied = applied;
+    event.detail = step.note;
+    if (applied) {
+        LabOperation operation;
+        operation.route = route.name;
+        operation.operation = route.operation.isEmpty() ? route.name : route.operation;
+        operation.idempotencyKey = event.idempotencyKey;
+        operation.attemptId = event.attemptId;
+        operation.atMs = nowMs();
+        m_ledger.recordOperation(operation);
+        LabEvent appliedEvent = event;
+        appliedEvent.kind = LabEvent::Kind::OperationApplied;
+        appliedEvent.detail = operation.operation;
+        report(appliedEvent);
+    }
+
+    // What repeats under the same key get: the answer of an applied request, or a business refusal.
+    // Transient failures (5xx, 408, 409, 425, 429, broken connections) are not stored: the key may retry.
+    std::optional<LabResponse> stored;
+    if (applied || (step.writesAnswer() && storableRefusal(response.status)))
+        stored = response;
+    const bool keyed = route.idempotency.enabled && !event.idempotencyKey.isEmpty();
+    const QString scope = route.name;
+    const QString key = event.idempotencyKey;
+    if (keyed) {
+        m_idempotency.begin(scope, key, IdempotencyStore::fingerprint(request.method, request.path, request.body));
+        if (step.kind == FaultStep::Kind::Late) // settled now; only the answer is late
+            m_idempotency.finish(scope, key, stored);
+    }
+    if (step.kind == FaultStep::Kind::Refuse)
+        refuseFor(step.duration, step.note.isEmpty() ? u"refuse step"_s : step.note);
+
+    const quint64 generation = m_generation;
+    startPlayback(connection, step, response, request.keepAlive, event,
+        [this, generation, keyed, scope, key, stored, late = step.kind == FaultStep::Kind::Late](bool) {
+            if (generation == m_generation && keyed && !late)
+                m_idempotency.finish(scope, key, stored);
+        });
+}
+
+void FaultServer::answerNow(LabConnection* connection, const LabRequest& request, LabResponse response, LabEvent event)
+{
+    FaultStep step;
+    step.kind = FaultStep::Kind::Respond;
+    if (event.stepKind.isEmpty())
+        event.stepKind = u"respond"_s;
+    startPlayback(connection, step, response, request.keepAlive, event, {});
+}
+
+void FaultServer::startPlayback(LabConnection* connection, const FaultStep& step, const LabResponse& response,
+    bool keepAlive, LabEvent event, std::function<void(bool answered)> onDone)
+{
+    auto* playback = new ExchangePlayback(connection, step, response, keepAlive, this);
+    m_playbacks.append(playback);
+    const bool control = event.kind == LabEvent::Kind::ControlRequest;
+    connect(playback, &ExchangePlayback::responseStarted, this, [this, event](ExchangePlayback* p) {
+        LabEvent started = event;
+        started.kind = LabEvent::Kind::ResponseStarted;
+        started.status = p->response().status;
+        report(started);
+    });
+    connect(playback, &ExchangePlayback::finished, this,
+        [this, event, control, onDone = std::move(onDone)](ExchangePlayback* p, bool answered) {
+            const bool writes = p->step().writesAnswer();
+            LabEvent finished = event;
+            finished.kind = control ? LabEvent::Kind::ControlRequest : LabEvent::Kind::ResponseFinished;
+            finished.status = writes ? p->response().status : 0;
+            if (finished.detail.isEmpty() && writes && !answered)
+                finished.detail = p->step().kind == FaultStep::Kind::Truncate ? u"body cut short"_s : u"client gone before the answer"_s;
+            if (!control)
+                m_ledger.setOutcome(event.requestId, event.stepKind, finished.status);
+            m_playbacks.removeAll(p);
+            p->deleteLater();
+            if (onDone)
+                onDone(answered);
+            report(finished);
+        });
+    playback->start();
+}
+
+void FaultServer::handleControl(LabConnection* connection, const LabRequest& request)
+{
+    LabEvent event;
+    event.kind = LabEvent::Kind::ControlRequest;
+    event.connectionId = connection->id();
+    event.method = request.method;
+    event.path = request.path;
+    event.stepKind = u"control"_s;
+    const QByteArray& method = request.method;
+    LabResponse response;
+    if (request.path == u"/_lab/ledger"_s && (method == "GET" || method == "HEAD")) {
+        response = LabResponse::json(200, QJsonDocument(m_ledger.toJson()).toJson(QJsonDocument::Compact));
+    } else if (request.path == u"/_lab/scenario"_s && (method == "GET" || method == "HEAD")) {
+        response = LabResponse::json(200, QJsonDocument(m_scenario.source).toJson(QJsonDocument::Compact));
+    } else if (request.path == u"/_lab/health"_s && (method == "GET" || method == "HEAD")) {
+        response = LabResponse::json(200,
+            QJsonDocument(QJsonObject { { u"ok"_s, true }, { u"scenario"_s, m_scenario.name },
+                              { u"open_connections"_s, openConnectionCount() } })
+                .toJson(QJsonDocument::Compact));
+    } else if (request.path == u"/_lab/reset"_s && method == "POST") {
+        // Reset first (it cancels every playback), then answer on this still-open connection.
+        reset();
+        response = LabResponse::json(200, R"({"reset":true})");
+    } else if (request.path == u"/_lab/ledger"_s || request.path == u"/_lab/scenario"_s
+        || request.path == u"/_lab/reset"_s || request.path == u"/_lab/health"_s) {
+        response = LabResponse::json(405, R"({"error":"method_not_allowed"})");
+    } else {
+        response = LabResponse::json(404, R"({"error":"no_such_control_endpoint"})");
+    }
+    if (method == "HEAD")
+        response.body.clear();
+    startPlayback(connection, FaultStep {}, response, request.keepAlive, event, {});
+}
+
+void FaultServer::refuseFor(milliseconds duration, const QString& why)
+{
+    if (!m_started)
+        return;
+    ++m_refusing;
+    closeListeners();
+    LabEvent event;
+    event.kind = LabEvent::Kind::ListeningChanged;
+    event.detail = tr("refusing connections for %1 ms (%2)").arg(duration.count()).arg(why);
+    report(event);
+    emit listeningChanged(false);
+    auto* timer = new QTimer(this);
+    timer->setSingleShot(true);
+    timer->setTimerType(Qt::PreciseTimer);
+    m_outageTimers.append(timer);
+    connect(timer, &QTimer::timeout, this, [this, timer] {
+        m_outageTimers.removeAll(timer);
+        timer->deleteLater();
+        if (--m_refusing > 0 || !m_started)
+            return;
+        LabEvent resumed;
+        resumed.kind = LabEvent::Kind::ListeningChanged;
+        if (listenAll()) {
+            resumed.detail = tr("accepting connections again");
+            emit listeningChanged(true);
+        } else {
+            resumed.detail = tr("could not listen again: %1").arg(m_error);
+        }
+        report(resumed);
+    });
+    timer->start(duration);
+}
+
+void FaultServer::scheduleOutages()
+{
+    for (const OutageWindow& window : std::as_const(m_scenario.outages)) {
+        if (window.mode != OutageWindow::Mode::Refuse)
+            continue; // status and reset windows are checked per request (activeOutage)
+        auto* timer = new QTimer(this);
+        timer->setSingleShot(true);
+        timer->setTimerType(Qt::PreciseTimer);
+        m_outageTimers.append(timer);
+        connect(timer, &QTimer::timeout, this, [this, timer, window] {
+            m_outageTimers.removeAll(timer);
+            timer->deleteLater();
+            refuseFor(window.duration, tr("outage window"));
+        });
+        timer->start(window.from);
+    }
+}
+
+std::optional<OutageWindow> FaultServer::activeOutage() const
+{
+    const qint64 t = nowMs() - m_scenarioStartMs;
+    for (const OutageWindow& window : m_scenario.outages) {
+        if (window.mode != OutageWindow::Mode::Refuse && t >= window.from.count()
+            && t < window.from.count() + window.duration.count())
+            return window;
+    }
+    return std::nullopt;
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "lab/httprequestparser.h"
+#include "lab/labconnection.h"
+#include "lab/labtlsmode.h"
+
+#include <QByteArray>
+#include <QHostAddress>
+
+#include <optional>
+
+// How a FaultServer listens. The defaults are what tests and the app want: loopback only, free ports.
+struct FaultServerOptions
+{
+    QHostAddress address = QHostAddress(QHostAddress::LocalHost);
+    quint16 port = 0; // 0: any free port (FaultServer::port() reports it)
+    bool alsoIpv6Loopback = true; // with 127.0.0.1, also listen on [::1] (same port when free)
+    bool allowNonLoopback = false; // any other address must be asked for explicitly
+    LabTlsMode tls = LabTlsMode::Off; // a second, TLS endpoint
+    quint16 tlsPort = 0;
+    QByteArray attemptHeader = "X-Retrylab-Attempt"; // receipts are counted per value of this field
+    HttpParserLimits limits;
+    LabConnection::Timeouts timeouts;
+    int maxConnections = 1000; // beyond this, new connections are reset at once
+    std::optional<quint64> seed; // overrides the scenario's seed
+};

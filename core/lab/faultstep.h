@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "http/httpfield.h"
+
+#include <QByteArray>
+#include <QJsonValue>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+
+// How a Retry-After (or retry-after-ms) value is written.
+enum class RetryAfterForm { None, Seconds, ImfFixdate, Rfc850, Asctime, Milliseconds };
+
+// One thing a route can do with a request. Which fields matter depends on `kind`; the scenario format
+// (resources/docs/scenario-format.md) documents each.
+struct FaultStep
+{
+    enum class Kind { Respond, Late, Close, Reset, Truncate, Garbage, Hang, Refuse, RateLimit };
+
+    Kind kind = Kind::Respond;
+    int repeat = 1; // sequence/loop modes: play this step N times in a row (-1: forever)
+    int weight = 1; // random mode
+    QString note; // free text shown in logs ("payment 3: settled, answered late")
+
+    // respond / late / truncate / rate-limit: the answer.
+    int status = 200;
+    HttpHeaderList headers;
+    QByteArray body; // template text ({{key}}, {{n}}…)
+    QJsonValue json; // template JSON; when set, the body is its rendering and Content-Type is JSON
+    RetryAfterForm retryAfterForm = RetryAfterForm::None;
+    std::chrono::milliseconds retryAfter { 0 };
+
+    std::chrono::milliseconds delay { 0 }; // before the status line (late: before the answer)
+    qsizetype dribbleBytes = 0; // > 0: body in pieces of this size…
+    std::chrono::milliseconds dribbleInterval { 0 }; // …one every interval
+
+    std::optional<bool> applied; // explicit: was the operation applied? default depends on kind and status
+    qsizetype truncateAfter = -1; // truncate: body bytes sent before the cut (-1: half)
+    bool truncateWithReset = false; // truncate: RST instead of FIN after the partial body
+    QByteArray garbage; // garbage: the bytes (default: a line that is not HTTP)
+    std::chrono::milliseconds duration { 0 }; // refuse: how long the port stays closed; hang: 0 = forever
+
+    static QString kindName(Kind kind);
+    static std::optional<Kind> kindFromName(const QString& name);
+    // The default for `applied` when the scenario does not say.
+    bool appliesByDefault() const;
+    // Whether this step writes an HTTP answer at all (even a partial one).
+    bool writesAnswer() const;
+};

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "lab/labrequest.h"
+
+#include <QByteArray>
+#include <QString>
+
+// Size bounds for one request; exceeding one is answered with a 4xx instead of growing a buffer.
+struct HttpParserLimits
+{
+    qsizetype maxRequestLine = 8 * 1024; // → 414
+    qsizetype maxHeaderBytes = 32 * 1024; // all header lines together → 431
+    int maxHeaderCount = 100; // → 431
+    qsizetype maxBodyBytes = 1024 * 1024; // → 413
+};
+
+// Incremental HTTP/1.0 and 1.1 request parser: request line, header fields, Content-Length or chunked
+// body (with trailers). Strict where leniency would be a smuggling hazard (Content-Length together with
+// Transfer-Encoding, conflicting lengths, obsolete line folding, NUL and other control bytes).
+class HttpRequestParser
+{
+public:
+    enum class State { NeedMore, Complete, Failed };
+
+    explicit HttpRequestParser(HttpParserLimits limits = {});
+
+    // Consumes bytes from the front of BUFFER (leaving pipelined bytes of the next request there).
+    State feed(QByteArray& buffer);
+    State state() const { return m_state; }
+    bool inProgress() const { return m_phase != Phase::RequestLine || m_consumed > 0; }
+
+    // Valid once feed() returned Complete; resets the parser for the next request.
+    LabRequest takeRequest();
+
+    int errorStatus() const { return m_errorStatus; } // 400, 413, 414, 431, 501, 505
+    QString errorReason() const { return m_errorReason; }
+
+    void reset();
+
+private:
+    enum class Phase { RequestLine, Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Done };
+
+    State fail(int status, const QString& reason);
+    // Takes one line (without CR LF) off BUFFER; false when no full line is there yet.
+    bool takeLine(QByteArray& buffer, QByteArray& line, qsizetype limit, bool& tooLong);
+    bool parseRequestLine(const QByteArray& line);
+    bool parseHeaderLine(const QByteArray& line);
+    bool finishHeaders();
+    bool parseChunkSize(const QByteArray& line);
+
+    HttpParserLimits m_limits;
+    Phase m_phase = Phase::RequestLine;
+    State m_state = State::NeedMore;
+    LabRequest m_request;
+    qsizetype m_consumed = 0;
+    qsizetype m_headerBytes = 0;
+    qsizetype m_remaining = 0; // body or chunk bytes still expected
+    int m_errorStatus = 0;
+    QString m_errorReason;
+};

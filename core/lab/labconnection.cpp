@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab/labconnection.h"
+
+#include "lab/labresponse.h"
+
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <sys/socket.h>
+
+using namespace Qt::StringLiterals;
+
+LabConnection::LabConnection(quint64 id, QTcpSocket* socket, HttpParserLimits limits, Timeouts timeouts,
+    QObject* parent)
+    : QObject(parent)
+    , m_id(id)
+    , m_socket(socket)
+    , m_parser(limits)
+    , m_limits(limits)
+    , m_timeouts(timeouts)
+    , m_timer(new QTimer(this))
+{
+    socket->setParent(this);
+    m_timer->setSingleShot(true);
+    connect(m_timer, &QTimer::timeout, this, &LabConnection::onTimeout);
+    connect(socket, &QTcpSocket::readyRead, this, &LabConnection::onReadyRead);
+    connect(socket, &QTcpSocket::disconnected, this, [this] {
+        m_timer->stop();
+        if (!m_closedEmitted) {
+            m_closedEmitted = true;
+            emit closed(this);
+        }
+    });
+    connect(socket, &QAbstractSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
+        if (m_socket && m_socket->state() == QAbstractSocket::UnconnectedState && !m_closedEmitted) {
+            m_closedEmitted = true;
+            m_timer->stop();
+            emit closed(this);
+        }
+    });
+    armTimer();
+    // Bytes may already be buffered (TLS sockets hand over after the handshake).
+    QTimer::singleShot(0, this, &LabConnection::onReadyRead);
+}
+
+LabConnection::~LabConnection() = default;
+
+bool LabConnection::isOpen() const
+{
+    return m_socket && m_socket->state() == QAbstractSocket::ConnectedState && !m_closing;
+}
+
+void LabConnection::write(const QByteArray& bytes)
+{
+    if (isOpen())
+        m_socket->write(bytes);
+}
+
+void LabConnection::armTimer()
+{
+    if (m_busy || m_closing)
+        return;
+    const bool midRequest = !m_buffer.isEmpty() || m_parser.inProgress();
+    m_timer->start(midRequest ? m_timeouts.request : m_timeouts.idle);
+}
+
+void LabConnection::onReadyRead()
+{
+    if (!m_socket || m_closing)
+        return;
+    const bool wasEmpty = m_buffer.isEmpty() && !m_parser.inProgress();
+    m_buffer += m_socket->readAll();
+    // While an answer is playing, pipelined bytes wait; a client that floods instead is cut off.
+    if (m_buffer.size() > m_limits.maxHeaderBytes + m_limits.maxBodyBytes + m_limits.maxRequestLine) {
+        if (m_busy) {
+            resetConnection();
+            return;
+        }
+    }
+    if (m_busy)
+        return;
+    if (wasEmpty && !m_buffer.isEmpty())
+        m_timer->start(m_timeouts.request); // the request-read clock starts at its first byte
+    processBuffer();
+}
+
+void LabConnection::processBuffer()
+{
+    if (m_busy || m_closing || m_buffer.isEmpty())
+        return;
+    switch (m_parser.feed(m_buffer)) {
+    case HttpRequestParser::State::NeedMore:
+        return;
+    case HttpRequestParser::State::Failed:
+        reject(m_parser.errorStatus(), m_parser.errorReason());
+        return;
+    case HttpRequestParser::State::Complete: {
+        m_timer->stop();
+        m_busy = true;
+        LabRequest request = m_parser.takeRequest();
+        request.connectionId = m_id;
+        emit requestReady(this, request);
+        return;
+    }
+    }
+}
+
+void LabConnection::finishExchange(bool keepAlive)
+{
+    if (!m_busy)
+        return;
+    m_busy = false;
+    if (!keepAlive) {
+        closeGracefully();
+        return;
+    }
+    if (!isOpen())
+        return;
+    armTimer();
+    if (!m_buffer.isEmpty()) {
+        m_timer->start(m_timeouts.request);
+        QTimer::singleShot(0, this, &LabConnection::processBuffer);
+    }
+}
+
+void LabConnection::reject(int status, const QString& reason)
+{
+    emit requestRejected(this, status, reason);
+    LabResponse response = LabResponse::json(status,
+        R"({"error":"bad_request","detail":")" + reason.toUtf8() + "\"}");
+    write(response.serializeHead(false) + response.body);
+    closeGracefully();
+}
+
+void LabConnection::onTimeout()
+{
+    if (m_busy || m_closing)
+        return;
+    if (m_buffer.isEmpty() && !m_parser.inProgress()) {
+        closeGracefully(); // idle keep-alive connection
+        return;
+    }
+    reject(408, u"request not received in time"_s);
+}
+
+void LabConnection::closeGracefully()
+{
+    if (!m_socket || m_closing)
+        return;
+    m_closing = true;
+    m_timer->stop();
+    m_socket->disconnectFromHost();
+    // A peer that never reads could keep unflushed bytes (and us) forever: cut it off after a grace period.
+    QTimer::singleShot(std::chrono::seconds(5), this, [this] {
+        if (m_socket && m_socket->state() != QAbstractSocket::UnconnectedState)
+            m_socket->abort();
+    });
+}
+
+void LabConnection::resetConnection()
+{
+    if (!m_socket)
+        return;
+    m_closing = true;
+    m_timer->stop();
+    const qintptr fd = m_socket->socketDescriptor();
+    if (fd >= 0) {
+        struct linger lingerOption { };
+        lingerOption.l_onoff = 1;
+        lingerOption.l_linger = 0;
+        ::setsockopt(static_cast<int>(fd), SOL_SOCKET, SO_LINGER, &lingerOption, sizeof lingerOption);
+    }
+    m_socket->abort();
+}
+
+void LabConnection::abandon()
+{
+    m_timer->stop();
+    m_busy = true; // nothing more is parsed or answered
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab/labledger.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+quint64 LabLedger::recordRequest(const LabReceipt& receipt)
+{
+    ++m_requestsReceived;
+    if (!receipt.attemptId.isEmpty())
+        ++m_perAttempt[receipt.attemptId];
+    m_receipts.append(receipt);
+    if (m_receipts.size() > maxReceipts)
+        m_receipts.removeFirst();
+    return receipt.requestId;
+}
+
+void LabLedger::setOutcome(quint64 requestId, const QString& outcome, int status)
+{
+    for (auto it = m_receipts.rbegin(); it != m_receipts.rend(); ++it) {
+        if (it->requestId == requestId) {
+            it->outcome = outcome;
+            it->status = status;
+            return;
+        }
+    }
+}
+
+void LabLedger::recordOperation(const LabOperation& operation)
+{
+    m_operations.append(operation);
+}
+
+void LabLedger::clear()
+{
+    m_requestsReceived = 0;
+    m_operations.clear();
+    m_receipts.clear();
+    m_perAttempt.clear();
+}
+
+int LabLedger::operationsForKey(const QString& idempotencyKey) const
+{
+    return int(std::count_if(m_operations.cbegin(), m_operations.cend(),
+        [&](const LabOperation& op) { return op.idempotencyKey == idempotencyKey; }));
+}
+
+QStringList LabLedger::attemptsReceivedMoreThanOnce() const
+{
+    QStringList ids;
+    for (auto it = m_perAttempt.cbegin(); it != m_perAttempt.cend(); ++it) {
+        if (it.value() > 1)
+            ids << it.key();
+    }
+    ids.sort();
+    return ids;
+}
+
+QJsonObject LabLedger::toJson() const
+{
+    QJsonArray operations;
+    for (const LabOperation& op : m_operations) {
+        operations.append(QJsonObject { { u"route"_s, op.route }, { u"operation"_s, op.operation },
+            { u"idempotency_key"_s, op.idempotencyKey.isEmpty() ? QJsonValue() : QJsonValue(op.idempotencyKey) },
+            { u"attempt_id"_s, op.attemptId.isEmpty() ? QJsonValue() : QJsonValue(op.attemptId) },
+            { u"at_ms"_s, op.atMs } });
+    }
+    QJsonArray requests;
+    for (const LabReceipt& r : m_receipts) {
+        requests.append(QJsonObject { { u"id"_s, qint64(r.requestId) }, { u"method"_s, r.method },
+            { u"path"_s, r.path }, { u"route"_s, r.route }, { u"attempt_id"_s, r.attemptId },
+            { u"idempotency_key"_s, r.idempotencyKey }, { u"outcome"_s, r.outcome }, { u"status"_s, r.status },
+            { u"at_ms"_s, r.atMs } });
+    }
+    QJsonObject attempts;
+    for (auto it = m_perAttempt.cbegin(); it != m_perAttempt.cend(); ++it)
+        attempts.insert(it.key(), it.value());
+    return QJsonObject {
+        { u"requests_received"_s, m_requestsReceived },
+        { u"operations_applied"_s, operationsApplied() },
+        { u"operations"_s, operations },
+        { u"requests"_s, requests },
+        { u"attempts"_s, attempts },
+        { u"duplicate_attempts"_s, QJsonArray::fromStringList(attemptsReceivedMoreThanOnce()) },
+    };
+}

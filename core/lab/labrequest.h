@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "http/httpfield.h"
+
+#include <QByteArray>
+#include <QString>
+
+// One complete HTTP/1.x request as the fault lab received it.
+struct LabRequest
+{
+    QByteArray method;
+    QByteArray target; // request-target as sent (origin-form: path?query)
+    QString path; // percent-decoded path, without the query
+    QByteArray query; // raw query, without '?'
+    int minorVersion = 1; // HTTP/1.<minorVersion>
+    HttpHeaderList headers;
+    QByteArray body; // de-chunked
+    bool chunked = false;
+    bool keepAlive = true; // from version and the Connection field
+
+    quint64 id = 0; // unique per server run
+    quint64 connectionId = 0;
+    qint64 receivedAtMs = 0;
+};

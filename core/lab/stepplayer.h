@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "lab/faultroute.h"
+
+#include <QRandomGenerator>
+
+// Chooses which step of a route answers the next request: in order (each step `repeat` times, the last
+// step then repeating), looping over the list, or drawn at random by weight from a seeded generator so a
+// run is reproducible.
+class StepPlayer
+{
+public:
+    StepPlayer() = default;
+    StepPlayer(const FaultRoute& route, quint64 seed);
+
+    // Index into route.steps of the step for the next request; -1 when the route has no steps.
+    qsizetype next();
+    int played() const { return m_played; } // how many requests the route has answered with a step
+    void reset();
+
+private:
+    QList<int> m_repeats;
+    QList<int> m_weights;
+    FaultRoute::Mode m_mode = FaultRoute::Mode::Sequence;
+    quint64 m_seed = 0;
+    QRandomGenerator m_random;
+    qsizetype m_index = 0;
+    int m_usedOfCurrent = 0;
+    int m_played = 0;
+};
