@@ -78,6 +78,12 @@ double finish(const Backoff& backoff, const Jitter& jitter, double ceiling, doub
     return saturate(std::max(d, double(jitter.floor.count())));
 }
 
+// urllib3: the first retry waits 0 outright, jitter included (get_backoff_time returns 0 for k ≤ 1).
+bool waitsZero(const Backoff& backoff, int n)
+{
+    return backoff.kind == BackoffKind::Exponential && backoff.origin == ExponentOrigin::FirstRetryIsZero && n == 1;
+}
+
 double shownCeiling(const Backoff& backoff, const Jitter& jitter, double ceiling)
 {
     if (jitter.kind == JitterKind::None || jitter.capOrder == CapOrder::BeforeJitter)
@@ -121,8 +127,13 @@ DelayDraw drawBackoff(const Backoff& backoff, const Jitter& jitter, BackoffState
         break;
     }
 
-    const double u = jitterDraws(jitter) ? rng.uniform01() : 0.0;
     DelayDraw draw;
+    if (waitsZero(backoff, n)) {
+        draw.retryIndex = n;
+        draw.delay = draw.low = draw.high = toMillis(double(jitter.floor.count()));
+        return draw;
+    }
+    const double u = jitterDraws(jitter) ? rng.uniform01() : 0.0;
     draw.retryIndex = n;
     draw.ceiling = toMillis(shownCeiling(backoff, jitter, ceiling));
     draw.delay = toMillis(finish(backoff, jitter, ceiling, u));
@@ -136,6 +147,10 @@ std::pair<Millis, Millis> backoffRange(const Backoff& backoff, const Jitter& jit
     const int n = std::max(1, retryIndex);
     const double base = baseMs(backoff, throttling);
     const double cap = capMs(backoff);
+    if (waitsZero(backoff, n)) {
+        const Millis floor = toMillis(double(jitter.floor.count()));
+        return { floor, floor };
+    }
     double low = 0, high = 0;
     switch (backoff.kind) {
     case BackoffKind::Decorrelated:

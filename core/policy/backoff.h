@@ -9,6 +9,7 @@
 //   Constant       base
 //   Linear         base + (n−1)·increment
 //   Exponential    base·multiplier^(n−1+exponentOffset); ExponentOrigin::FirstRetryIsZero → n = 1 waits 0
+//                  (no jitter either, only the floor), as urllib3
 //   Decorrelated   AWS: min(cap, U(base, prev·3)), prev starts at base (the previous delay)
 //   DecorrelatedV2 Polly: t = (n−1) + U(0,1); next = 2^t·tanh(√(4t)); d = (next − prev)/1.4·base; prev = next
 //                  (prev starts at 0; capped by cap like Polly's MaxDelay)
