@@ -149,13 +149,18 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArray& buffer)
             m_phase = Phase::ChunkDataEnd;
             break;
         }
-        case Phase::ChunkDataEnd:
-            if (!takeLine(buffer, line, 2, tooLong))
-                return tooLong ? fail(400, u"chunk data not followed by CRLF"_s) : m_state;
-            if (!line.isEmpty())
-                return fail(400, u"chunk data not followed by CRLF"_s);
+        case Phase::ChunkDataEnd: {
+            const qsizetype eol = buffer.startsWith("\r\n") ? 2 : (buffer.startsWith('\n') ? 1 : 0);
+            if (eol == 0) {
+                if (buffer.size() >= 2 || (buffer.size() == 1 && buffer.at(0) != '\r'))
+                    return fail(400, u"chunk data not followed by CRLF"_s);
+                return m_state;
+            }
+            buffer.remove(0, eol);
+            m_consumed += eol;
             m_phase = Phase::ChunkSize;
             break;
+        }
         case Phase::Trailers: {
             const qsizetype room = m_limits.maxHeaderBytes - m_headerBytes;
             if (!takeLine(buffer, line, room, tooLong))

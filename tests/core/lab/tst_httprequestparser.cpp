@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab/httprequestparser.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+class TestHttpRequestParser : public QObject
+{
+    Q_OBJECT
+private slots:
+    void wellFormed_data();
+    void wellFormed();
+    void malformed_data();
+    void malformed();
+    void byteByByte();
+    void pipelined();
+};
+
+void TestHttpRequestParser::wellFormed_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<bool>("keepAlive");
+    QTest::addRow("GET, keep-alive by default") << "GET /a/b?x=1 HTTP/1.1\r\nHost: h\r\n\r\n"_ba << "GET"_ba << u"/a/b"_s << QByteArray() << true;
+    QTest::addRow("Connection: close") << "GET / HTTP/1.1\r\nConnection: close\r\n\r\n"_ba << "GET"_ba << u"/"_s << QByteArray() << false;
+    QTest::addRow("HTTP/1.0 closes") << "GET / HTTP/1.0\r\n\r\n"_ba << "GET"_ba << u"/"_s << QByteArray() << false;
+    QTest::addRow("Content-Length body") << "POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"_ba << "POST"_ba << u"/p"_s << "hello"_ba << true;
+    QTest::addRow("chunked body with extension and trailer")
+        << "POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nT: v\r\n\r\n"_ba
+        << "POST"_ba << u"/p"_s << "abcde"_ba << true;
+    QTest::addRow("percent-decoded path") << "GET /a%20b HTTP/1.1\r\n\r\n"_ba << "GET"_ba << u"/a b"_s << QByteArray() << true;
+    QTest::addRow("bare LF line ends") << "GET /lf HTTP/1.1\nHost: h\n\n"_ba << "GET"_ba << u"/lf"_s << QByteArray() << true;
+}
+
+void TestHttpRequestParser::wellFormed()
+{
+    QFETCH(QByteArray, bytes);
+    HttpRequestParser parser;
+    QByteArray buffer = bytes;
+    QCOMPARE(parser.feed(buffer), HttpRequestParser::State::Complete);
+    const LabRequest request = parser.takeRequest();
+    QTEST(request.method, "method");
+    QTEST(request.path, "path");
+    QTEST(request.body, "body");
+    QTEST(request.keepAlive, "keepAlive");
+    QVERIFY(buffer.isEmpty());
+}
+
+void TestHttpRequestParser::malformed_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("status");
+    QTest::addRow("two-part request line") << "GET /\r\n\r\n"_ba << 400;
+    QTest::addRow("bad version") << "GET / HTTX/1.1\r\n\r\n"_ba << 400;
+    QTest::addRow("HTTP/2.0 over 1.1 syntax") << "GET / HTTP/2.0\r\n\r\n"_ba << 505;
+    QTest::addRow("NUL in header value") << QByteArray("GET / HTTP/1.1\r\nX: a\0b\r\n\r\n", 26) << 400;
+    QTest::addRow("NUL in request target") << QByteArray("GET /a\0 HTTP/1.1\r\n\r\n", 20) << 400;
+    QTest::addRow("space before colon") << "GET / HTTP/1.1\r\nX : a\r\n\r\n"_ba << 400;
+    QTest::addRow("obsolete folding") << "GET / HTTP/1.1\r\nX: a\r\n b\r\n\r\n"_ba << 400;
+    QTest::addRow("CL and TE together") << "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"_ba << 400;
+    QTest::addRow("conflicting Content-Length") << "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n"_ba << 400;
+    QTest::addRow("negative Content-Length") << "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"_ba << 400;
+    QTest::addRow("bad chunk size") << "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"_ba << 400;
+    QTest::addRow("huge chunk size") << "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nffffffffff\r\n"_ba << 400;
+    QTest::addRow("chunk not followed by CRLF") << "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY"_ba << 400;
+    QTest::addRow("unknown transfer coding") << "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n"_ba << 501;
+    QTest::addRow("body too large") << "POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n"_ba << 413;
+    QTest::addRow("request line too long") << ("GET /" + QByteArray(9000, 'a') + " HTTP/1.1\r\n\r\n") << 414;
+    QTest::addRow("header section too large") << ("GET / HTTP/1.1\r\nX: " + QByteArray(40000, 'a') + "\r\n\r\n") << 431;
+}
+
+void TestHttpRequestParser::malformed()
+{
+    QFETCH(QByteArray, bytes);
+    HttpRequestParser parser;
+    QByteArray buffer = bytes;
+    QCOMPARE(parser.feed(buffer), HttpRequestParser::State::Failed);
+    QTEST(parser.errorStatus(), "status");
+    QVERIFY(!parser.errorReason().isEmpty());
+}
+
+void TestHttpRequestParser::byteByByte()
+{
+    const QByteArray bytes = "POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"_ba;
+    HttpRequestParser parser;
+    QByteArray buffer;
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        buffer += bytes.at(i);
+        const auto state = parser.feed(buffer);
+        QCOMPARE(state, i + 1 == bytes.size() ? HttpRequestParser::State::Complete : HttpRequestParser::State::NeedMore);
+    }
+    QCOMPARE(parser.takeRequest().body, "abc"_ba);
+}
+
+void TestHttpRequestParser::pipelined()
+{
+    QByteArray buffer = "GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\n"_ba;
+    HttpRequestParser parser;
+    QCOMPARE(parser.feed(buffer), HttpRequestParser::State::Complete);
+    QCOMPARE(parser.takeRequest().path, u"/1"_s);
+    QCOMPARE(parser.feed(buffer), HttpRequestParser::State::Complete);
+    QCOMPARE(parser.takeRequest().path, u"/2"_s);
+}
+
+QTEST_GUILESS_MAIN(TestHttpRequestParser)
+#include "tst_httprequestparser.moc"
