@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What the window shows while requests run: every run, finished attempt, wait and lab event, appended as
+// the engine and the fault lab report them and published to views in batches at a bounded rate (≤ 30 Hz
+// by default), so 1 000 attempts a second cost one model update per frame, not one per attempt.
+
+#include "engine/attemptrecord.h"
+#include "engine/runrecord.h"
+#include "lab/labevent.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+
+// The ranges that grew and the runs that changed since the last refresh. Lists only grow between
+// clear() calls, so [before, after) is exactly what a view has not seen.
+struct LiveSessionDelta
+{
+    qsizetype runsBefore = 0;
+    qsizetype runsAfter = 0;
+    qsizetype attemptsBefore = 0;
+    qsizetype attemptsAfter = 0;
+    qsizetype waitsBefore = 0;
+    qsizetype waitsAfter = 0;
+    qsizetype labEventsBefore = 0;
+    qsizetype labEventsAfter = 0;
+    QList<int> changedRuns; // indexes into runs() whose record changed (attempt added, finished…)
+};
+
+class LiveSession : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LiveSession(QObject* parent = nullptr);
+
+    // Runs in the order they started; each run's `attempts` holds its finished attempts.
+    const QList<RunRecord>& runs() const { return m_runs; }
+    // Finished attempts of every run, in the order they finished.
+    const QList<AttemptRecord>& attempts() const { return m_attempts; }
+    const QList<WaitInfo>& waits() const { return m_waits; }
+    const QList<LabEvent>& labEvents() const { return m_labEvents; }
+    // Attempts started and not finished yet, with the phases reached so far.
+    QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
+    int runIndex(int runId) const { return m_runIndex.value(runId, -1); }
+
+    // The latest time seen in any report (session axis, ms): "now" for a follow-live view.
+    double latestMs() const { return m_latestMs; }
+
+    void setRefreshInterval(int ms);
+    // Publishes pending changes now (tests, and the end of a run batch).
+    void flush();
+    void clear();
+
+public Q_SLOTS:
+    void onRunStarted(const RunRecord& run);
+    void onAttemptStarted(const AttemptRecord& attempt);
+    void onAttemptPhase(const AttemptPhaseEvent& event);
+    void onAttemptFinished(const AttemptRecord& attempt);
+    void onWaitScheduled(const WaitInfo& wait);
+    void onRunFinished(const RunRecord& run);
+    void onLabEvent(const LabEvent& event);
+
+Q_SIGNALS:
+    void refreshed(const LiveSessionDelta& delta);
+    void cleared();
+
+private:
+    void touch(int runIndex);
+    void seen(double ms);
+    void schedule();
+
+    QList<RunRecord> m_runs;
+    QHash<int, int> m_runIndex;
+    QList<AttemptRecord> m_attempts;
+    QList<WaitInfo> m_waits;
+    QList<LabEvent> m_labEvents;
+    QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
+    double m_latestMs = 0;
+
+    LiveSessionDelta m_pending;
+    QSet<int> m_changed;
+    QTimer m_timer;
+};
+
+Q_DECLARE_METATYPE(LiveSessionDelta)
