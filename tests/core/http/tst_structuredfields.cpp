@@ -147,6 +147,8 @@ class TestStructuredFields : public QObject
 private slots:
     void conformance_data();
     void conformance();
+    void bareItemTypes_data();
+    void bareItemTypes();
     void fieldLinesAreJoinedWithComma();
     void errorMessageNamesTheOffset();
     void parameterAccessors();
@@ -227,6 +229,32 @@ void TestStructuredFields::conformance()
         QFAIL(qPrintable(detail));
     }
     ++m_passed;
+}
+
+// The suite's JSON writes 1.0 and 1 alike, so the Integer/Decimal distinction is pinned here.
+void TestStructuredFields::bareItemTypes_data()
+{
+    QTest::addColumn<QByteArray>("field");
+    QTest::addColumn<int>("typeIndex"); // index into SfBareItem
+    QTest::addRow("RFC 9651 §3.3.1 Integer") << QByteArray("1") << 0;
+    QTest::addRow("RFC 9651 §3.3.1 Integer, negative zero") << QByteArray("-0") << 0;
+    QTest::addRow("RFC 9651 §3.3.2 Decimal with zero fraction") << QByteArray("1.0") << 1;
+    QTest::addRow("RFC 9651 §3.3.2 Decimal") << QByteArray("-12.345") << 1;
+    QTest::addRow("RFC 9651 §3.3.3 String") << QByteArray("\"1\"") << 2;
+    QTest::addRow("RFC 9651 §3.3.4 Token") << QByteArray("*a:b/c") << 3;
+    QTest::addRow("RFC 9651 §3.3.5 Byte Sequence") << QByteArray(":AQ==:") << 4;
+    QTest::addRow("RFC 9651 §3.3.6 Boolean") << QByteArray("?0") << 5;
+    QTest::addRow("RFC 9651 §3.3.7 Date") << QByteArray("@1") << 6;
+    QTest::addRow("RFC 9651 §3.3.8 Display String") << QByteArray("%\"1\"") << 7;
+}
+
+void TestStructuredFields::bareItemTypes()
+{
+    QFETCH(QByteArray, field);
+    QFETCH(int, typeIndex);
+    const std::optional<SfItem> item = parseSfItem(QByteArrayView(field));
+    QVERIFY(item);
+    QCOMPARE(int(item->value.index()), typeIndex);
 }
 
 void TestStructuredFields::fieldLinesAreJoinedWithComma()
