@@ -83,6 +83,7 @@ inline RawExchange rawExchange(quint16 port, const QByteArray& request, int time
         timeoutMs);
     result.bytes += socket.readAll();
     result.elapsedMs = clock.elapsed();
+    QObject::disconnect(&socket, nullptr, nullptr, nullptr); // closing our end below is not the server's doing
     return result;
 }
 
