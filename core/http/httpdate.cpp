@@ -274,8 +274,13 @@ HttpDate parseHttpDate(QByteArrayView text, const QDateTime& now)
         r.fail(u"not one of the three HTTP-date forms"_s);
         return r.result;
     }
-    if (twoDigitYear >= 0)
+    if (twoDigitYear >= 0) {
+        if (!now.isValid()) {
+            r.fail(u"no reference time to read the two-digit year against"_s);
+            return r.result;
+        }
         r.resolveTwoDigitYear(twoDigitYear, now);
+    }
 
     const QDate date(r.f.year, r.f.month, r.f.day);
     if (!date.isValid()) {

@@ -27,6 +27,7 @@ private slots:
     void twoDigitYearIsRelativeToNow();
     void rejectsInvalidDates_data();
     void rejectsInvalidDates();
+    void twoDigitYearNeedsNow();
     void formatsImfFixdate();
     void formatRoundTrips();
     void formNames();
@@ -163,6 +164,14 @@ void TestHttpDate::rejectsInvalidDates()
     QCOMPARE(date.form, HttpDateForm::Invalid);
     QVERIFY(!date.conformant);
     QVERIFY(!date.error.isEmpty());
+}
+
+void TestHttpDate::twoDigitYearNeedsNow()
+{
+    // Without a reference time an RFC 850 year cannot be read; the other forms need none.
+    QVERIFY(!parseHttpDate("Sunday, 06-Nov-94 08:49:37 GMT", QDateTime()).isValid());
+    QVERIFY(parseHttpDate("Sun, 06 Nov 1994 08:49:37 GMT", QDateTime()).isValid());
+    QVERIFY(parseHttpDate("Sun Nov  6 08:49:37 1994", QDateTime()).isValid());
 }
 
 void TestHttpDate::formatsImfFixdate()

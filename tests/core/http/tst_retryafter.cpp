@@ -8,6 +8,7 @@
 #include <QTimeZone>
 
 #include <limits>
+#include <random>
 
 using namespace Qt::StringLiterals;
 using std::chrono::milliseconds;
@@ -32,6 +33,7 @@ private slots:
     void readsHintHeaders_data();
     void readsHintHeaders();
     void absentFieldsGiveNothing();
+    void survivesGarbage();
 };
 
 void TestRetryAfter::parsesValue_data()
@@ -232,6 +234,32 @@ void TestRetryAfter::absentFieldsGiveNothing()
     QVERIFY(!parseRetryAfter(headers, openaiNow).has_value());
     QVERIFY(!parseRetryAfter({}, openaiNow).has_value());
     QVERIFY(!parseHintHeader(headers, "grpc-retry-pushback-ms", HintValueFormat::Milliseconds, openaiNow).has_value());
+}
+
+void TestRetryAfter::survivesGarbage()
+{
+    // Fixed-seed random strings from the characters HTTP-dates and numbers are made of, plus a few bad
+    // bytes (run under the dev-asan preset this is a small fuzz). Invariants, not exact values.
+    static const QByteArray alphabet = "0123456789 :,-.+\tGMTUCSunMonNovDecJanday\"\x00\x7f\xff"_ba;
+    std::mt19937 gen(9110);
+    std::uniform_int_distribution<int> length(0, 40);
+    std::uniform_int_distribution<qsizetype> pick(0, alphabet.size() - 1);
+    for (int i = 0; i < 20000; ++i) {
+        QByteArray value;
+        for (int n = length(gen); n > 0; --n)
+            value += alphabet.at(pick(gen));
+        for (HintValueFormat format : { HintValueFormat::RetryAfter, HintValueFormat::Milliseconds, HintValueFormat::Seconds }) {
+            const RetryAfterValue v = parseHintValue(value, format, openaiNow);
+            if (v.isValid()) {
+                QVERIFY(v.delay->count() <= kMaxHintDelay.count());
+                QVERIFY(v.delay->count() >= -kMaxHintDelay.count());
+                if (format == HintValueFormat::RetryAfter)
+                    QVERIFY2(v.delay->count() >= 0, value.toHex().constData());
+            } else {
+                QVERIFY2(!v.warnings.isEmpty() && !v.conformant, value.toHex().constData());
+            }
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRetryAfter)
