@@ -337,6 +337,8 @@ void TestSeedRules::rules_data()
     const QString std9110 = u"rfc9110-standard"_s;
     row("seed-002: a GET that hits a 502 is tried again", on(std9110).answered(502).retry(0, 500));
     row("seed-002: a POST that hits a 502 isn't", on(std9110).on(u"POST"_s).answered(502).stop(u"server-error"_s));
+    row("seed-002: answers are gated by method: a POST without a key is not retried after a 429",
+        on(std9110).on(u"POST"_s).answered(429).stop(u"rate-limited"_s));
     row("seed-002: PATCH may have taken effect: not repeated after a 503",
         on(std9110).on(u"PATCH"_s).answered(503).stop(u"server-error"_s));
     row("seed-002: POST not repeated after its answer was lost",
