@@ -32,3 +32,4 @@ bool isCliInvocation(const QStringList& args);
 CliCommand policyCommand();
 CliCommand inspectCommand();
 CliCommand serveCommand();
+CliCommand runCommand();

@@ -10,6 +10,7 @@ const QList<CliCommand>& cliCommands()
         list << policyCommand();
         list << inspectCommand();
         // list << serveCommand();     (fault lab adds it)
+        list << runCommand();
         return list;
     }();
     return commands;
