@@ -10,6 +10,7 @@ packages=(
     openssl ca-certificates
     xvfb xauth libgl1-mesa-dri
     appstream desktop-file-utils
+    python3 python3-jsonschema
 )
 
 missing=()

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Validates Retrylab's shipped JSON files against the JSON Schemas that document their formats.
+
+The C++ readers are the authority; this keeps the published schemas honest: every built-in preset,
+scenario and stored session fixture must validate, and so must the policy JSON that `retrylab policy show
+--json` writes. Usage: check_schemas.py SOURCE_DIR [RETRYLAB_BINARY]
+"""
+import json
+import pathlib
+import subprocess
+import sys
+
+import jsonschema
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def check(schema_path, documents, label):
+    schema = load(schema_path)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    failures = 0
+    for name, document in documents:
+        errors = sorted(validator.iter_errors(document), key=lambda e: list(e.path))
+        for error in errors[:5]:
+            where = "/".join(str(p) for p in error.path) or "(root)"
+            print(f"FAIL {label} {name}: {where}: {error.message}")
+        failures += 1 if errors else 0
+    print(f"{label}: {len(documents) - failures} of {len(documents)} valid against {schema_path.name}")
+    return failures
+
+
+def main():
+    source = pathlib.Path(sys.argv[1])
+    binary = sys.argv[2] if len(sys.argv) > 2 else None
+    schemas = source / "resources" / "schemas"
+    failures = 0
+    checked = 0
+
+    presets = [(p.name, load(p)) for p in sorted((source / "resources" / "presets").glob("*.json"))]
+    if binary:
+        names = subprocess.run([binary, "policy", "list"], capture_output=True, text=True, check=True).stdout.split("\n")
+        for line in filter(None, names):
+            name = line.split()[0]
+            written = subprocess.run([binary, "policy", "show", name, "--json"], capture_output=True, text=True, check=True)
+            presets.append((f"{name} (as written by policy show --json)", json.loads(written.stdout)))
+    if not presets:
+        print("FAIL no presets found")
+        return 1
+    failures += check(schemas / "policy.schema.json", presets, "policies")
+    checked += len(presets)
+
+    scenario_schema = schemas / "scenario.schema.json"
+    scenarios = [(p.name, load(p)) for p in sorted((source / "resources" / "scenarios").glob("*.json"))]
+    if scenario_schema.exists() and scenarios:
+        failures += check(scenario_schema, scenarios, "scenarios")
+        checked += len(scenarios)
+
+    session_schema = schemas / "session.schema.json"
+    fixtures = [(p.name, load(p)) for p in sorted((source / "tests" / "data" / "sessions").glob("*v1*.json"))]
+    if session_schema.exists() and fixtures:
+        failures += check(session_schema, fixtures, "sessions")
+        checked += len(fixtures)
+
+    print(f"{checked - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
