@@ -9,7 +9,7 @@ const QList<CliCommand>& cliCommands()
         QList<CliCommand> list;
         list << policyCommand();
         list << inspectCommand();
-        // list << serveCommand();     (fault lab adds it)
+        list << serveCommand();
         list << runCommand();
         return list;
     }();

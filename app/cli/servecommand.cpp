@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `retrylab serve`: the fault lab as a standalone server, until SIGINT/SIGTERM.
+#include "cli/cliargs.h"
+#include "cli/clicommand.h"
+
+#include "lab/faultserver.h"
+#include "lab/scenariocatalog.h"
+
+#include <QCoreApplication>
+#include <QSocketNotifier>
+
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+int signalPipe[2] = { -1, -1 };
+
+void onSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t n = ::write(signalPipe[1], &byte, 1);
+}
+
+// Self-pipe: the handler only writes a byte; the event loop sees it through a QSocketNotifier and quits.
+bool installQuitOnSignals(QObject* context)
+{
+    if (signalPipe[0] < 0 && ::socketpair(AF_UNIX, SOCK_STREAM, 0, signalPipe) != 0)
+        return false;
+    auto* notifier = new QSocketNotifier(signalPipe[0], QSocketNotifier::Read, context);
+    QObject::connect(notifier, &QSocketNotifier::activated, context, [notifier] {
+        char byte = 0;
+        [[maybe_unused]] const ssize_t n = ::read(signalPipe[0], &byte, 1);
+        notifier->setEnabled(false);
+        QCoreApplication::quit();
+    });
+    struct sigaction action { };
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    return true;
+}
+
+QString describe(const LabEvent& e)
+{
+    QString line = u"%1ms %2 %3"_s.arg(e.atMs, 7).arg(QString::fromLatin1(e.method), e.path);
+    if (!e.route.isEmpty())
+        line += u" [%1]"_s.arg(e.route);
+    line += u" → "_s + e.stepKind;
+    if (e.status)
+        line += u" %1"_s.arg(e.status);
+    if (e.applied)
+        line += u" (applied)"_s;
+    if (!e.idempotencyKey.isEmpty())
+        line += u" key=%1"_s.arg(e.idempotencyKey);
+    if (!e.attemptId.isEmpty())
+        line += u" attempt=%1"_s.arg(e.attemptId);
+    if (!e.detail.isEmpty())
+        line += u" — "_s + e.detail;
+    return line;
+}
+
+int serve(const QStringList& args, CliIo& io)
+{
+    CliArgs cli;
+    cli.option(u"scenario"_s).option(u"port"_s).option(u"bind"_s).option(u"seed"_s).flag(u"tls"_s).flag(u"list"_s);
+    if (!cli.parse(args) || !cli.positional().isEmpty()) {
+        io.err << "retrylab serve: " << (cli.error().isEmpty() ? u"unexpected argument"_s : cli.error()) << '\n';
+        return CliExit::Usage;
+    }
+    if (cli.isSet(u"list"_s)) {
+        for (const ScenarioCatalog::Entry& entry : ScenarioCatalog::builtIn())
+            io.out << QStringLiteral("%1  %2\n").arg(entry.name, -24).arg(entry.description);
+        return CliExit::Ok;
+    }
+    FaultServerOptions options;
+    if (cli.isSet(u"port"_s)) {
+        const std::optional<qint64> port = cli.integer(u"port"_s, 0, 65535);
+        if (!port) {
+            io.err << "retrylab serve: " << cli.error() << '\n';
+            return CliExit::Usage;
+        }
+        options.port = quint16(*port);
+    }
+    if (cli.isSet(u"seed"_s)) {
+        const std::optional<qint64> seed = cli.integer(u"seed"_s, 0, (1LL << 53));
+        if (!seed) {
+            io.err << "retrylab serve: " << cli.error() << '\n';
+            return CliExit::Usage;
+        }
+        options.seed = quint64(*seed);
+    }
+    if (const std::optional<QString> bind = cli.value(u"bind"_s)) {
+        const QHostAddress address(*bind);
+        if (address.isNull()) {
+            io.err << "retrylab serve: --bind needs an IP address, not '" << *bind << "'\n";
+            return CliExit::Usage;
+        }
+        options.address = address;
+        options.allowNonLoopback = true; // asked for explicitly; FaultServer warns
+    }
+    if (cli.isSet(u"tls"_s))
+        options.tls = LabTlsMode::Valid;
+    const QString scenarioName = cli.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName());
+    const ScenarioLoader::Result loaded = ScenarioCatalog::load(scenarioName);
+    if (!loaded.ok()) {
+        io.err << "retrylab serve: scenario '" << scenarioName << "' cannot be used:\n" << loaded.problemText() << '\n';
+        return CliExit::Usage;
+    }
+
+    FaultServer server;
+    server.loadScenario(*loaded.scenario);
+    if (!server.start(options)) {
+        io.err << "retrylab serve: " << server.errorString() << '\n';
+        return CliExit::Failed;
+    }
+    io.out << "listening on " << server.url().toString() << '\n';
+    if (options.tls != LabTlsMode::Off)
+        io.out << "listening on " << server.tlsUrl().toString() << " (test certificate: resources/tls/localhost-cert.pem)\n";
+    io.out << "scenario " << loaded.scenario->name << ": " << loaded.scenario->description << '\n';
+    io.out.flush();
+    for (const QString& warning : server.warnings())
+        io.err << "retrylab serve: warning: " << warning << '\n';
+    io.err.flush();
+
+    QObject::connect(&server, &FaultServer::labEvent, &server, [&io](const LabEvent& e) {
+        switch (e.kind) {
+        case LabEvent::Kind::ResponseFinished:
+        case LabEvent::Kind::ControlRequest:
+            io.out << describe(e) << '\n';
+            break;
+        case LabEvent::Kind::Rejected:
+            io.out << u"%1ms rejected %2 — %3\n"_s.arg(e.atMs, 7).arg(e.status).arg(e.detail);
+            break;
+        case LabEvent::Kind::ListeningChanged:
+            io.out << u"%1ms %2\n"_s.arg(e.atMs, 7).arg(e.detail);
+            break;
+        default:
+            return;
+        }
+        io.out.flush();
+    });
+    if (!installQuitOnSignals(&server))
+        io.err << "retrylab serve: warning: cannot install signal handlers; stop with SIGKILL\n";
+    QCoreApplication::exec();
+    server.stop();
+    io.out << "stopped; " << server.ledger().requestsReceived() << " requests received, "
+           << server.ledger().operationsApplied() << " operations applied\n";
+    io.out.flush();
+    return CliExit::Ok;
+}
+
+} // namespace
+
+CliCommand serveCommand()
+{
+    CliCommand command;
+    command.name = u"serve"_s;
+    command.summary = QCoreApplication::translate("cli", "run the fault lab: an HTTP server that fails on purpose");
+    command.usage = QCoreApplication::translate("cli",
+        "Usage: retrylab serve [--scenario NAME|FILE] [--port N] [--bind ADDR] [--tls] [--seed S]\n"
+        "       retrylab serve --list\n"
+        "\n"
+        "Serves a fault scenario on 127.0.0.1 (and [::1]) until SIGINT or SIGTERM, then exits 0.\n"
+        "The first line is `listening on http://127.0.0.1:PORT`; one line per request follows.\n"
+        "\n"
+        "  --scenario NAME|FILE  a built-in scenario (see --list) or a scenario JSON file (default flaky-api)\n"
+        "  --port N              port to listen on (default 0: a free port, printed)\n"
+        "  --bind ADDR           listen on another address (warning: beyond loopback anyone can drive it)\n"
+        "  --tls                 also serve HTTPS with the test certificate for 127.0.0.1/localhost\n"
+        "  --seed S              seed for random steps (overrides the scenario's)\n"
+        "  --list                list the built-in scenarios\n"
+        "\n"
+        "Control endpoints (not counted as scenario requests):\n"
+        "  GET /_lab/ledger  POST /_lab/reset  GET /_lab/scenario  GET /_lab/health\n");
+    command.run = serve;
+    return command;
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `retrylab serve` as a user runs it: first line, a request, the ledger, SIGTERM → exit 0.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray httpGet(quint16 port, const QByteArray& method, const QByteArray& path)
+{
+    QTcpSocket socket;
+    socket.connectToHost(u"127.0.0.1"_s, port);
+    if (!socket.waitForConnected(5000))
+        return {};
+    socket.write(method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    QByteArray got;
+    (void)QTest::qWaitFor([&] {
+        got += socket.readAll();
+        return socket.state() == QAbstractSocket::UnconnectedState;
+    }, 5000);
+    return got + socket.readAll();
+}
+
+} // namespace
+
+class TestCliServe : public QObject
+{
+    Q_OBJECT
+private slots:
+    void listNamesBuiltInScenarios();
+    void badArgumentsExit2_data();
+    void badArgumentsExit2();
+    void servesUntilSigterm();
+};
+
+void TestCliServe::listNamesBuiltInScenarios()
+{
+    QProcess p;
+    p.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--list"_s });
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    for (const QString& name : { u"seed-004-pix"_s, u"seed-000-rate-limited"_s, u"flaky-api"_s })
+        QVERIFY2(out.contains(name), qPrintable(out));
+}
+
+void TestCliServe::badArgumentsExit2_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addRow("unknown option") << QStringList { u"serve"_s, u"--frobnicate"_s };
+    QTest::addRow("port not a number") << QStringList { u"serve"_s, u"--port"_s, u"http"_s };
+    QTest::addRow("unknown scenario") << QStringList { u"serve"_s, u"--scenario"_s, u"no-such-thing"_s };
+    QTest::addRow("bind not an address") << QStringList { u"serve"_s, u"--bind"_s, u"localhost.invalid"_s };
+}
+
+void TestCliServe::badArgumentsExit2()
+{
+    QFETCH(QStringList, args);
+    QProcess p;
+    p.start(QStringLiteral(RETRYLAB_BINARY), args);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY(!p.readAllStandardError().isEmpty());
+}
+
+void TestCliServe::servesUntilSigterm()
+{
+    QProcess p;
+    p.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--scenario"_s, u"seed-003-declines"_s });
+    QVERIFY(p.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(p.canReadLine(), 10000);
+    const QString first = QString::fromUtf8(p.readLine()).trimmed();
+    const QRegularExpressionMatch m = QRegularExpression(u"^listening on http://127\\.0\\.0\\.1:(\\d+)$"_s).match(first);
+    QVERIFY2(m.hasMatch(), qPrintable(first));
+    const quint16 port = quint16(m.captured(1).toUInt());
+
+    // seed-003: the first POST /charge is reset, the third succeeds.
+    QVERIFY(httpGet(port, "POST", "/charge").isEmpty());
+    httpGet(port, "POST", "/charge");
+    QVERIFY(httpGet(port, "POST", "/charge").startsWith("HTTP/1.1 200"));
+    const QByteArray ledger = httpGet(port, "GET", "/_lab/ledger");
+    const QJsonObject json = QJsonDocument::fromJson(ledger.mid(ledger.indexOf("\r\n\r\n") + 4)).object();
+    QCOMPARE(json.value(u"requests_received"_s).toInt(), 3);
+    QCOMPARE(json.value(u"operations_applied"_s).toInt(), 1);
+
+    ::kill(p.processId(), SIGTERM);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    const QString log = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(log.contains(u"POST /charge"_s), qPrintable(log));
+    QVERIFY2(log.contains(u"reset"_s), qPrintable(log));
+}
+
+QTEST_GUILESS_MAIN(TestCliServe)
+#include "tst_cli_serve.moc"
