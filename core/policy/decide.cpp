@@ -3,12 +3,14 @@
 
 #include "http/retryafter.h"
 #include "policy/backoff.h"
+#include "policy/jitter.h"
 #include "policy/randomsource.h"
 #include "policy/rulematcher.h"
 
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 
@@ -68,11 +70,12 @@ bool hintApplies(const DelayHint& hint, const AttemptOutcome& outcome)
     return std::any_of(hint.statuses.begin(), hint.statuses.end(), [status](const StatusRange& r) { return r.contains(status); });
 }
 
-// Reads one hint as the policy declares it. A "retry-after" hint also reads retry-after-ms when the
-// Retry-After field is absent (seed 002: "read only when Retry-After is absent").
+// Reads one hint as the policy declares it. A Retry-After hint with alsoRetryAfterMs also reads
+// retry-after-ms when the Retry-After field is absent (seed 002: "read only when Retry-After is absent").
 std::optional<RetryAfterValue> readHint(const DelayHint& hint, const AttemptOutcome& outcome, const QDateTime& now)
 {
-    if (hint.format == HintFormat::RetryAfter && hint.header.compare(u"Retry-After", Qt::CaseInsensitive) == 0)
+    if (hint.alsoRetryAfterMs && hint.format == HintFormat::RetryAfter
+        && hint.header.compare(u"Retry-After", Qt::CaseInsensitive) == 0)
         return parseRetryAfter(outcome.headers, now);
     return parseHintHeader(outcome.headers, hint.header.toLatin1(), valueFormat(hint.format), now);
 }
@@ -202,6 +205,7 @@ RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, con
                 .arg(d.quotaCost));
     }
 
+    const BackoffState beforeDraw = backoff;
     const DelayDraw draw = drawBackoff(policy.backoff, policy.jitter, backoff, random, rule->throttling);
     d.ceiling = draw.ceiling;
     d.delay = draw.delay;
@@ -220,6 +224,8 @@ RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, con
             continue;
         const QString label = hintLabel(*value);
         if (!value->delay) {
+            if (hint.invalidMeansStop)
+                return stop(d, failure, tr("%1 would be retried, but %2 \"%3\" is not a valid value, which means \"don't retry\"").arg(what, label, QString::fromLatin1(value->raw)));
             how += tr("; %1 \"%2\" ignored (not a valid value)").arg(label, QString::fromLatin1(value->raw));
             continue;
         }
@@ -272,6 +278,17 @@ RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, con
             low = std::min(low, *policy.backoff.cap);
             high = std::min(high, *policy.backoff.cap);
         }
+        if (hint.jittered && policy.jitter.kind != JitterKind::None) {
+            const double base = double(chosen.count());
+            const double drawn = applyJitter(policy.jitter, base, random.uniform01());
+            const auto toMillis = [](double ms) { return Millis(qint64(std::max(0.0, std::floor(ms + 1e-6)))); };
+            chosen = std::max(policy.jitter.floor, toMillis(drawn));
+            low = std::max(policy.jitter.floor, toMillis(applyJitter(policy.jitter, double(low.count()), 0.0)));
+            high = std::max(policy.jitter.floor, toMillis(applyJitter(policy.jitter, double(high.count()), 1.0)));
+            capNote += tr(", %1").arg(jitterWords(policy.jitter));
+        }
+        if (!hint.advancesBackoff)
+            backoff = beforeDraw;
         if (hint.resetsExponent)
             resetExponent(backoff);
         d.delay = chosen;

@@ -129,6 +129,10 @@ QJsonObject hintToJson(const DelayHint& hint)
         { u"resets_exponent"_s, hint.resetsExponent },
         { u"negative_means_stop"_s, hint.negativeMeansStop },
         { u"capped_by_backoff_cap"_s, hint.cappedByBackoffCap },
+        { u"also_retry_after_ms"_s, hint.alsoRetryAfterMs },
+        { u"invalid_means_stop"_s, hint.invalidMeansStop },
+        { u"jittered"_s, hint.jittered },
+        { u"advances_backoff"_s, hint.advancesBackoff },
     };
 }
 
@@ -146,6 +150,10 @@ DelayHint hintFromJson(JsonReader r)
     hint.resetsExponent = r.boolean(u"resets_exponent"_s, hint.resetsExponent);
     hint.negativeMeansStop = r.boolean(u"negative_means_stop"_s, hint.negativeMeansStop);
     hint.cappedByBackoffCap = r.boolean(u"capped_by_backoff_cap"_s, hint.cappedByBackoffCap);
+    hint.alsoRetryAfterMs = r.boolean(u"also_retry_after_ms"_s, hint.alsoRetryAfterMs);
+    hint.invalidMeansStop = r.boolean(u"invalid_means_stop"_s, hint.invalidMeansStop);
+    hint.jittered = r.boolean(u"jittered"_s, hint.jittered);
+    hint.advancesBackoff = r.boolean(u"advances_backoff"_s, hint.advancesBackoff);
     r.rejectUnknownKeys();
     return hint;
 }

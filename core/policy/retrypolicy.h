@@ -139,6 +139,10 @@ struct DelayHint
     bool resetsExponent = false; // gRPC pushback, cenkalti v5
     bool negativeMeansStop = false; // gRPC pushback: a negative value means "don't retry"
     bool cappedByBackoffCap = false; // also bound by Backoff::cap (most SDKs: no)
+    bool alsoRetryAfterMs = false; // a Retry-After hint also reads retry-after-ms when Retry-After is absent (seed 002)
+    bool invalidMeansStop = false; // an unparseable value, or several differing values, means "don't retry" (gRPC)
+    bool jittered = false; // the policy's jitter shifts the asked delay too (Slen: "every pause is shifted")
+    bool advancesBackoff = true; // false: a hint-driven wait leaves the backoff sequence where it was (curl)
     friend bool operator==(const DelayHint&, const DelayHint&) = default;
 };
 

@@ -45,6 +45,7 @@ RetryPolicy basePolicy()
     retryAfter.header = u"Retry-After"_s;
     retryAfter.max = Millis(30000);
     retryAfter.overMax = HintOverMax::GiveUp;
+    retryAfter.alsoRetryAfterMs = true;
     p.hints << retryAfter;
     p.rules << rule(u"throttled"_s, statuses({ { 429, 429 } }));
     p.rules << rule(u"transient-5xx"_s, statuses({ { 500, 599 } }));
@@ -164,6 +165,37 @@ private slots:
         QTEST(verdictName(d.verdict), "verdict");
         QTEST(qint64(d.delay.count()), "delayMs");
         QCOMPARE(d.serverAskedFor, Millis(120000));
+    }
+
+    void hintKnobs()
+    {
+        RetryPolicy p = basePolicy();
+        // retry-after-ms is read only when the policy says so (seed 002 does; PayMongo does not).
+        p.hints[0].alsoRetryAfterMs = false;
+        QCOMPARE(ask(p, Ask { withHeader(429, "retry-after-ms", "750") }).source, DelaySource::Backoff);
+        // An invalid value is ignored, or ends the request (gRPC pushback, urllib3 InvalidHeader).
+        QCOMPARE(ask(p, Ask { withHeader(429, "Retry-After", "soon") }).verdict, Verdict::Retry);
+        p.hints[0].invalidMeansStop = true;
+        QCOMPARE(ask(p, Ask { withHeader(429, "Retry-After", "soon") }).verdict, Verdict::Stop);
+        // Jittered: the policy's full jitter scales the asked 2 s (draw pinned at 0.5 → 1 s).
+        p = basePolicy();
+        p.hints[0].jittered = true;
+        const RetryDecision jittered = ask(p, Ask { withHeader(429, "Retry-After", "2") }, 0.5);
+        QCOMPARE(jittered.delay, Millis(1000));
+        QCOMPARE(jittered.delayLow, Millis(0));
+        QCOMPARE(jittered.delayHigh, Millis(2000));
+        // advancesBackoff false: the backoff state is left where it was (curl).
+        p = basePolicy();
+        p.hints[0].advancesBackoff = false;
+        RequestFacts request;
+        DecisionContext context { 1, Millis(0), kNow, {} };
+        BackoffState state;
+        FixedRandomSource random({ 1.0 });
+        decide(p, request, withHeader(503, "Retry-After", "3"), context, state, random);
+        QCOMPARE(state.retriesSinceReset, 0);
+        p.hints[0].advancesBackoff = true;
+        decide(p, request, withHeader(503, "Retry-After", "3"), context, state, random);
+        QCOMPARE(state.retriesSinceReset, 1);
     }
 
     void zeroRetryAfterFallsBackWhenTheSdkSaysSo()
