@@ -4,13 +4,34 @@
 #include "mainwindow.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
 
 int runGui(int argc, char** argv)
 {
     QApplication app(argc, argv);
-    QApplication::setApplicationDisplayName(QStringLiteral("Retrylab"));
-    QApplication::setDesktopFileName(QStringLiteral("org.retrylab.Retrylab"));
+    QApplication::setApplicationDisplayName(u"Retrylab"_s);
+    QApplication::setDesktopFileName(u"org.retrylab.Retrylab"_s);
+    QApplication::setWindowIcon(QIcon(u":/retrylab/icons/org.retrylab.Retrylab.svg"_s));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "A desktop lab for HTTP API retry behaviour"));
+    const QCommandLineOption autorun(u"demo-autorun"_s,
+        QApplication::translate("main", "Press \"Run N×\" once at start-up (also RETRYLAB_AUTORUN=1)."));
+    const QCommandLineOption screenshot(u"screenshot"_s,
+        QApplication::translate("main", "After the autorun batch ends, save the window to FILE.png and quit (for docs)."),
+        u"file"_s);
+    parser.addOption(autorun);
+    parser.addOption(screenshot);
+    parser.process(app);
+
     MainWindow window;
     window.show();
+    if (parser.isSet(autorun) || qEnvironmentVariableIntValue("RETRYLAB_AUTORUN") == 1)
+        QTimer::singleShot(0, &window, &MainWindow::runMany);
+    if (parser.isSet(screenshot))
+        window.saveScreenshotWhenIdle(parser.value(screenshot));
     return QApplication::exec();
 }

@@ -1,13 +1,81 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+// The desktop lab's main window: request and policy editors on the left, the live views in the centre,
+// the fault lab on the right, Run / Run N× / Stop in the toolbar, progress and status at the bottom.
+// It only wires widgets to the RunController and forwards intent; it decides nothing itself.
+
 #include <QMainWindow>
 
-// The desktop lab's main window. Until the live views land it shows the policy presets and what each one
-// decides, read straight from the core, so the GUI already answers "what would this SDK do?".
+class AttemptsPage;
+class LabPanel;
+class PolicyEditor;
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+class RequestEditor;
+class RunController;
+
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    RunController* controller() const { return m_controller; }
+    RequestEditor* requestEditor() const { return m_request; }
+    PolicyEditor* policyEditor() const { return m_policy; }
+    LabPanel* labPanel() const { return m_lab; }
+    AttemptsPage* attemptsPage() const { return m_attempts; }
+    QTabWidget* liveViews() const { return m_views; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* runManyAction() const { return m_runManyAction; }
+    QAction* stopAction() const { return m_stopAction; }
+
+public Q_SLOTS:
+    void runOnce();
+    void runMany();
+    void stop();
+    // Saves main.png, policy-editor.png and lab-panel.png into DIRECTORY once the next batch has ended
+    // (or at once when none is started), then quits. For the docs' screenshots (--screenshot DIR).
+    void saveScreenshotWhenIdle(const QString& directory);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createDocks();
+    void createStatusBar();
+    void startRun(int repeat);
+    void onRunningChanged(bool running);
+    void onProgress(int finished, int total);
+    void updateRunManyText();
+    void rebuildRecentMenu();
+    void openPolicyFile(const QString& path);
+    void openPolicy();
+    void savePolicyAs();
+    void showAbout();
+    void saveScreenshots();
+
+    RunController* m_controller;
+    QTabWidget* m_views = nullptr;
+    AttemptsPage* m_attempts = nullptr;
+    RequestEditor* m_request = nullptr;
+    PolicyEditor* m_policy = nullptr;
+    LabPanel* m_lab = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_runManyAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QString m_screenshotDir;
 };

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "appsettings.h"
+
+#include <QFileInfo>
+#include <QMainWindow>
+
+using namespace Qt::StringLiterals;
+
+AppSettings::AppSettings()
+    : m_settings(u"Retrylab"_s, u"retrylab"_s)
+{
+}
+
+void AppSettings::saveWindow(const QMainWindow& window)
+{
+    m_settings.setValue(u"window/geometry"_s, window.saveGeometry());
+    m_settings.setValue(u"window/state"_s, window.saveState(layoutVersion));
+}
+
+bool AppSettings::restoreWindow(QMainWindow& window) const
+{
+    const QByteArray geometry = m_settings.value(u"window/geometry"_s).toByteArray();
+    if (geometry.isEmpty())
+        return false;
+    window.restoreGeometry(geometry);
+    window.restoreState(m_settings.value(u"window/state"_s).toByteArray(), layoutVersion);
+    return true;
+}
+
+QStringList AppSettings::recentFiles() const
+{
+    return m_settings.value(u"recent/files"_s).toStringList();
+}
+
+void AppSettings::addRecentFile(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > maxRecentFiles)
+        files.removeLast();
+    m_settings.setValue(u"recent/files"_s, files);
+}
+
+void AppSettings::clearRecentFiles()
+{
+    m_settings.remove(u"recent/files"_s);
+}
+
+QString AppSettings::lastPreset() const
+{
+    return m_settings.value(u"policy/lastPreset"_s).toString();
+}
+
+void AppSettings::setLastPreset(const QString& name)
+{
+    m_settings.setValue(u"policy/lastPreset"_s, name);
+}

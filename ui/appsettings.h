@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QSettings>
+#include <QStringList>
+
+class QMainWindow;
+
+// What the desktop app remembers between sessions (QSettings, organisation "Retrylab"): the main window's
+// geometry and dock layout, recently opened or saved policy files, and the last preset picked.
+class AppSettings
+{
+public:
+    static constexpr int maxRecentFiles = 8;
+    static constexpr int layoutVersion = 1; // bump when the dock layout changes incompatibly
+
+    AppSettings();
+
+    void saveWindow(const QMainWindow& window);
+    // False when nothing was stored yet (the caller keeps its default size and layout).
+    bool restoreWindow(QMainWindow& window) const;
+
+    QStringList recentFiles() const;
+    void addRecentFile(const QString& path);
+    void clearRecentFiles();
+
+    QString lastPreset() const;
+    void setLastPreset(const QString& name);
+
+private:
+    mutable QSettings m_settings;
+};

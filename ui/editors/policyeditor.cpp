@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "editors/policyeditor.h"
+
+#include "editors/policyform.h"
+#include "previews/decisiontablemodel.h"
+#include "previews/delaydistribution.h"
+#include "previews/delaypreview.h"
+
+#include "policy/decisiontable.h"
+#include "policy/policyjson.h"
+#include "policy/presetcatalog.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString problemLines(const QList<PolicyProblem>& problems)
+{
+    QStringList lines;
+    for (const PolicyProblem& p : problems)
+        lines << (p.path.isEmpty() ? p.message : p.path + u": "_s + p.message);
+    return lines.join(u'\n');
+}
+
+} // namespace
+
+PolicyEditor::PolicyEditor(QWidget* parent)
+    : QWidget(parent)
+    , m_presets(new QComboBox(this))
+    , m_source(new QLabel(this))
+    , m_changed(new QLabel(this))
+    , m_revert(new QToolButton(this))
+    , m_tabs(new QTabWidget(this))
+    , m_form(new PolicyForm(this))
+    , m_json(new QPlainTextEdit(this))
+    , m_jsonProblems(new QLabel(this))
+    , m_decisions(new DecisionTableModel(this))
+    , m_decisionView(new QTableView(this))
+    , m_waits(new QLabel(this))
+    , m_delays(new DelayPreview(this))
+{
+    const QList<PresetInfo> presets = PresetCatalog::list();
+    for (const PresetInfo& p : presets) {
+        m_presets->addItem(p.name, p.name);
+        m_presets->setItemData(m_presets->count() - 1, PresetCatalog::summaryOf(p.description), Qt::ToolTipRole);
+    }
+    m_presets->setToolTip(tr("A built-in policy, each taken from a real SDK or specification"));
+    m_source->setWordWrap(true);
+    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_source->setForegroundRole(QPalette::PlaceholderText);
+    m_revert->setText(tr("Revert"));
+    m_revert->setToolTip(tr("Go back to the preset as shipped"));
+    connect(m_revert, &QToolButton::clicked, this, [this] { loadPreset(m_presetName); });
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_json->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_jsonProblems->setWordWrap(true);
+    m_jsonProblems->hide();
+    auto* jsonPage = new QWidget(this);
+    auto* jsonLayout = new QVBoxLayout(jsonPage);
+    jsonLayout->setContentsMargins(0, 0, 0, 0);
+    jsonLayout->addWidget(m_json, 1);
+    jsonLayout->addWidget(m_jsonProblems);
+
+    m_decisionView->setModel(m_decisions);
+    m_decisionView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_decisionView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    m_decisionView->setSelectionMode(QAbstractItemView::NoSelection);
+    m_waits->setWordWrap(true);
+    auto* decisionPage = new QWidget(this);
+    auto* decisionLayout = new QVBoxLayout(decisionPage);
+    decisionLayout->setContentsMargins(0, 0, 0, 0);
+    auto* decisionHelp = new QLabel(tr("What the first failed attempt leads to, per outcome and method (hover a cell for the reason):"), this);
+    decisionHelp->setWordWrap(true);
+    decisionLayout->addWidget(decisionHelp);
+    decisionLayout->addWidget(m_decisionView, 1);
+    decisionLayout->addWidget(m_waits);
+
+    m_tabs->addTab(scroll, tr("Form"));
+    m_tabs->addTab(jsonPage, tr("JSON"));
+    m_tabs->addTab(decisionPage, tr("Decisions"));
+    m_tabs->addTab(m_delays, tr("Delays"));
+
+    auto* top = new QHBoxLayout;
+    auto* presetLabel = new QLabel(tr("&Preset"), this);
+    presetLabel->setBuddy(m_presets);
+    top->addWidget(presetLabel);
+    top->addWidget(m_presets, 1);
+    top->addWidget(m_changed);
+    top->addWidget(m_revert);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(top);
+    layout->addWidget(m_source);
+    layout->addWidget(m_tabs, 1);
+
+    m_jsonTimer.setSingleShot(true);
+    m_jsonTimer.setInterval(350);
+    connect(&m_jsonTimer, &QTimer::timeout, this, &PolicyEditor::applyJson);
+    m_previewTimer.setSingleShot(true);
+    m_previewTimer.setInterval(120);
+    connect(&m_previewTimer, &QTimer::timeout, this, &PolicyEditor::updatePreviews);
+    connect(m_form, &PolicyForm::edited, this, &PolicyEditor::onFormEdited);
+    connect(m_json, &QPlainTextEdit::textChanged, this, &PolicyEditor::onJsonEdited);
+    connect(m_presets, &QComboBox::activated, this, &PolicyEditor::onPresetPicked);
+
+    const int stripe = m_presets->findData(u"stripe"_s);
+    loadPreset(m_presets->itemData(stripe >= 0 ? stripe : 0).toString());
+}
+
+bool PolicyEditor::loadPreset(const QString& name)
+{
+    const PolicyParseResult loaded = PresetCatalog::load(name);
+    if (!loaded.ok())
+        return false;
+    m_preset = *loaded.policy;
+    m_presetName = name;
+    m_presets->setCurrentIndex(m_presets->findData(name));
+    m_source->setText(tr("Source: %1").arg(m_preset.source));
+    m_source->setToolTip(m_preset.description);
+    m_form->setReference(m_preset);
+    setCurrent(m_preset, true);
+    return true;
+}
+
+void PolicyEditor::onPresetPicked(int index)
+{
+    loadPreset(m_presets->itemData(index).toString());
+}
+
+void PolicyEditor::setCurrent(const RetryPolicy& policy, bool updateJson)
+{
+    m_form->setPolicy(policy);
+    m_problems = validate(policy);
+    m_form->showProblems(m_problems);
+    if (updateJson) {
+        m_settingJson = true;
+        m_json->setPlainText(QString::fromUtf8(policyToJsonBytes(policy)));
+        m_settingJson = false;
+        m_jsonProblems->hide();
+    }
+    updateChangedLabel();
+    m_previewTimer.start();
+    emit policyChanged();
+}
+
+void PolicyEditor::onFormEdited()
+{
+    const RetryPolicy current = m_form->policy();
+    m_problems = validate(current);
+    const QList<PolicyProblem> unowned = m_form->showProblems(m_problems);
+    m_settingJson = true;
+    m_json->setPlainText(QString::fromUtf8(policyToJsonBytes(current)));
+    m_settingJson = false;
+    m_jsonProblems->setVisible(!m_problems.isEmpty());
+    m_jsonProblems->setText(problemLines(m_problems));
+    updateChangedLabel();
+    m_previewTimer.start();
+    emit policyChanged();
+}
+
+void PolicyEditor::onJsonEdited()
+{
+    if (!m_settingJson)
+        m_jsonTimer.start();
+}
+
+void PolicyEditor::applyJson()
+{
+    const PolicyParseResult parsed = policyFromJsonBytes(m_json->toPlainText().toUtf8());
+    m_jsonProblems->setVisible(!parsed.ok());
+    m_jsonProblems->setText(problemLines(parsed.problems));
+    if (!parsed.ok()) {
+        m_problems = parsed.problems;
+        m_form->showProblems(m_problems);
+        emit policyChanged();
+        return;
+    }
+    setCurrent(*parsed.policy, false);
+}
+
+std::optional<RetryPolicy> PolicyEditor::policy() const
+{
+    if (!m_problems.isEmpty())
+        return std::nullopt;
+    return m_form->policy();
+}
+
+void PolicyEditor::updateChangedLabel()
+{
+    const int n = m_form->changedFieldCount();
+    m_changed->setText(n ? tr("%n field(s) changed", nullptr, n) : QString());
+    m_revert->setEnabled(n > 0);
+}
+
+void PolicyEditor::updatePreviews()
+{
+    const std::optional<RetryPolicy> current = policy();
+    if (!current)
+        return;
+    const DecisionTable table = buildDecisionTable(*current, QDateTime::currentDateTimeUtc());
+    m_decisions->setTable(table);
+    QStringList waits;
+    for (qsizetype i = 0; i < table.waits.size(); ++i) {
+        const auto& [low, high] = table.waits.at(i);
+        waits << (low == high ? tr("retry %1: %2").arg(i + 1).arg(formatMillis(low))
+                              : tr("retry %1: %2 – %3").arg(i + 1).arg(formatMillis(low), formatMillis(high)));
+    }
+    m_waits->setText(waits.isEmpty() ? tr("No retries.") : tr("Backoff before %1").arg(waits.join(u"; "_s)));
+    m_delays->setDistribution(DelayDistribution::compute(*current));
+}
+
+QString PolicyEditor::loadFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return tr("%1 cannot be read: %2").arg(path, file.errorString());
+    const PolicyParseResult parsed = policyFromJsonBytes(file.readAll());
+    if (!parsed.ok())
+        return tr("%1 is not a usable policy:\n%2").arg(path, problemLines(parsed.problems));
+    // A file's policy is compared with the preset it names, when there is one.
+    const PolicyParseResult named = PresetCatalog::load(parsed.policy->name);
+    m_preset = named.ok() ? *named.policy : *parsed.policy;
+    m_presetName = named.ok() ? parsed.policy->name : QString();
+    m_presets->setCurrentIndex(m_presets->findData(m_presetName));
+    m_source->setText(tr("File: %1").arg(path));
+    m_form->setReference(m_preset);
+    setCurrent(*parsed.policy, true);
+    return {};
+}
+
+QString PolicyEditor::saveFile(const QString& path) const
+{
+    const std::optional<RetryPolicy> current = policy();
+    if (!current)
+        return tr("The policy has problems; fix the fields in red first.");
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(policyToJsonBytes(*current)) < 0 || !file.commit())
+        return tr("%1 cannot be written: %2").arg(path, file.errorString());
+    return {};
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Picks and edits the retry policy: a preset picker (each with its source), the form, the JSON kept in
+// sync both ways, and two previews computed as you type — the decision table and the delay distribution.
+
+#include "policy/retrypolicy.h"
+
+#include <QTimer>
+#include <QWidget>
+
+#include <optional>
+
+class DecisionTableModel;
+class DelayPreview;
+class PolicyForm;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
+class QTableView;
+class QToolButton;
+
+class PolicyEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PolicyEditor(QWidget* parent = nullptr);
+
+    // The edited policy when it has no problem; nullopt otherwise (the form and JSON tab say why).
+    std::optional<RetryPolicy> policy() const;
+    // Loads a built-in preset (the reference for "changed" marks); false when unknown.
+    bool loadPreset(const QString& name);
+    QString presetName() const { return m_presetName; }
+    // Returns a translated problem, or empty on success.
+    QString loadFile(const QString& path);
+    QString saveFile(const QString& path) const;
+
+    PolicyForm* form() const { return m_form; }
+    DecisionTableModel* decisionModel() const { return m_decisions; }
+    DelayPreview* delayPreview() const { return m_delays; }
+    QPlainTextEdit* jsonEdit() const { return m_json; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+Q_SIGNALS:
+    void policyChanged();
+
+private:
+    void onPresetPicked(int index);
+    void onFormEdited();
+    void onJsonEdited();
+    void applyJson();
+    void setCurrent(const RetryPolicy& policy, bool updateJson);
+    void updatePreviews();
+    void updateChangedLabel();
+
+    QComboBox* m_presets;
+    QLabel* m_source;
+    QLabel* m_changed;
+    QToolButton* m_revert;
+    QTabWidget* m_tabs;
+    PolicyForm* m_form;
+    QPlainTextEdit* m_json;
+    QLabel* m_jsonProblems;
+    DecisionTableModel* m_decisions;
+    QTableView* m_decisionView;
+    QLabel* m_waits;
+    DelayPreview* m_delays;
+    QTimer m_jsonTimer;
+    QTimer m_previewTimer;
+    RetryPolicy m_preset;
+    QString m_presetName;
+    QList<PolicyProblem> m_problems;
+    bool m_settingJson = false;
+};

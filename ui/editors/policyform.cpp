@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "editors/policyform.h"
+
+#include "editors/policyformbuilder.h"
+
+#include "policy/policydescription.h"
+#include "policy/policyjson.h"
+
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+PolicyForm::PolicyForm(QWidget* parent)
+    : QWidget(parent)
+{
+    build();
+    setPolicy(RetryPolicy {});
+    setReference(RetryPolicy {});
+}
+
+void PolicyForm::build()
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    PolicyFormBuilder b(this, layout, &m_fields);
+    using P = const RetryPolicy&;
+
+    b.section(tr("Policy"));
+    b.text(u"name"_s, tr("Name"), [](auto& p) -> auto& { return p.name; });
+    b.text(u"source"_s, tr("Source"), [](auto& p) -> auto& { return p.source; }, tr("Where every rule comes from"));
+    b.text(u"description"_s, tr("Description"), [](auto& p) -> auto& { return p.description; });
+
+    b.section(tr("Limits"));
+    b.integer(u"limits.max_attempts"_s, tr("Max attempts"), [](auto& p) -> auto& { return p.limits.maxAttempts; },
+         tr("Total attempts including the first"))
+        .aliases = { u"limits.max_retries"_s };
+    b.choice(u"limits.counted_as"_s, tr("Source counts"), { tr("attempts"), tr("retries") },
+        [](auto& p) -> auto& { return p.limits.countedAs; }, tr("How the source states its limit; only changes how it is shown"));
+    b.optionalMillis(u"limits.deadline_ms"_s, tr("Deadline"), [](auto& p) -> auto& { return p.limits.deadline; },
+        tr("Overall, waits included"));
+    b.choice(u"limits.deadline_mode"_s, tr("Deadline mode"), PolicyNames::deadlineModes(),
+         [](auto& p) -> auto& { return p.limits.deadlineMode; })
+        .relevant = [](P p) { return p.limits.deadline.has_value(); };
+    b.optionalMillis(u"limits.attempt_timeout_ms"_s, tr("Attempt timeout"), [](auto& p) -> auto& { return p.limits.attemptTimeout; });
+    b.optionalMillis(u"limits.connect_timeout_ms"_s, tr("Connect timeout"), [](auto& p) -> auto& { return p.limits.connectTimeout; });
+
+    b.section(tr("Backoff"));
+    b.choice(u"backoff.kind"_s, tr("Kind"), PolicyNames::backoffKinds(), [](auto& p) -> auto& { return p.backoff.kind; });
+    const auto waits = [](P p) { return p.backoff.kind != BackoffKind::None; };
+    b.millis(u"backoff.base_ms"_s, tr("Base"), [](auto& p) -> auto& { return p.backoff.base; }).relevant = waits;
+    b.number(u"backoff.multiplier"_s, tr("Multiplier"), [](auto& p) -> auto& { return p.backoff.multiplier; })
+        .relevant = [](P p) { return p.backoff.kind == BackoffKind::Exponential; };
+    b.millis(u"backoff.increment_ms"_s, tr("Increment"), [](auto& p) -> auto& { return p.backoff.increment; })
+        .relevant = [](P p) { return p.backoff.kind == BackoffKind::Linear; };
+    b.optionalMillis(u"backoff.cap_ms"_s, tr("Cap"), [](auto& p) -> auto& { return p.backoff.cap; }).relevant = waits;
+    b.choice(u"backoff.origin"_s, tr("Exponent origin"), PolicyNames::exponentOrigins(), [](auto& p) -> auto& { return p.backoff.origin; })
+        .relevant = [](P p) { return p.backoff.kind == BackoffKind::Exponential; };
+    b.integer(u"backoff.exponent_offset"_s, tr("Exponent offset"), [](auto& p) -> auto& { return p.backoff.exponentOffset; })
+        .relevant = [](P p) { return p.backoff.kind == BackoffKind::Exponential; };
+    b.optionalMillis(u"backoff.throttling_base_ms"_s, tr("Base after throttling"),
+         [](auto& p) -> auto& { return p.backoff.throttlingBase; })
+        .relevant = waits;
+
+    b.section(tr("Jitter"));
+    b.choice(u"jitter.kind"_s, tr("Kind"), PolicyNames::jitterKinds(), [](auto& p) -> auto& { return p.jitter.kind; });
+    b.number(u"jitter.factor"_s, tr("Factor (±)"), [](auto& p) -> auto& { return p.jitter.factor; })
+        .relevant = [](P p) { return p.jitter.kind == JitterKind::Proportional; };
+    b.number(u"jitter.low"_s, tr("Low ×"), [](auto& p) -> auto& { return p.jitter.low; })
+        .relevant = [](P p) { return p.jitter.kind == JitterKind::Multiplicative; };
+    b.number(u"jitter.high"_s, tr("High ×"), [](auto& p) -> auto& { return p.jitter.high; })
+        .relevant = [](P p) { return p.jitter.kind == JitterKind::Multiplicative; };
+    b.millis(u"jitter.additive_ms"_s, tr("Additive up to"), [](auto& p) -> auto& { return p.jitter.additive; })
+        .relevant = [](P p) { return p.jitter.kind == JitterKind::Additive; };
+    b.choice(u"jitter.cap"_s, tr("Cap applies"), PolicyNames::capOrders(), [](auto& p) -> auto& { return p.jitter.capOrder; });
+    b.millis(u"jitter.floor_ms"_s, tr("Floor"), [](auto& p) -> auto& { return p.jitter.floor; });
+
+    b.section(tr("Idempotency keys"));
+    b.flag(u"idempotency.auto"_s, tr("Add automatically"), [](auto& p) -> auto& { return p.idempotency.autoAdd; });
+    const auto keys = [](P p) { return p.idempotency.autoAdd; };
+    b.words(u"idempotency.methods"_s, tr("On methods"), [](auto& p) -> auto& { return p.idempotency.methods; }).relevant = keys;
+    b.text(u"idempotency.header"_s, tr("Header"), [](auto& p) -> auto& { return p.idempotency.header; });
+    b.choice(u"idempotency.format"_s, tr("Format"), PolicyNames::keyFormats(), [](auto& p) -> auto& { return p.idempotency.format; })
+        .relevant = keys;
+    b.text(u"idempotency.prefix"_s, tr("Prefix"), [](auto& p) -> auto& { return p.idempotency.prefix; }).relevant = keys;
+
+    b.section(tr("Retry quota (token bucket)"));
+    b.flag(u"quota.enabled"_s, tr("Enabled"), [](auto& p) -> auto& { return p.quota.enabled; });
+    const auto quota = [](P p) { return p.quota.enabled; };
+    b.integer(u"quota.capacity"_s, tr("Capacity"), [](auto& p) -> auto& { return p.quota.capacity; }).relevant = quota;
+    b.integer(u"quota.retry_cost"_s, tr("Retry cost"), [](auto& p) -> auto& { return p.quota.retryCost; }).relevant = quota;
+    b.integer(u"quota.timeout_retry_cost"_s, tr("Timeout retry cost"), [](auto& p) -> auto& { return p.quota.timeoutRetryCost; })
+        .relevant = quota;
+    b.optionalInteger(u"quota.throttling_retry_cost"_s, tr("Throttling retry cost"),
+         [](auto& p) -> auto& { return p.quota.throttlingRetryCost; })
+        .relevant = quota;
+    b.integer(u"quota.success_reward"_s, tr("Success reward"), [](auto& p) -> auto& { return p.quota.successReward; }).relevant = quota;
+    b.flag(u"quota.refund_on_success"_s, tr("Refund on success"), [](auto& p) -> auto& { return p.quota.refundOnSuccess; })
+        .relevant = quota;
+    b.choice(u"quota.scope"_s, tr("Scope"), PolicyNames::budgetScopes(), [](auto& p) -> auto& { return p.quota.scope; }).relevant = quota;
+
+    b.section(tr("Retry throttling (gRPC)"));
+    b.flag(u"throttling.enabled"_s, tr("Enabled"), [](auto& p) -> auto& { return p.throttling.enabled; });
+    const auto throttling = [](P p) { return p.throttling.enabled; };
+    b.number(u"throttling.max_tokens"_s, tr("Max tokens"), [](auto& p) -> auto& { return p.throttling.maxTokens; }).relevant = throttling;
+    b.number(u"throttling.token_ratio"_s, tr("Token ratio"), [](auto& p) -> auto& { return p.throttling.tokenRatio; })
+        .relevant = throttling;
+    b.choice(u"throttling.scope"_s, tr("Scope"), PolicyNames::budgetScopes(), [](auto& p) -> auto& { return p.throttling.scope; })
+        .relevant = throttling;
+
+    b.section(tr("Host throttle"));
+    b.flag(u"host_throttle.enabled"_s, tr("Wait for rate-limit resets"), [](auto& p) -> auto& { return p.hostThrottle.enabled; });
+    b.millis(u"host_throttle.max_wait_ms"_s, tr("Longest wait"), [](auto& p) -> auto& { return p.hostThrottle.maxWait; })
+        .relevant = [](P p) { return p.hostThrottle.enabled; };
+
+    b.section(tr("Server hints and rules (edit them in the JSON tab)"));
+    m_rules = new QTreeWidget(this);
+    m_rules->setObjectName(u"rules"_s);
+    m_rules->setHeaderLabels({ tr("In order"), tr("Does") });
+    m_rules->setRootIsDecorated(false);
+    m_rules->setWordWrap(true);
+    m_rules->setMinimumHeight(fontMetrics().height() * 10);
+    m_rules->header()->setStretchLastSection(true);
+    PolicyField& rules = b.row(u"rules"_s, tr("Rules"), m_rules, {});
+    rules.aliases = { u"hints"_s };
+    rules.load = [this](const RetryPolicy& p) { fillRules(p); };
+    rules.store = [](RetryPolicy&) {}; // kept from the loaded policy
+
+    layout->addStretch(1);
+    for (const PolicyField& f : std::as_const(m_fields))
+        connectEditor(f.editor);
+}
+
+void PolicyForm::connectEditor(QWidget* editor)
+{
+    if (auto* spin = qobject_cast<QSpinBox*>(editor))
+        connect(spin, &QSpinBox::valueChanged, this, &PolicyForm::onEdited);
+    else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(editor))
+        connect(dspin, &QDoubleSpinBox::valueChanged, this, &PolicyForm::onEdited);
+    else if (auto* combo = qobject_cast<QComboBox*>(editor))
+        connect(combo, &QComboBox::currentIndexChanged, this, &PolicyForm::onEdited);
+    else if (auto* box = qobject_cast<QCheckBox*>(editor))
+        connect(box, &QCheckBox::toggled, this, &PolicyForm::onEdited);
+    else if (auto* line = qobject_cast<QLineEdit*>(editor))
+        connect(line, &QLineEdit::textEdited, this, &PolicyForm::onEdited);
+}
+
+void PolicyForm::fillRules(const RetryPolicy& policy)
+{
+    m_rules->clear();
+    for (const DelayHint& hint : policy.hints) {
+        auto* item = new QTreeWidgetItem(m_rules, { tr("hint %1").arg(hint.header), describeHint(hint) });
+        item->setToolTip(1, describeHint(hint));
+    }
+    static const QStringList actions = PolicyNames::ruleActions();
+    for (const RetryRule& rule : policy.rules) {
+        const QString does = actions.value(int(rule.action)) + u": "_s + describeCondition(rule.when);
+        auto* item = new QTreeWidgetItem(m_rules, { rule.name, does });
+        item->setToolTip(1, rule.note.isEmpty() ? does : does + u"\n"_s + rule.note);
+    }
+    if (policy.rules.isEmpty() && policy.hints.isEmpty())
+        new QTreeWidgetItem(m_rules, { tr("(none)"), tr("1xx–3xx succeed, everything else stops") });
+    m_rules->resizeColumnToContents(0);
+}
+
+void PolicyForm::setPolicy(const RetryPolicy& policy)
+{
+    m_loading = true;
+    m_base = policy;
+    for (const PolicyField& f : std::as_const(m_fields))
+        f.load(policy);
+    m_loading = false;
+    refreshMarks(policy);
+}
+
+RetryPolicy PolicyForm::policy() const
+{
+    RetryPolicy p = m_base;
+    for (const PolicyField& f : m_fields)
+        f.store(p);
+    return p;
+}
+
+void PolicyForm::setReference(const RetryPolicy& reference)
+{
+    m_reference = reference;
+    refreshMarks(policy());
+}
+
+void PolicyForm::refreshMarks(const RetryPolicy& current)
+{
+    m_changed = 0;
+    for (PolicyField& f : m_fields) {
+        RetryPolicy probe = m_reference;
+        f.store(probe);
+        const bool changed = f.path == QLatin1String("rules")
+            ? (current.rules != m_reference.rules || current.hints != m_reference.hints)
+            : !(probe == m_reference);
+        m_changed += changed ? 1 : 0;
+        f.setChanged(changed);
+        if (f.relevant)
+            f.editor->setEnabled(f.relevant(current));
+    }
+}
+
+void PolicyForm::onEdited()
+{
+    if (m_loading)
+        return;
+    refreshMarks(policy());
+    emit edited();
+}
+
+QList<PolicyProblem> PolicyForm::showProblems(const QList<PolicyProblem>& problems)
+{
+    QList<PolicyProblem> unowned = problems;
+    for (PolicyField& f : m_fields) {
+        QStringList messages;
+        for (const PolicyProblem& p : problems) {
+            if (f.owns(p.path)) {
+                messages << (p.path == f.path ? p.message : p.path + u": "_s + p.message);
+                unowned.removeAll(p);
+            }
+        }
+        f.setProblems(messages);
+    }
+    return unowned;
+}

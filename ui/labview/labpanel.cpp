@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "labview/labpanel.h"
+
+#include "labview/scenariooutline.h"
+#include "livesession.h"
+#include "run/runcontroller.h"
+
+#include "lab/faultserver.h"
+#include "lab/scenariocatalog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QLabel* bigNumber(QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    QFont f = label->font();
+    f.setPointSizeF(f.pointSizeF() * 1.4);
+    f.setBold(true);
+    label->setFont(f);
+    label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return label;
+}
+
+} // namespace
+
+LabPanel::LabPanel(RunController* controller, QWidget* parent)
+    : QWidget(parent)
+    , m_controller(controller)
+    , m_enabled(new QCheckBox(tr("Lab &running"), this))
+    , m_address(new QLabel(this))
+    , m_scenarios(new QComboBox(this))
+    , m_description(new QLabel(this))
+    , m_outline(new ScenarioOutline(this))
+    , m_requestsLabel(bigNumber(this))
+    , m_operationsLabel(bigNumber(this))
+    , m_duplicatesLabel(bigNumber(this))
+    , m_resetBeforeRun(new QCheckBox(tr("Reset before each run"), this))
+    , m_log(new QPlainTextEdit(this))
+{
+    m_address->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (const ScenarioCatalog::Entry& e : ScenarioCatalog::builtIn()) {
+        m_scenarios->addItem(e.name, e.name);
+        m_scenarios->setItemData(m_scenarios->count() - 1, e.description, Qt::ToolTipRole);
+    }
+    auto* open = new QToolButton(this);
+    open->setText(tr("Open…"));
+    open->setToolTip(tr("Load a scenario JSON file"));
+    connect(open, &QToolButton::clicked, this, &LabPanel::openScenarioFile);
+    m_description->setWordWrap(true);
+    m_description->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* head = new QHBoxLayout;
+    head->addWidget(m_enabled);
+    head->addStretch();
+    head->addWidget(m_address);
+    auto* scenarioRow = new QHBoxLayout;
+    scenarioRow->addWidget(m_scenarios, 1);
+    scenarioRow->addWidget(open);
+
+    auto* ledger = new QGroupBox(tr("Ledger: what the server saw"), this);
+    auto* ledgerForm = new QFormLayout(ledger);
+    ledgerForm->addRow(tr("Requests received"), m_requestsLabel);
+    ledgerForm->addRow(tr("Operations applied"), m_operationsLabel);
+    ledgerForm->addRow(tr("Attempts received twice"), m_duplicatesLabel);
+    auto* reset = new QPushButton(tr("Reset lab"), this);
+    reset->setToolTip(tr("Clear the ledger, step positions, idempotency keys and rate limiters"));
+    connect(reset, &QPushButton::clicked, m_controller, &RunController::resetLab);
+    auto* resetRow = new QHBoxLayout;
+    resetRow->addWidget(m_resetBeforeRun);
+    resetRow->addStretch();
+    resetRow->addWidget(reset);
+    ledgerForm->addRow(resetRow);
+    m_resetBeforeRun->setChecked(m_controller->resetLabBeforeRun());
+    connect(m_resetBeforeRun, &QCheckBox::toggled, m_controller, &RunController::setResetLabBeforeRun);
+
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(2000);
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setPlaceholderText(tr("Server-side events appear here while requests run."));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_outline);
+    split->addWidget(m_log);
+    split->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(head);
+    layout->addLayout(scenarioRow);
+    layout->addWidget(m_description);
+    layout->addWidget(split, 1);
+    layout->addWidget(ledger);
+
+    connect(m_enabled, &QCheckBox::toggled, m_controller, &RunController::setLabEnabled);
+    connect(m_scenarios, &QComboBox::activated, this, &LabPanel::onScenarioPicked);
+    connect(m_controller, &RunController::labChanged, this, &LabPanel::refreshState);
+    connect(m_controller->session(), &LiveSession::refreshed, this, &LabPanel::onSessionRefreshed);
+    connect(m_controller->session(), &LiveSession::cleared, m_log, &QPlainTextEdit::clear);
+    refreshState();
+}
+
+void LabPanel::refreshState()
+{
+    FaultServer* lab = m_controller->lab();
+    const bool on = lab->isListening();
+    {
+        const QSignalBlocker block(m_enabled);
+        m_enabled->setChecked(on);
+    }
+    m_address->setText(on ? lab->url().toDisplayString() : tr("off"));
+    const FaultScenario& scenario = lab->scenario();
+    const int index = m_scenarios->findData(scenario.name);
+    if (index >= 0)
+        m_scenarios->setCurrentIndex(index);
+    m_description->setText(scenario.description);
+    m_outline->setScenario(scenario);
+    refreshLedger();
+}
+
+void LabPanel::refreshLedger()
+{
+    const LabLedger& ledger = m_controller->lab()->ledger();
+    if (ledger.requestsReceived() == m_requests && ledger.operationsApplied() == m_operations)
+        return;
+    m_requests = ledger.requestsReceived();
+    m_operations = ledger.operationsApplied();
+    m_requestsLabel->setText(QString::number(m_requests));
+    m_operationsLabel->setText(QString::number(m_operations));
+    m_duplicatesLabel->setText(QString::number(ledger.attemptsReceivedMoreThanOnce().size()));
+}
+
+void LabPanel::onSessionRefreshed(const LiveSessionDelta& delta)
+{
+    const QList<LabEvent>& events = m_controller->session()->labEvents();
+    QStringList lines;
+    for (qsizetype i = delta.labEventsBefore; i < delta.labEventsAfter && i < events.size(); ++i) {
+        const LabEvent& e = events.at(i);
+        if (e.kind == LabEvent::Kind::RequestReceived || e.kind == LabEvent::Kind::ResponseFinished
+            || e.kind == LabEvent::Kind::OperationApplied || e.kind == LabEvent::Kind::ConnectionDropped)
+            lines << e.toLogLine();
+    }
+    if (!lines.isEmpty())
+        m_log->appendPlainText(lines.join(u'\n'));
+    refreshLedger();
+}
+
+void LabPanel::onScenarioPicked(int index)
+{
+    m_controller->loadScenario(m_scenarios->itemData(index).toString());
+}
+
+void LabPanel::openScenarioFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(), tr("Scenario files (*.json)"));
+    if (!path.isEmpty())
+        m_controller->loadScenario(path);
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "previews/delaypreview.h"
+
+#include "previews/chartpalette.h"
+#include "previews/delaydistribution.h"
+
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <QEvent>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QChartView* viewOf(QChart* chart, QWidget* parent)
+{
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(150);
+    return view;
+}
+
+QChart* newChart(const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+} // namespace
+
+DelayPreview::DelayPreview(QWidget* parent)
+    : QWidget(parent)
+    , m_bandChart(newChart(tr("Wait before each retry (s)")))
+    , m_histChart(newChart(tr("10 000 sampled waits")))
+    , m_upper(new QLineSeries(this))
+    , m_lower(new QLineSeries(this))
+    , m_mean(new QLineSeries)
+    , m_band(new QAreaSeries(m_upper, m_lower))
+    , m_bars(new QBarSet(tr("waits")))
+    , m_bandX(new QValueAxis)
+    , m_bandY(new QValueAxis)
+    , m_histX(new QBarCategoryAxis)
+    , m_histY(new QValueAxis)
+    , m_caption(new QLabel(this))
+{
+    m_band->setName(tr("min – max"));
+    m_mean->setName(tr("mean of samples"));
+    m_bandChart->addSeries(m_band);
+    m_bandChart->addSeries(m_mean);
+    m_bandX->setTitleText(tr("retry"));
+    m_bandX->setLabelFormat(u"%d"_s);
+    m_bandY->setLabelFormat(u"%.1f"_s);
+    m_bandChart->addAxis(m_bandX, Qt::AlignBottom);
+    m_bandChart->addAxis(m_bandY, Qt::AlignLeft);
+    for (QAbstractSeries* s : { static_cast<QAbstractSeries*>(m_band), static_cast<QAbstractSeries*>(m_mean) }) {
+        s->attachAxis(m_bandX);
+        s->attachAxis(m_bandY);
+    }
+
+    auto* bars = new QBarSeries;
+    bars->append(m_bars);
+    bars->setBarWidth(0.95);
+    m_histChart->addSeries(bars);
+    m_histChart->legend()->hide();
+    m_histX->setTitleText(tr("wait (s), bin start"));
+    m_histY->setLabelFormat(u"%d"_s);
+    m_histChart->addAxis(m_histX, Qt::AlignBottom);
+    m_histChart->addAxis(m_histY, Qt::AlignLeft);
+    bars->attachAxis(m_histX);
+    bars->attachAxis(m_histY);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    m_histX->setLabelsFont(small);
+    m_histX->setLabelsAngle(-90);
+
+    m_caption->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(viewOf(m_bandChart, this), 1);
+    layout->addWidget(viewOf(m_histChart, this), 1);
+    layout->addWidget(m_caption);
+    applyPalette();
+}
+
+void DelayPreview::applyPalette()
+{
+    const QPalette pal = palette();
+    applyPaletteToChart(m_bandChart, pal);
+    applyPaletteToChart(m_histChart, pal);
+    QColor accent = pal.color(QPalette::Highlight);
+    QColor fill = accent;
+    fill.setAlphaF(0.30f);
+    m_band->setColor(fill);
+    m_band->setBorderColor(accent);
+    QPen meanPen(pal.color(QPalette::Text));
+    meanPen.setWidthF(1.5);
+    meanPen.setStyle(Qt::DashLine);
+    m_mean->setPen(meanPen);
+    m_bars->setColor(accent);
+    m_bars->setBorderColor(accent.darker(120));
+}
+
+void DelayPreview::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+    QWidget::changeEvent(event);
+}
+
+void DelayPreview::setDistribution(const DelayDistribution& d)
+{
+    QList<QPointF> upper;
+    QList<QPointF> lower;
+    QList<QPointF> mean;
+    double top = 0.001;
+    for (const DelayDistribution::Band& b : d.bands) {
+        upper << QPointF(b.retry, b.highMs / 1000.0);
+        lower << QPointF(b.retry, b.lowMs / 1000.0);
+        mean << QPointF(b.retry, b.meanMs / 1000.0);
+        top = std::max(top, b.highMs / 1000.0);
+    }
+    m_upper->replace(upper);
+    m_lower->replace(lower);
+    m_mean->replace(mean);
+    const int n = int(std::max<qsizetype>(1, d.bands.size()));
+    m_bandX->setRange(1, std::max(2, n));
+    m_bandX->setTickCount(std::min(n, 10) < 2 ? 2 : std::min(n, 10));
+    m_bandY->setRange(0, top * 1.05);
+
+    QStringList categories;
+    int most = 1;
+    for (qsizetype i = 0; i < d.histogram.size(); ++i) {
+        categories << QString::number(i * d.binWidthMs / 1000.0, 'f', d.binWidthMs < 100 ? 2 : 1) + QString(int(i), QChar(0x200B));
+        most = std::max(most, d.histogram.at(i));
+    }
+    if (m_histX->categories() != categories) {
+        m_histX->clear();
+        m_histX->append(categories);
+    }
+    if (m_bars->count() != d.histogram.size()) {
+        m_bars->remove(0, m_bars->count());
+        QList<qreal> values(d.histogram.size(), 0.0);
+        m_bars->append(values);
+    }
+    for (qsizetype i = 0; i < d.histogram.size(); ++i)
+        m_bars->replace(int(i), d.histogram.at(i));
+    m_histY->setRange(0, most * 1.05);
+
+    m_caption->setText(tr("%1 waits sampled over retries 1–%2 (fixed seed); the longest was %3 s.")
+                           .arg(d.samples)
+                           .arg(d.bands.size())
+                           .arg(d.maxSampleMs / 1000.0, 0, 'f', 2));
+}

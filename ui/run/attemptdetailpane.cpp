@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/attemptdetailpane.h"
+
+#include "run/attemptstablemodel.h"
+
+#include "engine/attemptrecord.h"
+
+#include <QStringList>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr qsizetype kBodyShown = 4096;
+
+QString esc(const QString& text)
+{
+    return text.toHtmlEscaped();
+}
+
+QString headerRow(const QByteArray& name, const QByteArray& value, bool secret)
+{
+    const QString shown = secret ? AttemptDetailPane::tr("••• (redacted)") : QString::fromLatin1(value);
+    return u"<tr><td style='padding-right:12px'><b>%1</b></td><td>%2</td></tr>"_s.arg(esc(QString::fromLatin1(name)), esc(shown));
+}
+
+QString section(const QString& title)
+{
+    return u"<h3 style='margin-top:10px;margin-bottom:4px'>%1</h3>"_s.arg(esc(title));
+}
+
+} // namespace
+
+AttemptDetailPane::AttemptDetailPane(QWidget* parent)
+    : QTextBrowser(parent)
+{
+    setOpenLinks(false);
+    setLineWrapMode(QTextEdit::WidgetWidth);
+    showNothing();
+}
+
+bool AttemptDetailPane::isSecretHeader(const QByteArray& name)
+{
+    static const QList<QByteArray> secrets { "authorization", "proxy-authorization", "cookie", "set-cookie",
+        "x-api-key", "api-key", "x-auth-token" };
+    return secrets.contains(name.toLower());
+}
+
+void AttemptDetailPane::showNothing()
+{
+    setHtml(u"<p><i>%1</i></p>"_s.arg(esc(tr("Select an attempt to see its request, its answer and why the policy "
+                                              "decided what it did."))));
+}
+
+void AttemptDetailPane::showAttempt(const AttemptRecord& a)
+{
+    QString html;
+    html += u"<h2 style='margin-bottom:2px'>%1</h2>"_s.arg(esc(tr("Run %1, attempt %2").arg(a.runId).arg(a.index)));
+    html += u"<p>%1</p>"_s.arg(esc(a.method + u' ' + a.url.toDisplayString()));
+
+    html += section(tr("Decision"));
+    if (a.decision) {
+        const RetryDecision& d = *a.decision;
+        QStringList facts;
+        facts << tr("Verdict: %1").arg(verdictName(d.verdict));
+        if (d.verdict == Verdict::Retry) {
+            facts << tr("Wait %1 (could have been %2 – %3), set by %4")
+                         .arg(formatMillis(d.delay), formatMillis(d.delayLow), formatMillis(d.delayHigh),
+                             d.hintHeader.isEmpty() ? delaySourceName(d.source) : d.hintHeader);
+        } else if (d.finalKind != FinalKind::None) {
+            facts << tr("Outcome: %1").arg(finalKindName(d.finalKind));
+        }
+        if (d.serverAskedFor)
+            facts << tr("The server asked for %1").arg(formatMillis(*d.serverAskedFor));
+        if (!d.ruleName.isEmpty())
+            facts << tr("Rule: %1").arg(d.ruleName);
+        html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(d.reason), esc(facts.join(u" · "_s)));
+    } else {
+        html += u"<p>%1</p>"_s.arg(esc(tr("The run was cancelled during this attempt; nothing was decided.")));
+    }
+
+    html += section(tr("Answer"));
+    QStringList answer;
+    answer << tr("Result: %1").arg(AttemptsTableModel::resultText(a));
+    if (a.duration())
+        answer << tr("took %1 ms").arg(toMs(*a.duration()), 0, 'f', 1);
+    if (!a.qtError.isEmpty())
+        answer << tr("transport: %1").arg(a.qtError);
+    answer << (a.connectionReused ? tr("connection reused") : tr("new connection"));
+    html += u"<p>%1</p>"_s.arg(esc(answer.join(u" · "_s)));
+    if (!a.responseHeaders.isEmpty()) {
+        html += u"<table cellspacing='0'>"_s;
+        for (const auto& [name, value] : a.responseHeaders)
+            html += headerRow(name, value, isSecretHeader(name));
+        html += u"</table>"_s;
+    }
+    if (!a.bodyExcerpt.isEmpty()) {
+        const QString body = QString::fromUtf8(a.bodyExcerpt.left(kBodyShown));
+        const bool cut = a.bodyExcerpt.size() > kBodyShown || a.bodyExcerptTruncated;
+        html += u"<pre style='white-space:pre-wrap'>%1%2</pre>"_s.arg(esc(body), cut ? esc(tr("\n… (cut)")) : QString());
+    }
+
+    html += section(tr("Request as sent"));
+    QStringList sent;
+    sent << tr("%n body byte(s)", nullptr, int(a.bodySize));
+    if (!a.idempotencyKey.isEmpty())
+        sent << tr("idempotency key %1").arg(a.idempotencyKey);
+    if (!a.attemptId.isEmpty())
+        sent << tr("attempt id %1").arg(a.attemptId);
+    html += u"<p>%1</p>"_s.arg(esc(sent.join(u" · "_s)));
+    if (!a.requestHeaders.isEmpty()) {
+        html += u"<table cellspacing='0'>"_s;
+        for (const SentHeader& h : a.requestHeaders)
+            html += headerRow(h.name, h.value, h.secret || isSecretHeader(h.name));
+        html += u"</table>"_s;
+    }
+    setHtml(html);
+}

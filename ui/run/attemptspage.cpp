@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/attemptspage.h"
+
+#include "run/attemptdetailpane.h"
+#include "run/attemptstablemodel.h"
+
+#include "engine/attemptrecord.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <iterator>
+
+AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_model(new AttemptsTableModel(session, this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_filter(new QLineEdit(this))
+    , m_table(new QTableView(this))
+    , m_detail(new AttemptDetailPane(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(AttemptsTableModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    m_filter->setPlaceholderText(tr("Filter attempts (any column: 503, retry, connection-lost, Retry-After…)"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // arrival order until the user sorts
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    const int em = m_table->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    const int widths[] = { 4, 5, 6, 5, 8, 9, 6, 5, 5, 7 };
+    for (int c = 0; c < int(std::size(widths)); ++c)
+        m_table->setColumnWidth(c, widths[c] * em);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AttemptsPage::onCurrentChanged);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_filter);
+    layout->addWidget(splitter, 1);
+}
+
+void AttemptsPage::onCurrentChanged()
+{
+    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
+    const AttemptRecord* a = current.isValid() ? m_model->attemptAt(current.row()) : nullptr;
+    if (!a) {
+        m_detail->showNothing();
+        return;
+    }
+    m_detail->showAttempt(*a);
+    emit attemptSelected(a->runId, a->index);
+}
+
+void AttemptsPage::selectAttempt(int runId, int index)
+{
+    const int row = m_model->rowOf(runId, index);
+    if (row < 0)
+        return;
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!proxyIndex.isValid())
+        return;
+    if (m_table->currentIndex().row() == proxyIndex.row())
+        return;
+    m_table->setCurrentIndex(proxyIndex);
+    m_table->scrollTo(proxyIndex);
+}

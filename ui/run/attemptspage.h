@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+class AttemptDetailPane;
+class AttemptsTableModel;
+class LiveSession;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+// The Attempts tab: a sortable, filterable table of every attempt and, below it, the selected attempt's
+// full detail. Emits attemptSelected so other views can highlight the same attempt.
+class AttemptsPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit AttemptsPage(LiveSession* session, QWidget* parent = nullptr);
+
+    AttemptsTableModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    AttemptDetailPane* detail() const { return m_detail; }
+
+public Q_SLOTS:
+    // Selects (and scrolls to) attempt INDEX of run RUN_ID, e.g. when it is picked in the timeline.
+    void selectAttempt(int runId, int index);
+
+Q_SIGNALS:
+    void attemptSelected(int runId, int index);
+
+private:
+    void onCurrentChanged();
+
+    AttemptsTableModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QLineEdit* m_filter;
+    QTableView* m_table;
+    AttemptDetailPane* m_detail;
+};

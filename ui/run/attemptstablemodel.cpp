@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/attemptstablemodel.h"
+
+#include "livesession.h"
+
+#include <QColor>
+#include <QGuiApplication>
+#include <QPalette>
+
+using namespace Qt::StringLiterals;
+
+AttemptsTableModel::AttemptsTableModel(LiveSession* session, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_session(session)
+{
+    m_rows = int(session->attempts().size());
+    connect(session, &LiveSession::refreshed, this, &AttemptsTableModel::onRefreshed);
+    connect(session, &LiveSession::cleared, this, &AttemptsTableModel::onCleared);
+}
+
+void AttemptsTableModel::onRefreshed(const LiveSessionDelta& delta)
+{
+    const int after = int(delta.attemptsAfter);
+    if (after > m_rows) {
+        beginInsertRows({}, m_rows, after - 1);
+        m_rows = after;
+        endInsertRows();
+    }
+}
+
+void AttemptsTableModel::onCleared()
+{
+    beginResetModel();
+    m_rows = 0;
+    endResetModel();
+}
+
+int AttemptsTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : m_rows;
+}
+
+int AttemptsTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const AttemptRecord* AttemptsTableModel::attemptAt(int row) const
+{
+    if (row < 0 || row >= m_rows || row >= m_session->attempts().size())
+        return nullptr;
+    return &m_session->attempts().at(row);
+}
+
+int AttemptsTableModel::rowOf(int runId, int index) const
+{
+    const QList<AttemptRecord>& all = m_session->attempts();
+    for (int row = 0; row < m_rows && row < all.size(); ++row) {
+        if (all.at(row).runId == runId && all.at(row).index == index)
+            return row;
+    }
+    return -1;
+}
+
+QString AttemptsTableModel::resultText(const AttemptRecord& a)
+{
+    if (a.error)
+        return a.status ? u"%1 + %2"_s.arg(*a.status).arg(errorClassName(*a.error)) : errorClassName(*a.error);
+    if (a.status)
+        return a.reasonPhrase.isEmpty() ? QString::number(*a.status) : u"%1 %2"_s.arg(*a.status).arg(a.reasonPhrase);
+    if (a.abortReason != AbortReason::None)
+        return abortReasonName(a.abortReason);
+    return tr("no answer");
+}
+
+QVariant AttemptsTableModel::display(const AttemptRecord& a, int column) const
+{
+    switch (column) {
+    case Run:
+        return a.runId;
+    case Attempt:
+        return a.index;
+    case Start:
+        return a.at.started ? tr("%1 s").arg(toMs(*a.at.started) / 1000.0, 0, 'f', 3) : QVariant();
+    case Method:
+        return a.method;
+    case Target:
+        return a.url.path(QUrl::FullyDecoded);
+    case Result:
+        return resultText(a);
+    case Duration:
+        return a.duration() ? tr("%1 ms").arg(toMs(*a.duration()), 0, 'f', 1) : QVariant();
+    case Decision:
+        return a.decision ? verdictName(a.decision->verdict) : tr("cancelled");
+    case Wait:
+        if (a.decision && a.decision->verdict == Verdict::Retry)
+            return formatMillis(a.decision->delay);
+        return QVariant();
+    case DelaySourceColumn:
+        if (a.decision && a.decision->verdict == Verdict::Retry)
+            return delaySourceName(a.decision->source);
+        return QVariant();
+    case Reason:
+        return a.decision ? a.decision->reason : QString();
+    default:
+        return QVariant();
+    }
+}
+
+QVariant AttemptsTableModel::sortValue(const AttemptRecord& a, int column) const
+{
+    switch (column) {
+    case Start:
+        return a.at.started ? toMs(*a.at.started) : -1.0;
+    case Duration:
+        return a.duration() ? toMs(*a.duration()) : -1.0;
+    case Result:
+        return a.status ? *a.status : 1000 + (a.error ? int(*a.error) : 99);
+    case Wait:
+        return a.decision && a.decision->verdict == Verdict::Retry ? qint64(a.decision->delay.count()) : qint64(-1);
+    default:
+        return display(a, column);
+    }
+}
+
+QVariant AttemptsTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const AttemptRecord* a = attemptAt(index.row());
+    if (!a)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(*a, index.column());
+    case Qt::ToolTipRole:
+        if (index.column() == Reason || index.column() == Decision)
+            return a->decision ? a->decision->reason : tr("The run was cancelled during this attempt.");
+        return a->url.toDisplayString();
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case Run:
+        case Attempt:
+        case Start:
+        case Duration:
+        case Wait:
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        }
+    case Qt::ForegroundRole:
+        if (index.column() == Decision && a->decision) {
+            // Shades derived from the palette's text colour so light and dark themes both read well.
+            const bool dark = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
+            if (a->decision->verdict == Verdict::Stop)
+                return QColor(dark ? 0xff8a80 : 0xc62828);
+            if (a->decision->verdict == Verdict::Success)
+                return QColor(dark ? 0x9ccc65 : 0x2e7d32);
+        }
+        return {};
+    case SortRole:
+        return sortValue(*a, index.column());
+    case RowRole:
+        return index.row();
+    default:
+        return {};
+    }
+}
+
+QVariant AttemptsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Run:
+        return tr("Run");
+    case Attempt:
+        return tr("Attempt");
+    case Start:
+        return tr("Start");
+    case Method:
+        return tr("Method");
+    case Target:
+        return tr("Path");
+    case Result:
+        return tr("Result");
+    case Duration:
+        return tr("Took");
+    case Decision:
+        return tr("Decision");
+    case Wait:
+        return tr("Wait");
+    case DelaySourceColumn:
+        return tr("Wait set by");
+    case Reason:
+        return tr("Reason");
+    default:
+        return {};
+    }
+}

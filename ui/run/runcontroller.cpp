@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/runcontroller.h"
+
+#include "livesession.h"
+
+#include "engine/clock.h"
+#include "engine/retryengine.h"
+#include "engine/timerscheduler.h"
+#include "lab/faultserver.h"
+#include "lab/scenariocatalog.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+RunController::RunController(QObject* parent)
+    : QObject(parent)
+    , m_session(new LiveSession(this))
+    , m_lab(new FaultServer(this))
+{
+    RetryEngine::registerMetaTypes();
+    connect(m_lab, &FaultServer::labEvent, m_session, &LiveSession::onLabEvent);
+    connect(m_lab, &FaultServer::listeningChanged, this, &RunController::labChanged);
+}
+
+RunController::~RunController()
+{
+    // The engine's replies and timers go before the clock and scheduler they point to.
+    m_engine.reset();
+    m_scheduler.reset();
+}
+
+void RunController::fail(const QString& message)
+{
+    m_error = message;
+    emit statusChanged(message);
+}
+
+bool RunController::startLab(const QString& scenarioName)
+{
+    if (!m_lab->isListening() && !m_lab->start()) {
+        fail(tr("The fault lab could not start: %1").arg(m_lab->errorString()));
+        emit labChanged();
+        return false;
+    }
+    const bool loaded = loadScenario(scenarioName);
+    emit labChanged();
+    return loaded;
+}
+
+void RunController::setLabEnabled(bool enabled)
+{
+    if (enabled == isLabEnabled())
+        return;
+    if (enabled) {
+        const FaultScenario scenario = m_lab->scenario();
+        if (!m_lab->start()) {
+            fail(tr("The fault lab could not start: %1").arg(m_lab->errorString()));
+        } else {
+            m_lab->loadScenario(scenario);
+        }
+    } else {
+        m_lab->stop();
+    }
+    emit labChanged();
+}
+
+bool RunController::isLabEnabled() const
+{
+    return m_lab->isListening();
+}
+
+bool RunController::loadScenario(const QString& nameOrPath)
+{
+    const ScenarioLoader::Result loaded = ScenarioCatalog::load(nameOrPath);
+    if (!loaded.ok()) {
+        fail(tr("Scenario \"%1\" was not loaded: %2").arg(nameOrPath, loaded.problemText()));
+        return false;
+    }
+    m_lab->loadScenario(*loaded.scenario);
+    emit labChanged();
+    return true;
+}
+
+QString RunController::scenarioName() const
+{
+    return m_lab->scenario().name;
+}
+
+void RunController::resetLab()
+{
+    m_lab->reset();
+    emit labChanged();
+}
+
+bool RunController::run(const RunPlan& plan)
+{
+    if (m_running) {
+        fail(tr("A batch is still running; stop it first."));
+        return false;
+    }
+    RequestSpec request = plan.request;
+    if (plan.targetLab) {
+        if (!isLabEnabled()) {
+            fail(tr("The built-in lab is off: switch it on in the lab panel, or send to a URL."));
+            return false;
+        }
+        const QUrl relative(plan.labPath.isEmpty() ? u"/"_s : plan.labPath);
+        request.url = m_lab->url().resolved(relative);
+    }
+    if (!request.url.isValid() || request.url.host().isEmpty()
+        || (request.url.scheme() != QLatin1String("http") && request.url.scheme() != QLatin1String("https"))) {
+        fail(tr("The URL must be an http:// or https:// URL with a host."));
+        return false;
+    }
+    const QList<PolicyProblem> problems = validate(plan.policy);
+    if (!problems.isEmpty()) {
+        fail(tr("The policy has %n problem(s): %1", nullptr, int(problems.size()))
+                 .arg(problems.first().path + u": "_s + problems.first().message));
+        return false;
+    }
+
+    // A fresh clock per batch: the batch starts at t = 0 and the lab stamps its events on the same axis.
+    m_engine.reset();
+    m_scheduler.reset();
+    m_clock = std::make_unique<ElapsedClock>();
+    m_scheduler = std::make_unique<TimerScheduler>(*m_clock);
+    m_engine = std::make_unique<RetryEngine>(*m_clock, *m_scheduler);
+    m_engine->setConcurrencyLimit(std::max(1, plan.concurrency));
+    m_lab->setClockOrigin(m_clock->origin());
+    if (m_resetLabBeforeRun)
+        resetLab();
+
+    m_session->clear();
+    RetryEngine* engine = m_engine.get();
+    connect(engine, &RetryEngine::runStarted, m_session, &LiveSession::onRunStarted);
+    connect(engine, &RetryEngine::attemptStarted, m_session, &LiveSession::onAttemptStarted);
+    connect(engine, &RetryEngine::attemptPhase, m_session, &LiveSession::onAttemptPhase);
+    connect(engine, &RetryEngine::attemptFinished, m_session, &LiveSession::onAttemptFinished);
+    connect(engine, &RetryEngine::waitScheduled, m_session, &LiveSession::onWaitScheduled);
+    connect(engine, &RetryEngine::runFinished, m_session, &LiveSession::onRunFinished);
+    connect(engine, &RetryEngine::runFinished, this, &RunController::onRunFinished);
+    connect(engine, &RetryEngine::idle, this, &RunController::onIdle, Qt::QueuedConnection);
+
+    m_error.clear();
+    m_submitted = std::max(1, plan.repeat);
+    m_finished = 0;
+    m_succeeded = 0;
+    m_attempts = 0;
+    m_stopping = false;
+    m_running = true;
+    emit runningChanged(true);
+    emit progressChanged(0, m_submitted);
+    for (int i = 0; i < m_submitted; ++i)
+        engine->submit(request, plan.policy);
+    emit statusChanged(statusText());
+    return true;
+}
+
+void RunController::stop()
+{
+    if (!m_running || !m_engine)
+        return;
+    m_stopping = true;
+    m_engine->cancelAll();
+}
+
+void RunController::onRunFinished(const RunRecord& run)
+{
+    ++m_finished;
+    m_succeeded += run.succeeded() ? 1 : 0;
+    m_attempts += int(run.attempts.size());
+    emit progressChanged(m_finished, m_submitted);
+    emit statusChanged(statusText());
+}
+
+void RunController::onIdle()
+{
+    if (!m_running || (m_engine && !m_engine->isIdle()))
+        return;
+    m_running = false;
+    m_session->flush();
+    emit runningChanged(false);
+    emit statusChanged(statusText());
+}
+
+QString RunController::statusText() const
+{
+    if (!m_error.isEmpty())
+        return m_error;
+    if (m_submitted == 0)
+        return tr("Ready: the fault lab plays \"%1\". Press Run to send the request.").arg(scenarioName());
+    const double amplification = m_finished ? double(m_attempts) / m_finished : 0.0;
+    if (m_running) {
+        return tr("Running: %1 of %2 runs finished, %3 attempts so far")
+            .arg(m_finished)
+            .arg(m_submitted)
+            .arg(m_attempts);
+    }
+    const QString ended = m_stopping ? tr("Stopped") : tr("Done");
+    return tr("%1: %2 runs, %3 succeeded, %4 failed; %5 attempts (amplification %6)")
+        .arg(ended)
+        .arg(m_finished)
+        .arg(m_succeeded)
+        .arg(m_finished - m_succeeded)
+        .arg(m_attempts)
+        .arg(amplification, 0, 'f', 2);
+}

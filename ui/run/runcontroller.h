@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The one object the window forwards intent to: it owns the in-process fault lab, the retry engine (a
+// fresh clock, scheduler and engine per batch, so every batch starts at t = 0 on one axis shared with
+// the lab) and the LiveSession the views read. Widgets never touch the engine or the lab directly.
+
+#include "run/runplan.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class ElapsedClock;
+class FaultServer;
+class LiveSession;
+class RetryEngine;
+class TimerScheduler;
+struct FaultScenario;
+struct RunRecord;
+
+class RunController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    LiveSession* session() const { return m_session; }
+    FaultServer* lab() const { return m_lab; }
+
+    // ---- the built-in fault lab
+    // Starts the lab on 127.0.0.1 (port 0) with SCENARIO_NAME (a built-in name or a file); false with
+    // lastError() when it cannot listen or the scenario does not load.
+    bool startLab(const QString& scenarioName);
+    void setLabEnabled(bool enabled);
+    bool isLabEnabled() const;
+    bool loadScenario(const QString& nameOrPath);
+    QString scenarioName() const;
+    void resetLab();
+    // Reset the lab (ledger, step positions) before each batch, so the ledger matches the attempts shown.
+    void setResetLabBeforeRun(bool reset) { m_resetLabBeforeRun = reset; }
+    bool resetLabBeforeRun() const { return m_resetLabBeforeRun; }
+
+    // ---- runs
+    // Starts a batch of PLAN.repeat runs (the previous batch's views are cleared). False (and
+    // lastError()) when nothing could be sent: a run is in progress, the lab is off, the URL is bad.
+    bool run(const RunPlan& plan);
+    void stop();
+    bool isRunning() const { return m_running; }
+    int submitted() const { return m_submitted; }
+    int finished() const { return m_finished; }
+    int succeeded() const { return m_succeeded; }
+    int attempts() const { return m_attempts; }
+
+    QString lastError() const { return m_error; }
+    QString statusText() const;
+
+Q_SIGNALS:
+    void runningChanged(bool running);
+    void progressChanged(int finished, int total);
+    void statusChanged(const QString& text);
+    void labChanged(); // listening state or scenario changed, or the lab was reset
+
+private:
+    void onRunFinished(const RunRecord& run);
+    void onIdle();
+    void fail(const QString& message);
+
+    LiveSession* m_session = nullptr;
+    FaultServer* m_lab = nullptr;
+    std::unique_ptr<ElapsedClock> m_clock;
+    std::unique_ptr<TimerScheduler> m_scheduler;
+    std::unique_ptr<RetryEngine> m_engine;
+    bool m_resetLabBeforeRun = true;
+    bool m_running = false;
+    bool m_stopping = false;
+    int m_submitted = 0;
+    int m_finished = 0;
+    int m_succeeded = 0;
+    int m_attempts = 0;
+    QString m_error;
+};

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "engine/requestspec.h"
+#include "policy/retrypolicy.h"
+
+#include <QString>
+
+// What the user asked for when pressing Run: the request, whether it goes to the built-in lab (then only
+// the URL's path and query are used), and how many runs at once. A plain value the editors fill in.
+struct RunPlan
+{
+    RequestSpec request;
+    bool targetLab = true;
+    QString labPath = QStringLiteral("/");
+    RetryPolicy policy;
+    int repeat = 1;
+    int concurrency = 1;
+};
