@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live/legendstrip.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+namespace {
+constexpr int kSwatch = 14;
+constexpr int kGap = 6;
+constexpr int kSpacing = 18;
+} // namespace
+
+LegendStrip::LegendStrip(QWidget* parent)
+    : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+void LegendStrip::setEntries(const QList<Entry>& entries)
+{
+    m_entries = entries;
+    updateGeometry();
+    update();
+}
+
+int LegendStrip::entryWidth(const Entry& entry) const
+{
+    return kSwatch + kGap + fontMetrics().horizontalAdvance(entry.label);
+}
+
+int LegendStrip::layoutEntries(int width, QList<QPoint>* positions) const
+{
+    const int rowHeight = std::max(kSwatch, fontMetrics().height()) + 4;
+    int x = 0;
+    int y = 0;
+    for (const Entry& e : m_entries) {
+        const int w = entryWidth(e);
+        if (x > 0 && x + w > width) {
+            x = 0;
+            y += rowHeight;
+        }
+        if (positions)
+            positions->append(QPoint(x, y));
+        x += w + kSpacing;
+    }
+    return m_entries.isEmpty() ? 0 : y + rowHeight;
+}
+
+QSize LegendStrip::sizeHint() const
+{
+    int w = 0;
+    for (const Entry& e : m_entries)
+        w += entryWidth(e) + kSpacing;
+    return QSize(w, layoutEntries(std::max(1, w), nullptr));
+}
+
+QSize LegendStrip::minimumSizeHint() const
+{
+    return QSize(100, layoutEntries(width() > 0 ? width() : 400, nullptr));
+}
+
+int LegendStrip::heightForWidth(int width) const
+{
+    return layoutEntries(width, nullptr);
+}
+
+void LegendStrip::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    QList<QPoint> positions;
+    layoutEntries(width(), &positions);
+    const int rowHeight = std::max(kSwatch, fontMetrics().height()) + 4;
+    for (qsizetype i = 0; i < m_entries.size(); ++i) {
+        const Entry& e = m_entries.at(i);
+        const QPoint at = positions.at(i);
+        const QRectF sw(at.x() + 0.5, at.y() + (rowHeight - kSwatch) / 2.0 + 0.5, kSwatch - 1, kSwatch - 1);
+        p.setPen(Qt::NoPen);
+        p.setBrush(e.color);
+        switch (e.swatch) {
+        case Swatch::Bar:
+            p.drawRect(sw.adjusted(0, 3, 0, -3));
+            break;
+        case Swatch::Hatch:
+            p.fillRect(sw.adjusted(0, 3, 0, -3), QBrush(e.color, Qt::BDiagPattern));
+            p.setPen(QPen(e.color, 1));
+            p.drawLine(sw.topLeft() + QPointF(0, 3), sw.topRight() + QPointF(0, 3));
+            p.drawLine(sw.bottomLeft() - QPointF(0, 3), sw.bottomRight() - QPointF(0, 3));
+            break;
+        case Swatch::Circle:
+            p.drawEllipse(sw.adjusted(1, 1, -1, -1));
+            break;
+        case Swatch::Square:
+            p.drawRect(sw.adjusted(1, 1, -1, -1));
+            break;
+        case Swatch::Tick:
+            p.setPen(QPen(e.color, 2));
+            p.drawLine(QPointF(sw.center().x(), sw.top()), QPointF(sw.center().x(), sw.bottom()));
+            break;
+        case Swatch::Triangle: {
+            QPainterPath path;
+            path.moveTo(sw.topLeft() + QPointF(1, 2));
+            path.lineTo(sw.topRight() + QPointF(-1, 2));
+            path.lineTo(QPointF(sw.center().x(), sw.bottom() - 1));
+            path.closeSubpath();
+            p.drawPath(path);
+            break;
+        }
+        case Swatch::DashedLine:
+            p.setPen(QPen(e.color, 1.5, Qt::DashLine));
+            p.drawLine(QPointF(sw.left(), sw.center().y()), QPointF(sw.right(), sw.center().y()));
+            break;
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRect(at.x() + kSwatch + kGap, at.y(), entryWidth(e), rowHeight), Qt::AlignVCenter | Qt::AlignLeft, e.label);
+    }
+}

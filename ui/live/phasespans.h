@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// How one attempt's bar on the timeline is split into phases, from the timestamps the engine recorded.
+// QNetworkAccessManager reports when a new connection starts (connecting), when TLS completes (tlsDone),
+// when the request was written (requestSent) and when headers and the first body byte arrived; it does
+// not report when TCP itself was established, so with TLS the TLS span starts at `connecting` and holds
+// the TCP handshake too. An attempt on a reused connection has no connect phase at all.
+//
+//   TLS      started → connecting = Connect, connecting → tlsDone = TLS, then FirstByte from tlsDone
+//   no TLS   started → requestSent = Connect (when a new connection was opened), then FirstByte
+//   reused   FirstByte from started
+//   FirstByte ends at headersReceived (else firstByte, else the end); Download runs from there to the end.
+// The end is `finished`, or NOW_MS for an attempt still in flight. Empty spans are left out.
+
+#include "engine/attemptrecord.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+enum class TimelinePhase : quint8 { Connect, Tls, FirstByte, Download };
+
+struct PhaseSpan
+{
+    TimelinePhase phase = TimelinePhase::FirstByte;
+    double startMs = 0;
+    double endMs = 0;
+    friend bool operator==(const PhaseSpan&, const PhaseSpan&) = default;
+};
+
+QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& attempt, std::optional<double> nowMs = {});
+
+QString timelinePhaseName(TimelinePhase phase); // translated: "Connect", "TLS handshake", …
+inline constexpr int kTimelinePhaseCount = 4;

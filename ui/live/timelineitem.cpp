@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live/timelineitem.h"
+
+#include "live/phasespans.h"
+#include "live/timelinemodel.h"
+#include "policy/retrydecision.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString shortSource(DelaySource source)
+{
+    switch (source) {
+    case DelaySource::RetryAfter:
+    case DelaySource::RetryAfterMs:
+        return QCoreApplication::translate("TimelineItem", "Retry-After");
+    case DelaySource::ServerHint:
+        return QCoreApplication::translate("TimelineItem", "server hint");
+    case DelaySource::Throttle:
+        return QCoreApplication::translate("TimelineItem", "throttle");
+    case DelaySource::Backoff:
+        return QCoreApplication::translate("TimelineItem", "backoff");
+    case DelaySource::None:
+        break;
+    }
+    return QCoreApplication::translate("TimelineItem", "budget");
+}
+
+QString shortDelay(double ms)
+{
+    return ms < 1000 ? QString::number(ms, 'f', 0) + u" ms"_s : QString::number(ms / 1000.0, 'g', 3) + u" s"_s;
+}
+
+} // namespace
+
+TimelineItem::TimelineItem(const TimelineModel* model, QGraphicsItem* parent)
+    : QGraphicsItem(parent)
+    , m_model(model)
+{
+    setZValue(9); // above the chart's series, below its legend
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+void TimelineItem::setLayout(const TimelineLayout& layout)
+{
+    if (layout.plot != m_layout.plot)
+        prepareGeometryChange();
+    m_layout = layout;
+    update();
+}
+
+void TimelineItem::setPalette(const ChartPalette& palette)
+{
+    m_palette = palette;
+    update();
+}
+
+void TimelineItem::setFont(const QFont& font)
+{
+    m_font = font;
+    update();
+}
+
+void TimelineItem::setSelection(int lane, int attempt)
+{
+    m_selectedLane = lane;
+    m_selectedAttempt = attempt;
+    update();
+}
+
+void TimelineItem::setNowMs(double ms)
+{
+    m_nowMs = ms;
+}
+
+QRectF TimelineItem::boundingRect() const
+{
+    return m_layout.plot;
+}
+
+void TimelineItem::paintWaitLabel(QPainter* painter, const QRectF& rect, const TimelineMark& mark) const
+{
+    const QString text = shortDelay(mark.endMs - mark.startMs) + u" · "_s + shortSource(DelaySource(mark.detail));
+    const QFontMetricsF fm(m_font);
+    const double w = fm.horizontalAdvance(text) + 8;
+    if (rect.width() < w + 4)
+        return;
+    const QRectF box(rect.center().x() - w / 2, rect.center().y() - fm.height() / 2, w, fm.height());
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(m_palette.plotBackground);
+    painter->drawRoundedRect(box, 3, 3);
+    painter->setPen(m_palette.text);
+    painter->drawText(box, Qt::AlignCenter, text);
+}
+
+void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& mark) const
+{
+    const TimelineLayout& l = m_layout;
+    const double x0 = l.xForTime(mark.startMs / 1000.0);
+    const double x1 = l.xForTime(mark.endMs / 1000.0);
+    if (x1 < l.plot.left() - 12 || x0 > l.plot.right() + 12)
+        return;
+    const double y = l.yForLane(lane);
+    const double h = l.laneHeight;
+    switch (mark.kind) {
+    case TimelineMark::Kind::Phase: {
+        const QRectF r(x0, y + h * 0.22, std::max(1.0, x1 - x0), h * 0.56);
+        QColor c = m_palette.phaseColor(mark.detail);
+        if (mark.live)
+            c.setAlphaF(0.55f);
+        painter->fillRect(r, c);
+        break;
+    }
+    case TimelineMark::Kind::Wait: {
+        const QColor c = m_palette.waitColor(mark.detail);
+        const QRectF r(x0, y + h * 0.32, std::max(1.0, x1 - x0), h * 0.36);
+        painter->fillRect(r, QBrush(c, Qt::BDiagPattern));
+        painter->setPen(QPen(c, 1));
+        painter->drawLine(QPointF(r.left(), r.top()), QPointF(r.right(), r.top()));
+        painter->drawLine(QPointF(r.left(), r.bottom()), QPointF(r.right(), r.bottom()));
+        paintWaitLabel(painter, r, mark);
+        break;
+    }
+    case TimelineMark::Kind::Outcome: {
+        const double s = std::max(5.0, h * 0.32);
+        const QPointF c(x0, y + h / 2);
+        if (FinalKind(mark.detail) == FinalKind::Success) {
+            painter->setPen(QPen(m_palette.plotBackground, 1.5));
+            painter->setBrush(m_palette.success);
+            painter->drawEllipse(c, s, s);
+            QPainterPath tick;
+            tick.moveTo(c + QPointF(-s * 0.5, 0));
+            tick.lineTo(c + QPointF(-s * 0.1, s * 0.4));
+            tick.lineTo(c + QPointF(s * 0.55, -s * 0.45));
+            painter->setPen(QPen(Qt::white, std::max(1.5, s * 0.28), Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+            painter->setBrush(Qt::NoBrush);
+            painter->drawPath(tick);
+        } else {
+            painter->setPen(QPen(m_palette.plotBackground, 1.5));
+            painter->setBrush(FinalKind(mark.detail) == FinalKind::Cancelled ? m_palette.mutedText : m_palette.failure);
+            painter->drawRect(QRectF(c.x() - s, c.y() - s, 2 * s, 2 * s));
+            painter->setPen(QPen(Qt::white, std::max(1.5, s * 0.28), Qt::SolidLine, Qt::RoundCap));
+            const double d = s * 0.5;
+            painter->drawLine(c + QPointF(-d, -d), c + QPointF(d, d));
+            painter->drawLine(c + QPointF(-d, d), c + QPointF(d, -d));
+        }
+        break;
+    }
+    case TimelineMark::Kind::LabReceived:
+        painter->setPen(QPen(m_palette.labReceived, 1.5));
+        painter->drawLine(QPointF(x0, y + 1), QPointF(x0, y + h * 0.2));
+        break;
+    case TimelineMark::Kind::LabApplied: {
+        const double s = std::max(3.0, h * 0.16);
+        const QPointF tri[3] = { { x0 - s, y + 1 }, { x0 + s, y + 1 }, { x0, y + 1 + s * 1.4 } };
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(m_palette.labApplied);
+        painter->drawPolygon(tri, 3);
+        break;
+    }
+    }
+}
+
+void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const TimelineLayout& l = m_layout;
+    painter->save();
+    painter->setClipRect(l.plot);
+    painter->setFont(m_font);
+    const int first = l.firstVisibleLane();
+    const int last = std::min(l.lastVisibleLane(), m_model->laneCount() - 1);
+    for (int lane = first; lane <= last; ++lane) {
+        if (lane % 2)
+            painter->fillRect(QRectF(l.plot.left(), l.yForLane(lane), l.plot.width(), l.laneHeight), m_palette.laneStripe);
+    }
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    // Bars and waits first, then the marks that sit on top of them (outcomes, lab ticks).
+    for (int pass = 0; pass < 2; ++pass) {
+        painter->setRenderHint(QPainter::Antialiasing, pass == 1);
+        for (int lane = first; lane <= last; ++lane) {
+            for (const TimelineMark& m : m_model->lane(lane)) {
+                const bool phaseOrWait = m.kind == TimelineMark::Kind::Phase || m.kind == TimelineMark::Kind::Wait;
+                if (phaseOrWait == (pass == 0))
+                    paintMark(painter, lane, m);
+            }
+        }
+        if (pass == 0) {
+            for (const auto& [lane, m] : m_model->live()) {
+                if (lane >= first && lane <= last)
+                    paintMark(painter, lane, m);
+            }
+        }
+    }
+    if (m_selectedLane >= first && m_selectedLane <= last) {
+        if (const auto span = m_model->attemptSpan(m_selectedLane, m_selectedAttempt)) {
+            const double y = l.yForLane(m_selectedLane);
+            const QRectF r(QPointF(l.xForTime(span->first / 1000.0) - 2, y + l.laneHeight * 0.12),
+                           QPointF(l.xForTime(span->second / 1000.0) + 2, y + l.laneHeight * 0.88));
+            painter->setPen(QPen(m_palette.selection, 2));
+            painter->setBrush(Qt::NoBrush);
+            painter->drawRoundedRect(r.adjusted(0, 0, r.width() < 4 ? 4 : 0, 0), 2, 2);
+        }
+    }
+    // Lab events without an attempt id: ticks along the bottom edge.
+    painter->setPen(QPen(m_palette.labReceived, 1));
+    for (const TimelineMark& m : m_model->unmatchedLab()) {
+        const double x = l.xForTime(m.startMs / 1000.0);
+        painter->drawLine(QPointF(x, l.plot.bottom() - 6), QPointF(x, l.plot.bottom()));
+    }
+    if (m_nowMs > 0) {
+        const double x = l.xForTime(m_nowMs / 1000.0);
+        painter->setPen(QPen(m_palette.mutedText, 1, Qt::DashLine));
+        painter->drawLine(QPointF(x, l.plot.top()), QPointF(x, l.plot.bottom()));
+    }
+    painter->restore();
+}

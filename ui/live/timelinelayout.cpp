@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live/timelinelayout.h"
+
+#include <algorithm>
+#include <cmath>
+
+double TimelineLayout::secondsPerPixel() const
+{
+    return plot.width() > 0 ? (t1 - t0) / plot.width() : 0.0;
+}
+
+double TimelineLayout::xForTime(double seconds) const
+{
+    if (t1 <= t0)
+        return plot.left();
+    return plot.left() + (seconds - t0) / (t1 - t0) * plot.width();
+}
+
+double TimelineLayout::timeForX(double x) const
+{
+    if (plot.width() <= 0)
+        return t0;
+    return t0 + (x - plot.left()) / plot.width() * (t1 - t0);
+}
+
+double TimelineLayout::yForLane(double lane) const
+{
+    return plot.top() + (lane - laneTop) * laneHeight;
+}
+
+double TimelineLayout::laneForY(double y) const
+{
+    return laneHeight > 0 ? laneTop + (y - plot.top()) / laneHeight : laneTop;
+}
+
+double TimelineLayout::visibleLanes() const
+{
+    return laneHeight > 0 ? plot.height() / laneHeight : 0.0;
+}
+
+int TimelineLayout::firstVisibleLane() const
+{
+    return std::max(0, int(std::floor(laneTop)));
+}
+
+int TimelineLayout::lastVisibleLane() const
+{
+    return int(std::ceil(laneTop + visibleLanes())) - 1;
+}
+
+TimelineLayout TimelineLayout::zoomedX(double factor, double anchorX, double minSpan) const
+{
+    TimelineLayout out = *this;
+    if (factor <= 0 || t1 <= t0)
+        return out;
+    const double anchor = timeForX(anchorX);
+    const double span = std::max(minSpan, (t1 - t0) / factor);
+    const double share = plot.width() > 0 ? (anchorX - plot.left()) / plot.width() : 0.5;
+    out.t0 = anchor - share * span;
+    out.t1 = out.t0 + span;
+    return out;
+}
+
+TimelineLayout TimelineLayout::panned(double dx, double dy) const
+{
+    TimelineLayout out = *this;
+    const double dt = dx * secondsPerPixel();
+    out.t0 -= dt;
+    out.t1 -= dt;
+    if (laneHeight > 0)
+        out.laneTop -= dy / laneHeight;
+    return out;
+}
+
+TimelineLayout TimelineLayout::clampedLanes(int laneCount) const
+{
+    TimelineLayout out = *this;
+    const double maxTop = std::max(0.0, double(laneCount) - visibleLanes());
+    out.laneTop = std::clamp(laneTop, 0.0, maxTop);
+    return out;
+}
+
+TimelineLayout TimelineLayout::followingEnd(double endSeconds) const
+{
+    TimelineLayout out = *this;
+    const double span = t1 - t0;
+    out.t1 = endSeconds;
+    out.t0 = endSeconds - span;
+    return out;
+}
+
+double niceTickStep(double span, int targetTicks)
+{
+    if (!(span > 0) || targetTicks < 1)
+        return 1.0;
+    const double raw = span / targetTicks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double normalized = raw / magnitude;
+    double nice = 10;
+    if (normalized <= 1.0)
+        nice = 1;
+    else if (normalized <= 2.0)
+        nice = 2;
+    else if (normalized <= 5.0)
+        nice = 5;
+    return nice * magnitude;
+}
+
+int decimalsForStep(double step)
+{
+    if (!(step > 0) || step >= 1.0 - 1e-9)
+        return 0;
+    return std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 0, 6);
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live/timelinemodel.h"
+
+#include "live/phasespans.h"
+#include "policy/retrydecision.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kLabWaitUpdates = 3; // refreshes a lab event waits for its attempt to be known
+
+QString seconds(double ms)
+{
+    return QString::number(ms / 1000.0, 'f', 3) + u" s"_s;
+}
+
+QString duration(double ms)
+{
+    return ms < 1000 ? QString::number(ms, 'f', ms < 10 ? 2 : 1) + u" ms"_s : QString::number(ms / 1000.0, 'f', 2) + u" s"_s;
+}
+
+bool isLab(TimelineMark::Kind kind)
+{
+    return kind == TimelineMark::Kind::LabReceived || kind == TimelineMark::Kind::LabApplied;
+}
+
+} // namespace
+
+void TimelineModel::clear()
+{
+    *this = TimelineModel();
+}
+
+void TimelineModel::addLab(const LabEvent& event, int ref, int lane)
+{
+    TimelineMark mark;
+    mark.kind = event.kind == LabEvent::Kind::OperationApplied ? TimelineMark::Kind::LabApplied
+                                                               : TimelineMark::Kind::LabReceived;
+    mark.ref = ref;
+    mark.startMs = mark.endMs = double(event.atMs);
+    if (lane >= 0 && lane < m_lanes.size())
+        m_lanes[lane].append(mark);
+    else
+        m_unmatched.append(mark);
+    ++m_labTicks;
+}
+
+void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& delta)
+{
+    const QList<RunRecord>& runs = session.runs();
+    const auto seen = [this](double ms) {
+        m_startMs = m_anything ? std::min(m_startMs, ms) : ms;
+        m_anything = true;
+    };
+    while (m_lanes.size() < runs.size()) {
+        const RunRecord& run = runs.at(m_lanes.size());
+        if (run.startedAt)
+            seen(toMs(*run.startedAt));
+        m_lanes.append(QList<TimelineMark>());
+        m_finalMarked.append(false);
+    }
+
+    const QList<AttemptRecord>& attempts = session.attempts();
+    for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < attempts.size(); ++i) {
+        const AttemptRecord& a = attempts.at(i);
+        const int lane = session.runIndex(a.runId);
+        if (lane < 0 || lane >= m_lanes.size())
+            continue;
+        if (!a.attemptId.isEmpty())
+            m_attemptLane.insert(a.attemptId, lane);
+        const QList<PhaseSpan> spans = attemptPhaseSpans(a);
+        for (const PhaseSpan& span : spans) {
+            m_lanes[lane].append({ TimelineMark::Kind::Phase, quint8(span.phase), false, a.index, int(i), span.startMs, span.endMs });
+            seen(span.startMs);
+            ++m_phases;
+        }
+    }
+
+    const QList<WaitInfo>& waits = session.waits();
+    for (qsizetype i = delta.waitsBefore; i < delta.waitsAfter && i < waits.size(); ++i) {
+        const WaitInfo& w = waits.at(i);
+        const int lane = session.runIndex(w.runId);
+        if (lane < 0 || lane >= m_lanes.size())
+            continue;
+        m_lanes[lane].append({ TimelineMark::Kind::Wait, quint8(w.decision.source), false, w.nextIndex, int(i),
+            toMs(w.scheduledAt), toMs(w.dueAt) });
+        ++m_waits;
+    }
+
+    for (const int index : delta.changedRuns) {
+        if (index < 0 || index >= m_lanes.size() || m_finalMarked.at(index))
+            continue;
+        const RunRecord& run = runs.at(index);
+        if (run.outcome == FinalKind::None)
+            continue;
+        double at = run.finishedAt ? toMs(*run.finishedAt) : 0.0;
+        if (!run.finishedAt && !run.attempts.isEmpty() && run.attempts.last().at.finished)
+            at = toMs(*run.attempts.last().at.finished);
+        m_lanes[index].append({ TimelineMark::Kind::Outcome, quint8(run.outcome), false, 0, index, at, at });
+        m_finalMarked[index] = true;
+        ++m_outcomes;
+    }
+
+    // Attempts in flight: rebuilt, and their ids make the lab's events findable.
+    m_live.clear();
+    m_liveAttempts = session.inFlight();
+    const double now = session.latestMs();
+    for (int i = 0; i < int(m_liveAttempts.size()); ++i) {
+        const AttemptRecord& a = m_liveAttempts.at(i);
+        const int lane = session.runIndex(a.runId);
+        if (lane < 0 || lane >= m_lanes.size())
+            continue;
+        if (!a.attemptId.isEmpty())
+            m_attemptLane.insert(a.attemptId, lane);
+        const QList<PhaseSpan> spans = attemptPhaseSpans(a, now);
+        for (const PhaseSpan& span : spans)
+            m_live.append({ lane, TimelineMark { TimelineMark::Kind::Phase, quint8(span.phase), true, a.index, i, span.startMs, span.endMs } });
+    }
+
+    const QList<LabEvent>& events = session.labEvents();
+    QList<QPair<int, int>> pending;
+    for (const auto& [ref, waited] : std::as_const(m_pendingLab)) {
+        const int lane = m_attemptLane.value(events.value(ref).attemptId, -1);
+        if (lane >= 0 || waited + 1 >= kLabWaitUpdates)
+            addLab(events.at(ref), ref, lane);
+        else
+            pending.append({ ref, waited + 1 });
+    }
+    for (qsizetype i = delta.labEventsBefore; i < delta.labEventsAfter && i < events.size(); ++i) {
+        const LabEvent& e = events.at(i);
+        if (e.kind != LabEvent::Kind::RequestReceived && e.kind != LabEvent::Kind::OperationApplied)
+            continue;
+        seen(double(e.atMs));
+        const int lane = e.attemptId.isEmpty() ? -1 : m_attemptLane.value(e.attemptId, -1);
+        if (lane >= 0 || e.attemptId.isEmpty())
+            addLab(e, int(i), lane);
+        else
+            pending.append({ int(i), 0 });
+    }
+    m_pendingLab = pending;
+    m_endMs = std::max(m_endMs, now);
+}
+
+std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double toleranceMs) const
+{
+    if (lane < 0 || lane >= m_lanes.size())
+        return std::nullopt;
+    std::optional<TimelineHit> best;
+    double bestDistance = toleranceMs;
+    int bestRank = 99;
+    const auto consider = [&](const TimelineMark& m) {
+        int rank = 3;
+        double distance = 0;
+        if (m.kind == TimelineMark::Kind::Outcome || isLab(m.kind)) {
+            rank = m.kind == TimelineMark::Kind::Outcome ? 0 : 1;
+            distance = std::abs(ms - m.startMs);
+            if (distance > toleranceMs)
+                return;
+        } else if (ms >= m.startMs && ms <= m.endMs) {
+            rank = m.kind == TimelineMark::Kind::Phase ? 2 : 3;
+        } else {
+            return;
+        }
+        if (rank < bestRank || (rank == bestRank && distance < bestDistance)) {
+            best = TimelineHit { lane, m };
+            bestRank = rank;
+            bestDistance = distance;
+        }
+    };
+    for (const TimelineMark& m : m_lanes.at(lane))
+        consider(m);
+    for (const auto& [l, m] : m_live) {
+        if (l == lane)
+            consider(m);
+    }
+    return best;
+}
+
+std::optional<std::pair<double, double>> TimelineModel::attemptSpan(int lane, int attempt) const
+{
+    if (lane < 0 || lane >= m_lanes.size())
+        return std::nullopt;
+    std::optional<std::pair<double, double>> span;
+    const auto take = [&](const TimelineMark& m) {
+        if (m.kind != TimelineMark::Kind::Phase || m.attempt != attempt)
+            return;
+        span = span ? std::pair { std::min(span->first, m.startMs), std::max(span->second, m.endMs) }
+                    : std::pair { m.startMs, m.endMs };
+    };
+    for (const TimelineMark& m : m_lanes.at(lane))
+        take(m);
+    for (const auto& [l, m] : m_live) {
+        if (l == lane)
+            take(m);
+    }
+    return span;
+}
+
+QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const
+{
+    QStringList lines;
+    lines << tr("Run %1 · attempt %2 — %3 %4").arg(a.runId).arg(a.index).arg(a.method, a.url.path());
+    lines << tr("%1: %2 (%3 → %4)").arg(timelinePhaseName(TimelinePhase(mark.detail)), duration(mark.endMs - mark.startMs),
+                                        seconds(mark.startMs), seconds(mark.endMs));
+    if (mark.live) {
+        lines << tr("Still in flight (reached: %1)").arg(attemptPhaseName(a.phaseReached));
+        return lines.join(u'\n');
+    }
+    if (const auto d = a.duration())
+        lines << tr("Attempt took %1%2").arg(duration(toMs(*d)), a.connectionReused ? tr(" on a reused connection") : QString());
+    if (a.status)
+        lines << tr("Answer: %1 %2").arg(*a.status).arg(a.reasonPhrase);
+    if (a.error)
+        lines << tr("Error: %1 — %2").arg(errorClassName(*a.error), a.qtError);
+    if (a.abortReason != AbortReason::None)
+        lines << tr("Aborted: %1").arg(abortReasonName(a.abortReason));
+    if (a.decision) {
+        lines << tr("Decision: %1 — %2").arg(verdictName(a.decision->verdict), a.decision->reason);
+        if (a.decision->verdict == Verdict::Retry)
+            lines << tr("Next wait: %1 (%2)").arg(formatMillis(a.decision->delay), delaySourceName(a.decision->source));
+    }
+    return lines.join(u'\n');
+}
+
+QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& session) const
+{
+    const TimelineMark& m = hit.mark;
+    switch (m.kind) {
+    case TimelineMark::Kind::Phase: {
+        const QList<AttemptRecord>& list = m.live ? m_liveAttempts : session.attempts();
+        return m.ref >= 0 && m.ref < list.size() ? describeAttempt(list.at(m.ref), m) : QString();
+    }
+    case TimelineMark::Kind::Wait: {
+        if (m.ref < 0 || m.ref >= session.waits().size())
+            return {};
+        const WaitInfo& w = session.waits().at(m.ref);
+        const RetryDecision& d = w.decision;
+        QStringList lines;
+        lines << tr("Run %1 · wait before attempt %2").arg(w.runId).arg(w.nextIndex);
+        lines << tr("Waiting %1, chosen by %2 (%3 → %4)").arg(formatMillis(d.delay), delaySourceName(d.source),
+                                                               seconds(m.startMs), seconds(m.endMs));
+        if (!d.hintHeader.isEmpty())
+            lines << tr("Header: %1").arg(d.hintHeader);
+        if (d.source == DelaySource::Backoff || d.ceiling.count() > 0)
+            lines << tr("Backoff ceiling %1, jitter range %2 – %3")
+                         .arg(formatMillis(d.ceiling), formatMillis(d.delayLow), formatMillis(d.delayHigh));
+        if (d.serverAskedFor)
+            lines << tr("The server asked for %1").arg(formatMillis(*d.serverAskedFor));
+        if (!d.ruleName.isEmpty())
+            lines << tr("Rule: %1").arg(d.ruleName);
+        lines << tr("Reason: %1").arg(d.reason);
+        return lines.join(u'\n');
+    }
+    case TimelineMark::Kind::Outcome: {
+        if (m.ref < 0 || m.ref >= session.runs().size())
+            return {};
+        const RunRecord& r = session.runs().at(m.ref);
+        QStringList lines;
+        lines << tr("Run %1 finished: %2").arg(r.runId).arg(finalKindName(r.outcome));
+        lines << r.reason;
+        double took = 0;
+        if (r.startedAt && r.finishedAt)
+            took = toMs(*r.finishedAt - *r.startedAt);
+        lines << tr("%n attempt(s), waited %1, took %2", nullptr, int(r.attempts.size()))
+                     .arg(formatMillis(r.totalWait), duration(took));
+        if (r.serverAskedFor)
+            lines << tr("The server asked for %1").arg(formatMillis(*r.serverAskedFor));
+        return lines.join(u'\n');
+    }
+    case TimelineMark::Kind::LabReceived:
+    case TimelineMark::Kind::LabApplied: {
+        if (m.ref < 0 || m.ref >= session.labEvents().size())
+            return {};
+        const LabEvent& e = session.labEvents().at(m.ref);
+        const QString what = m.kind == TimelineMark::Kind::LabApplied ? tr("Fault lab: operation applied")
+                                                                       : tr("Fault lab: request received");
+        return what + u'\n' + e.toLogLine();
+    }
+    }
+    return {};
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What the timeline draws, derived from a LiveSession: one lane per run (in start order) holding the
+// phase spans of its finished attempts, its waits, its final outcome and the lab's events for its
+// attempts. Grows incrementally from each refresh delta; attempts still in flight are rebuilt each
+// refresh (there are at most as many as the concurrency). No widgets here: tested on its own.
+
+#include "livesession.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QList>
+
+#include <optional>
+
+struct TimelineMark
+{
+    enum class Kind : quint8 { Phase, Wait, Outcome, LabReceived, LabApplied };
+    Kind kind = Kind::Phase;
+    quint8 detail = 0; // TimelinePhase (Phase), DelaySource (Wait), FinalKind (Outcome)
+    bool live = false; // Phase of an attempt still in flight: ref indexes liveAttempts()
+    int attempt = 0; // attempt number (Phase), the attempt it waits for (Wait), 0 otherwise
+    int ref = -1; // attempts() (Phase), waits() (Wait), runs() (Outcome), labEvents() (Lab*)
+    double startMs = 0;
+    double endMs = 0;
+};
+
+struct TimelineHit
+{
+    int lane = -1;
+    TimelineMark mark;
+};
+
+class TimelineModel
+{
+    Q_DECLARE_TR_FUNCTIONS(TimelineModel)
+public:
+    void clear();
+    void update(const LiveSession& session, const LiveSessionDelta& delta);
+
+    int laneCount() const { return int(m_lanes.size()); }
+    const QList<TimelineMark>& lane(int index) const { return m_lanes.at(index); }
+    // Phase spans of attempts in flight, with their lanes (rebuilt on every update).
+    const QList<QPair<int, TimelineMark>>& live() const { return m_live; }
+    const QList<AttemptRecord>& liveAttempts() const { return m_liveAttempts; }
+    // Lab events whose attempt is unknown (no attempt-id header): drawn on the axis, not in a lane.
+    const QList<TimelineMark>& unmatchedLab() const { return m_unmatched; }
+    double endMs() const { return m_endMs; }
+    double startMs() const { return m_startMs; }
+
+    int segmentCount() const { return m_phases + int(m_live.size()); } // phase spans, finished and live
+    int waitCount() const { return m_waits; }
+    int outcomeCount() const { return m_outcomes; }
+    int labTickCount() const { return m_labTicks; }
+
+    // The element under (LANE, MS): outcome marks and lab ticks within TOLERANCE_MS first, then the
+    // phase span or wait containing MS.
+    std::optional<TimelineHit> hitTest(int lane, double ms, double toleranceMs) const;
+    // Every fact about HIT, one per line, for its tooltip.
+    QString describe(const TimelineHit& hit, const LiveSession& session) const;
+    // The span [start, end] in ms of attempt INDEX of run RUN_ID, if drawn.
+    std::optional<std::pair<double, double>> attemptSpan(int lane, int attempt) const;
+
+private:
+    void addLab(const LabEvent& event, int ref, int lane);
+    QString describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const;
+
+    QList<QList<TimelineMark>> m_lanes;
+    QList<bool> m_finalMarked;
+    QList<QPair<int, TimelineMark>> m_live;
+    QList<AttemptRecord> m_liveAttempts;
+    QList<TimelineMark> m_unmatched;
+    QHash<QString, int> m_attemptLane; // attempt id → lane
+    QList<QPair<int, int>> m_pendingLab; // (labEvents index, updates waited)
+    double m_startMs = 0;
+    double m_endMs = 0;
+    bool m_anything = false;
+    int m_phases = 0;
+    int m_waits = 0;
+    int m_outcomes = 0;
+    int m_labTicks = 0;
+};

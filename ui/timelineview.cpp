@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timelineview.h"
+
+#include "live/legendstrip.h"
+#include "livesession.h"
+#include "live/phasespans.h"
+#include "live/placeholderlabel.h"
+#include "policy/retrydecision.h"
+#include "live/timelineitem.h"
+#include "live/wholesessiondelta.h"
+
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr double kDefaultSpan = 10.0; // seconds shown before the user zooms
+constexpr int kDragThreshold = 4;
+} // namespace
+
+TimelineView::TimelineView(LiveSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    m_chart = new QChart;
+    m_chart->legend()->hide();
+    m_chart->setMargins(QMargins(4, 6, 16, 4));
+    m_anchor = new QLineSeries;
+    m_chart->addSeries(m_anchor);
+    m_timeAxis = new QValueAxis;
+    m_timeAxis->setTitleText(tr("Time since the session started (s)"));
+    m_timeAxis->setTickType(QValueAxis::TicksDynamic);
+    m_timeAxis->setTickAnchor(0);
+    m_laneAxis = new QCategoryAxis;
+    m_laneAxis->setReverse(true);
+    m_laneAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_laneAxis->setTitleText(tr("Runs"));
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_laneAxis, Qt::AlignLeft);
+    m_anchor->attachAxis(m_timeAxis);
+    m_anchor->attachAxis(m_laneAxis);
+    m_item = new TimelineItem(&m_model, m_chart);
+
+    m_chartView = new QChartView(m_chart);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setFrameShape(QFrame::NoFrame);
+    m_chartView->viewport()->installEventFilter(this);
+    m_chartView->setFocusPolicy(Qt::StrongFocus);
+
+    m_laneBar = new QScrollBar(Qt::Vertical);
+    auto* reset = new QToolButton;
+    reset->setText(tr("Reset zoom"));
+    reset->setToolTip(tr("Show the whole session (double-click the chart does the same)"));
+    reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_follow = new QToolButton;
+    m_follow->setText(tr("Follow live"));
+    m_follow->setToolTip(tr("Keep the newest attempts in view while runs are going"));
+    m_follow->setCheckable(true);
+    m_follow->setChecked(true);
+    m_legend = new LegendStrip;
+    auto* hint = new QLabel(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
+    hint->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(reset);
+    bar->addWidget(m_follow);
+    bar->addSpacing(12);
+    bar->addWidget(m_legend, 1);
+    bar->addWidget(hint);
+    auto* content = new QWidget;
+    auto* row = new QHBoxLayout(content);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    row->addWidget(m_chartView, 1);
+    row->addWidget(m_laneBar);
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(new PlaceholderLabel(tr("Press Run to see attempts")));
+    m_stack->addWidget(content);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_stack, 1);
+
+    connect(reset, &QToolButton::clicked, this, &TimelineView::resetZoom);
+    connect(m_follow, &QToolButton::toggled, this, &TimelineView::setFollowLive);
+    connect(m_laneBar, &QScrollBar::valueChanged, this, [this](int value) {
+        if (m_applying)
+            return;
+        m_follow->setChecked(false);
+        m_layout.laneTop = value;
+        applyLayout();
+    });
+    connect(m_chart, &QChart::plotAreaChanged, this, &TimelineView::onPlotAreaChanged);
+    connect(m_timeAxis, &QValueAxis::rangeChanged, this, [this](qreal min, qreal max) {
+        if (m_applying || max <= min)
+            return;
+        m_layout.t0 = min;
+        m_layout.t1 = max;
+        m_item->setLayout(m_layout);
+    });
+    connect(m_session, &LiveSession::refreshed, this, &TimelineView::onRefreshed);
+    connect(m_session, &LiveSession::cleared, this, &TimelineView::onCleared);
+
+    m_layout.t1 = kDefaultSpan;
+    applyPalette();
+    onRefreshed(wholeSessionDelta(*m_session));
+    if (m_model.laneCount() == 0)
+        applyLayout();
+}
+
+TimelineView::~TimelineView() = default;
+
+bool TimelineView::followLive() const
+{
+    return m_follow->isChecked();
+}
+
+bool TimelineView::isShowingPlaceholder() const
+{
+    return m_stack->currentIndex() == 0;
+}
+
+void TimelineView::applyPalette()
+{
+    m_palette = ChartPalette::fromPalette(palette());
+    applyChartPalette(m_chart, m_palette);
+    m_anchor->setPen(QPen(Qt::transparent));
+    m_laneAxis->setGridLineVisible(false);
+    m_laneAxis->setLineVisible(false);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_item->setFont(small);
+    m_item->setPalette(m_palette);
+    m_layout.laneHeight = std::round(QFontMetricsF(m_laneAxis->labelsFont()).height() * 1.7);
+    using S = LegendStrip::Swatch;
+    const ChartPalette& p = m_palette;
+    m_legend->setEntries({ { S::Bar, p.connect, timelinePhaseName(TimelinePhase::Connect) },
+        { S::Bar, p.tls, timelinePhaseName(TimelinePhase::Tls) },
+        { S::Bar, p.firstByte, timelinePhaseName(TimelinePhase::FirstByte) },
+        { S::Bar, p.download, timelinePhaseName(TimelinePhase::Download) },
+        { S::Hatch, p.backoffWait, tr("Wait: backoff") }, { S::Hatch, p.serverWait, tr("Wait: Retry-After") },
+        { S::Hatch, p.throttleWait, tr("Wait: throttle") }, { S::Circle, p.success, tr("Succeeded") },
+        { S::Square, p.failure, tr("Failed") }, { S::Tick, p.labReceived, tr("Lab: request received") },
+        { S::Triangle, p.labApplied, tr("Lab: operation applied") } });
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        applyPalette();
+        applyLayout();
+    }
+}
+
+void TimelineView::onRefreshed(const LiveSessionDelta& delta)
+{
+    m_model.update(*m_session, delta);
+    if (m_model.laneCount() > 0)
+        m_stack->setCurrentIndex(1);
+    followIfLive();
+    applyLayout();
+}
+
+void TimelineView::onCleared()
+{
+    m_model.clear();
+    m_layout.t0 = 0;
+    m_layout.t1 = kDefaultSpan;
+    m_layout.laneTop = 0;
+    m_selectedRun = 0;
+    m_item->setSelection(-1, 0);
+    m_stack->setCurrentIndex(0);
+    m_follow->setChecked(true);
+    applyLayout();
+}
+
+void TimelineView::onPlotAreaChanged()
+{
+    if (m_chart->plotArea() == m_layout.plot)
+        return;
+    m_layout.plot = m_chart->plotArea();
+    followIfLive();
+    applyLayout();
+}
+
+void TimelineView::followIfLive()
+{
+    if (!followLive() || m_model.laneCount() == 0)
+        return;
+    const double start = m_model.startMs() / 1000.0;
+    const double end = m_model.endMs() / 1000.0;
+    const double span = m_layout.t1 - m_layout.t0;
+    m_layout = m_layout.followingEnd(std::max(end + span * 0.04, start - span * 0.02 + span));
+    m_layout.laneTop = m_model.laneCount() - m_layout.visibleLanes();
+}
+
+void TimelineView::setFollowLive(bool follow)
+{
+    if (m_follow->isChecked() != follow)
+        m_follow->setChecked(follow); // re-enters through toggled
+    else if (follow) {
+        followIfLive();
+        applyLayout();
+    }
+}
+
+void TimelineView::resetZoom()
+{
+    if (m_model.laneCount() == 0) {
+        m_layout.t0 = 0;
+        m_layout.t1 = kDefaultSpan;
+    } else {
+        const double start = m_model.startMs() / 1000.0;
+        const double span = std::max(0.5, m_model.endMs() / 1000.0 - start);
+        m_layout.t0 = start - span * 0.02;
+        m_layout.t1 = start + span * 1.05;
+    }
+    m_layout.laneTop = 0;
+    applyLayout();
+}
+
+void TimelineView::applyLayout()
+{
+    m_applying = true;
+    m_layout = m_layout.clampedLanes(m_model.laneCount());
+    if (m_layout.t1 <= m_layout.t0)
+        m_layout.t1 = m_layout.t0 + 0.001;
+    const double step = niceTickStep(m_layout.t1 - m_layout.t0, std::max(2, int(m_layout.plot.width() / 110)));
+    m_timeAxis->setTickInterval(step);
+    m_timeAxis->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
+    m_timeAxis->setRange(m_layout.t0, m_layout.t1);
+    m_laneAxis->setRange(m_layout.laneTop, m_layout.laneTop + std::max(1.0, m_layout.visibleLanes()));
+    rebuildLaneLabels();
+    const int visible = int(std::floor(m_layout.visibleLanes()));
+    m_laneBar->setRange(0, std::max(0, m_model.laneCount() - visible));
+    m_laneBar->setPageStep(std::max(1, visible));
+    m_laneBar->setValue(int(std::round(m_layout.laneTop)));
+    m_laneBar->setVisible(m_model.laneCount() > visible);
+    m_item->setNowMs(m_model.laneCount() > 0 ? m_model.endMs() : 0);
+    m_item->setLayout(m_layout);
+    m_applying = false;
+}
+
+void TimelineView::rebuildLaneLabels()
+{
+    const int first = m_layout.firstVisibleLane();
+    const int last = std::min(m_layout.lastVisibleLane(), m_model.laneCount() - 1);
+    if (first == m_labelFirst && last == m_labelLast)
+        return;
+    m_labelFirst = first;
+    m_labelLast = last;
+    const QStringList old = m_laneAxis->categoriesLabels();
+    for (const QString& label : old)
+        m_laneAxis->remove(label);
+    m_laneAxis->setStartValue(first);
+    const QList<RunRecord>& runs = m_session->runs();
+    for (int lane = first; lane <= last && lane < runs.size(); ++lane)
+        m_laneAxis->append(tr("Run %1").arg(runs.at(lane).runId), lane + 0.5);
+}
+
+QPointF TimelineView::toPlot(const QPoint& viewportPos) const
+{
+    return m_chart->mapFromScene(m_chartView->mapToScene(viewportPos));
+}
+
+QPoint TimelineView::viewportPosFor(double seconds, int lane) const
+{
+    const QPointF chartPos(m_layout.xForTime(seconds), m_layout.yForLane(lane) + m_layout.laneHeight / 2);
+    return m_chartView->mapFromScene(m_chart->mapToScene(chartPos));
+}
+
+std::optional<TimelineHit> TimelineView::hitAt(const QPoint& viewportPos) const
+{
+    const QPointF p = toPlot(viewportPos);
+    if (!m_layout.plot.contains(p))
+        return std::nullopt;
+    const int lane = int(std::floor(m_layout.laneForY(p.y())));
+    const double tolerance = 6 * m_layout.secondsPerPixel() * 1000.0;
+    return m_model.hitTest(lane, m_layout.timeForX(p.x()) * 1000.0, tolerance);
+}
+
+QString TimelineView::toolTipAt(const QPoint& pos) const
+{
+    const auto hit = hitAt(pos);
+    return hit ? m_model.describe(*hit, *m_session) : QString();
+}
+
+void TimelineView::selectAttempt(int runId, int index)
+{
+    const int lane = m_session->runIndex(runId);
+    if (lane < 0)
+        return;
+    m_selectedRun = runId;
+    m_selectedAttempt = index;
+    m_item->setSelection(lane, index);
+    const auto span = m_model.attemptSpan(lane, index);
+    if (!span)
+        return;
+    m_follow->setChecked(false);
+    const double a = span->first / 1000.0;
+    const double b = span->second / 1000.0;
+    if (a < m_layout.t0 || b > m_layout.t1) {
+        const double width = std::max(m_layout.t1 - m_layout.t0, (b - a) * 1.5);
+        m_layout.t0 = (a + b) / 2 - width / 2;
+        m_layout.t1 = m_layout.t0 + width;
+    }
+    if (lane < m_layout.laneTop || lane + 1 > m_layout.laneTop + m_layout.visibleLanes())
+        m_layout.laneTop = lane + 0.5 - m_layout.visibleLanes() / 2;
+    applyLayout();
+}
+
+void TimelineView::clearSelection()
+{
+    m_selectedRun = 0;
+    m_item->setSelection(-1, 0);
+}
+
+bool TimelineView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != m_chartView->viewport())
+        return QWidget::eventFilter(watched, event);
+    switch (event->type()) {
+    case QEvent::Wheel: {
+        auto* e = static_cast<QWheelEvent*>(event);
+        const QPoint delta = e->angleDelta();
+        m_follow->setChecked(false);
+        if (e->modifiers() & Qt::ShiftModifier || std::abs(delta.x()) > std::abs(delta.y()))
+            m_layout.laneTop -= (delta.y() + delta.x()) / 120.0 * 3;
+        else
+            m_layout = m_layout.zoomedX(std::pow(1.0015, delta.y()), toPlot(e->position().toPoint()).x());
+        applyLayout();
+        return true;
+    }
+    case QEvent::MouseButtonPress: {
+        auto* e = static_cast<QMouseEvent*>(event);
+        if (e->button() != Qt::LeftButton)
+            return false;
+        m_pressPos = m_lastDragPos = e->position().toPoint();
+        m_dragging = false;
+        return true;
+    }
+    case QEvent::MouseMove: {
+        auto* e = static_cast<QMouseEvent*>(event);
+        if (!(e->buttons() & Qt::LeftButton))
+            return false;
+        const QPoint pos = e->position().toPoint();
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() < kDragThreshold)
+            return true;
+        if (!m_dragging)
+            m_chartView->viewport()->setCursor(Qt::ClosedHandCursor);
+        m_dragging = true;
+        m_follow->setChecked(false);
+        const QPoint d = pos - m_lastDragPos;
+        m_lastDragPos = pos;
+        m_layout = m_layout.panned(d.x(), d.y());
+        applyLayout();
+        return true;
+    }
+    case QEvent::MouseButtonRelease: {
+        auto* e = static_cast<QMouseEvent*>(event);
+        if (e->button() != Qt::LeftButton)
+            return false;
+        m_chartView->viewport()->unsetCursor();
+        if (!m_dragging) {
+            const auto hit = hitAt(e->position().toPoint());
+            if (hit && hit->mark.kind == TimelineMark::Kind::Phase && hit->lane < m_session->runs().size()) {
+                const int runId = m_session->runs().at(hit->lane).runId;
+                m_selectedRun = runId;
+                m_selectedAttempt = hit->mark.attempt;
+                m_item->setSelection(hit->lane, hit->mark.attempt);
+                emit attemptSelected(runId, hit->mark.attempt);
+            }
+        }
+        m_dragging = false;
+        return true;
+    }
+    case QEvent::MouseButtonDblClick:
+        resetZoom();
+        return true;
+    case QEvent::ToolTip: {
+        auto* e = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(e->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(e->globalPos(), text, m_chartView->viewport());
+        return true;
+    }
+    default:
+        break;
+    }
+    return QWidget::eventFilter(watched, event);
+}

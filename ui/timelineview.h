@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The live timeline: one lane per run, each attempt a bar split into its phases, waits as hatched gaps
+// labelled with the chosen delay and its source, the final outcome at the lane's end and the fault lab's
+// server-side events as ticks, all on a QValueAxis in seconds. A QChart provides the axes; a single
+// TimelineItem over its plot area paints the marks. Wheel zooms time (Shift+wheel scrolls runs), drag
+// pans, double-click or "Reset zoom" fits everything, "Follow live" keeps the newest data in view.
+
+#include "live/chartpalette.h"
+#include "live/timelinelayout.h"
+#include "live/timelinemodel.h"
+
+#include <QWidget>
+
+class LegendStrip;
+class LiveSession;
+class QCategoryAxis;
+class QChart;
+class QChartView;
+class QLineSeries;
+class QScrollBar;
+class QStackedWidget;
+class QToolButton;
+class QValueAxis;
+class TimelineItem;
+struct LiveSessionDelta;
+
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineView(LiveSession* session, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    // Inspection, for tests and the shell.
+    int laneCount() const { return m_model.laneCount(); }
+    int segmentCount() const { return m_model.segmentCount(); }
+    int waitCount() const { return m_model.waitCount(); }
+    int outcomeCount() const { return m_model.outcomeCount(); }
+    int labTickCount() const { return m_model.labTickCount(); }
+    const TimelineLayout& layoutState() const { return m_layout; }
+    bool followLive() const;
+    bool isShowingPlaceholder() const;
+    // The tooltip text of whatever is drawn at POS (viewport coordinates of the chart view); empty if none.
+    QString toolTipAt(const QPoint& pos) const;
+    QPoint viewportPosFor(double seconds, int lane) const; // for tests: where a time in a lane is drawn
+
+public Q_SLOTS:
+    // Highlights attempt INDEX of run RUN_ID and scrolls it into view; does not emit attemptSelected.
+    void selectAttempt(int runId, int index);
+    void clearSelection();
+    void resetZoom();
+    void setFollowLive(bool follow);
+
+Q_SIGNALS:
+    void attemptSelected(int runId, int index); // the user clicked an attempt
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void onRefreshed(const LiveSessionDelta& delta);
+    void onCleared();
+    void onPlotAreaChanged();
+    void applyLayout();
+    void applyPalette();
+    void rebuildLaneLabels();
+    void followIfLive();
+    std::optional<TimelineHit> hitAt(const QPoint& viewportPos) const;
+    QPointF toPlot(const QPoint& viewportPos) const;
+
+    LiveSession* m_session;
+    TimelineModel m_model;
+    TimelineLayout m_layout;
+    ChartPalette m_palette;
+    QStackedWidget* m_stack = nullptr;
+    QChart* m_chart = nullptr;
+    QChartView* m_chartView = nullptr;
+    QValueAxis* m_timeAxis = nullptr;
+    QCategoryAxis* m_laneAxis = nullptr;
+    QLineSeries* m_anchor = nullptr; // empty series the axes hang on
+    TimelineItem* m_item = nullptr;
+    QScrollBar* m_laneBar = nullptr;
+    QToolButton* m_follow = nullptr;
+    LegendStrip* m_legend = nullptr;
+    QPoint m_pressPos;
+    QPoint m_lastDragPos;
+    bool m_dragging = false;
+    bool m_applying = false;
+    int m_labelFirst = -1;
+    int m_labelLast = -2;
+    int m_selectedRun = 0;
+    int m_selectedAttempt = 0;
+};
