@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// bench_ui [--seconds S] [--runs N] [--rate R]: drives a LiveSession headless with synthetic traffic
+// (N = 200 runs always in progress, R = 1 000 attempts a second, each attempt with its phase events,
+// rate-limit headers and lab events, waits and final outcomes) for S seconds (default 60) while the four
+// live views are shown at 1400×800 and repaint; prints the event loop's stall p50/p99/max (how late a
+// 5 ms probe timer fires) and the memory held per attempt (RSS growth / attempts). Not a CTest test.
+#include "delaychartview.h"
+#include "livesession.h"
+#include "ratelimitchartview.h"
+#include "summaryview.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+MonoTime ns(double ms)
+{
+    return MonoTime(qint64(ms * 1e6));
+}
+
+qint64 rssKiB()
+{
+    QFile f(u"/proc/self/status"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    }
+    return 0;
+}
+
+// One run of the synthetic traffic: its attempt in progress (planned timestamps) or its wait.
+struct SimRun
+{
+    RunRecord record;
+    AttemptRecord attempt;
+    double nextAt = 0; // when the next event of this run is due
+    int stage = 0; // 0 due to start, 1 connecting, 2 sent, 3 headers, 4 finish, 5 waiting
+};
+
+class Traffic
+{
+public:
+    Traffic(LiveSession& session, int runs, double attemptsPerSecond)
+        : m_session(session)
+        , m_runs(runs)
+        , m_meanCycleMs(1000.0 * runs / attemptsPerSecond)
+    {
+        m_policy.name = u"bench"_s;
+    }
+
+    void step(double now)
+    {
+        while (int(m_active.size()) < m_runs)
+            startRun(now);
+        for (SimRun& r : m_active) {
+            while (r.nextAt <= now && advance(r)) {
+            }
+        }
+        m_active.erase(std::remove_if(m_active.begin(), m_active.end(), [](const SimRun& r) { return r.stage < 0; }),
+                       m_active.end());
+    }
+    qint64 attempts() const { return m_attempts; }
+
+private:
+    void startRun(double now)
+    {
+        SimRun r;
+        r.record.runId = ++m_nextRun;
+        r.record.policy = m_policy;
+        r.record.startedAt = r.record.submittedAt = ns(now);
+        m_session.onRunStarted(r.record);
+        r.nextAt = now;
+        m_active.push_back(r);
+    }
+
+    double uniform(double a, double b) { return a + (b - a) * m_rng.generateDouble(); }
+
+    // Emits the event due for R; false when the run ended.
+    bool advance(SimRun& r)
+    {
+        AttemptRecord& a = r.attempt;
+        switch (r.stage) {
+        case 0: {
+            a = AttemptRecord();
+            a.runId = r.record.runId;
+            a.index = int(r.record.attempts.size()) + 1;
+            a.method = u"POST"_s;
+            a.url = QUrl(u"http://127.0.0.1:8080/api/orders"_s);
+            a.attemptId = u"%1-%2"_s.arg(a.runId).arg(a.index);
+            a.idempotencyKey = u"key-%1"_s.arg(a.runId);
+            a.requestHeaders = { { "Content-Type", "application/json", false }, { "Idempotency-Key", a.idempotencyKey.toLatin1(), false } };
+            a.at.scheduled = a.at.started = ns(r.nextAt);
+            m_session.onAttemptStarted(a);
+            r.stage = a.index == 1 || m_rng.bounded(4) == 0 ? 1 : 2; // most retries reuse the connection
+            r.nextAt += r.stage == 1 ? uniform(0.2, 2) : uniform(0.1, 0.5);
+            return true;
+        }
+        case 1:
+            m_session.onAttemptPhase(AttemptPhaseEvent { a.runId, a.index, AttemptPhase::Connecting, ns(r.nextAt) });
+            a.at.connecting = ns(r.nextAt);
+            r.stage = 2;
+            r.nextAt += uniform(0.5, 3);
+            return true;
+        case 2:
+            m_session.onAttemptPhase(AttemptPhaseEvent { a.runId, a.index, AttemptPhase::RequestSent, ns(r.nextAt) });
+            a.at.requestSent = ns(r.nextAt);
+            m_session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, r.nextAt + 0.2, a));
+            r.stage = 3;
+            r.nextAt += uniform(0.4, 1.6) * m_meanCycleMs * 0.6;
+            return true;
+        case 3:
+            m_session.onAttemptPhase(AttemptPhaseEvent { a.runId, a.index, AttemptPhase::HeadersReceived, ns(r.nextAt) });
+            a.at.headersReceived = ns(r.nextAt);
+            r.stage = 4;
+            r.nextAt += uniform(1, 10);
+            return true;
+        case 4:
+            return finish(r);
+        case 5:
+            r.stage = 0;
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    LabEvent labEvent(LabEvent::Kind kind, double atMs, const AttemptRecord& a)
+    {
+        LabEvent e;
+        e.kind = kind;
+        e.atMs = qint64(atMs);
+        e.requestId = quint64(++m_labRequests);
+        e.method = "POST";
+        e.path = u"/api/orders"_s;
+        e.route = u"create-order"_s;
+        e.attemptId = a.attemptId;
+        e.idempotencyKey = a.idempotencyKey;
+        return e;
+    }
+
+    bool finish(SimRun& r)
+    {
+        AttemptRecord& a = r.attempt;
+        a.at.finished = ns(r.nextAt);
+        a.phaseReached = AttemptPhase::Finished;
+        const int roll = int(m_rng.bounded(100));
+        const bool last = a.index >= 4;
+        a.status = roll < 70 ? 201 : roll < 82 ? 503 : roll < 90 ? 429 : 500;
+        const int remaining = std::max(0, 100 - int(m_attempts % 120));
+        a.responseHeaders = { { "Content-Type", "application/json" }, { "Date", "Mon, 01 Jan 2024 00:00:00 GMT" },
+            { "RateLimit-Policy", "\"burst\";q=100;w=10" },
+            { "RateLimit", "\"burst\";r=" + QByteArray::number(remaining) + ";t=" + QByteArray::number(10 - (m_attempts / 100) % 10) } };
+        a.rateLimitHeaders = a.responseHeaders.mid(2);
+        a.bodyExcerpt = R"({"id":"ord_123","status":"created"})";
+        a.bytesDown = a.bodyExcerpt.size();
+        RetryDecision d;
+        d.reason = u"synthetic"_s;
+        if (*a.status == 201) {
+            d.verdict = Verdict::Success;
+            d.finalKind = FinalKind::Success;
+            m_session.onLabEvent(labEvent(LabEvent::Kind::OperationApplied, r.nextAt - 1, a));
+        } else if (last) {
+            d.verdict = Verdict::Stop;
+            d.finalKind = *a.status == 429 ? FinalKind::RateLimited : FinalKind::ServerError;
+        } else {
+            d.verdict = Verdict::Retry;
+            d.source = *a.status == 429 ? DelaySource::RetryAfter : DelaySource::Backoff;
+            d.ceiling = Millis(100 << a.index);
+            d.delayHigh = d.ceiling;
+            d.delay = d.source == DelaySource::RetryAfter ? Millis(1000) : Millis(qint64(uniform(0, double(d.ceiling.count()))));
+        }
+        a.decision = d;
+        m_session.onAttemptFinished(a);
+        r.record.attempts.append(a);
+        ++m_attempts;
+        if (d.verdict == Verdict::Retry) {
+            m_session.onWaitScheduled(WaitInfo { a.runId, a.index + 1, ns(r.nextAt), ns(r.nextAt + double(d.delay.count())), d });
+            r.record.totalWait += d.delay;
+            r.stage = 5;
+            r.nextAt += double(d.delay.count());
+            return true;
+        }
+        r.record.finishedAt = a.at.finished;
+        r.record.outcome = d.finalKind;
+        r.record.reason = d.reason;
+        m_session.onRunFinished(r.record);
+        r.stage = -1;
+        return false;
+    }
+
+    LiveSession& m_session;
+    int m_runs;
+    double m_meanCycleMs;
+    RetryPolicy m_policy;
+    std::vector<SimRun> m_active;
+    QRandomGenerator m_rng { 42 };
+    int m_nextRun = 0;
+    qint64 m_attempts = 0;
+    qint64 m_labRequests = 0;
+};
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.at(std::min(v.size() - 1, size_t(p * double(v.size()))));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser cli;
+    cli.addOption({ u"seconds"_s, u"duration"_s, u"s"_s, u"60"_s });
+    cli.addOption({ u"runs"_s, u"runs in progress at once"_s, u"n"_s, u"200"_s });
+    cli.addOption({ u"rate"_s, u"attempts per second"_s, u"n"_s, u"1000"_s });
+    cli.process(app);
+    const double seconds = cli.value(u"seconds"_s).toDouble();
+
+    LiveSession session;
+    TimelineView timeline(&session);
+    DelayChartView delays(&session);
+    RateLimitChartView limits(&session);
+    SummaryView summary(&session);
+    for (QWidget* w : std::initializer_list<QWidget*> { &timeline, &delays, &limits, &summary }) {
+        w->resize(1400, 800);
+        w->show();
+    }
+    int refreshes = 0;
+    QObject::connect(&session, &LiveSession::refreshed, &app, [&] { ++refreshes; });
+    qint64 rssBefore = 0;
+
+    Traffic traffic(session, cli.value(u"runs"_s).toInt(), cli.value(u"rate"_s).toDouble());
+    QElapsedTimer clock;
+    QTimer generator;
+    generator.setTimerType(Qt::PreciseTimer);
+    generator.setInterval(2);
+    QObject::connect(&generator, &QTimer::timeout, &app, [&] { traffic.step(double(clock.nsecsElapsed()) / 1e6); });
+
+    std::vector<double> stalls;
+    QElapsedTimer probeClock;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(5);
+    QObject::connect(&probe, &QTimer::timeout, &app, [&] {
+        if (probeClock.isValid())
+            stalls.push_back(std::max(0.0, double(probeClock.nsecsElapsed()) / 1e6 - 5.0));
+        probeClock.start();
+    });
+    // Start once the windows are up, so their first layout is not measured.
+    QTimer::singleShot(100, &app, [&] {
+        rssBefore = rssKiB();
+        clock.start();
+        generator.start();
+        probe.start();
+        QTimer::singleShot(int(seconds * 1000), &app, [&] { app.quit(); });
+    });
+    app.exec();
+
+    session.flush();
+    const double elapsed = double(clock.elapsed()) / 1000.0;
+    const qint64 rssAfter = rssKiB();
+    const double perAttempt = traffic.attempts() ? double(rssAfter - rssBefore) * 1024.0 / double(traffic.attempts()) : 0;
+    std::printf("bench_ui: %.1f s, %lld attempts (%.0f/s), %lld runs, %d refreshes (%.1f/s)\n", elapsed,
+                static_cast<long long>(traffic.attempts()), double(traffic.attempts()) / elapsed,
+                static_cast<long long>(session.runs().size()), refreshes, refreshes / elapsed);
+    std::printf("event-loop stall (5 ms probe lateness): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n",
+                percentile(stalls, 0.5), percentile(stalls, 0.99), percentile(stalls, 1.0), stalls.size());
+    std::printf("memory: RSS %lld → %lld KiB, %.0f bytes per attempt (session + views)\n", static_cast<long long>(rssBefore),
+                static_cast<long long>(rssAfter), perAttempt);
+    std::printf("views: %d lanes, %d timeline segments, %d delay points, %d rate-limit samples\n", timeline.laneCount(),
+                timeline.segmentCount(), delays.pointCount(), limits.sampleCount());
+    return 0;
+}

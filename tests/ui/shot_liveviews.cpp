@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Not a test: runs the real engine against the in-process fault lab (flaky-api by default) through the
+// same RunController the window uses, then renders each live view at 1400×800 with QWidget::grab() and
+// saves timeline.png, delays.png, ratelimits.png and summary.png. Used to look at the views and to make
+// packaging/screenshots/.
+//   shot_liveviews [--out DIR] [--preset NAME] [--scenario NAME] [--repeat N] [--concurrency C] [--dark]
+#include "delaychartview.h"
+#include "livesession.h"
+#include "ratelimitchartview.h"
+#include "run/runcontroller.h"
+#include "summaryview.h"
+#include "timelineview.h"
+
+#include "policy/presetcatalog.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTextStream>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    return p;
+}
+
+bool save(QWidget* view, const QString& path)
+{
+    view->resize(1400, 800);
+    const QPixmap shot = view->grab();
+    return shot.save(path);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
+    QCommandLineParser cli;
+    cli.addOption({ u"out"_s, u"directory for the PNGs"_s, u"dir"_s, u"."_s });
+    cli.addOption({ u"preset"_s, u"retry policy preset"_s, u"name"_s, u"paymongo"_s });
+    cli.addOption({ u"scenario"_s, u"fault-lab scenario"_s, u"name"_s, u"flaky-api"_s });
+    cli.addOption({ u"repeat"_s, u"runs"_s, u"n"_s, u"40"_s });
+    cli.addOption({ u"concurrency"_s, u"runs at once"_s, u"n"_s, u"8"_s });
+    cli.addOption({ u"dark"_s, u"use a dark palette"_s });
+    cli.process(app);
+    if (cli.isSet(u"dark"_s))
+        QApplication::setPalette(darkPalette());
+    QTextStream err(stderr);
+
+    RunController controller;
+    if (!controller.startLab(cli.value(u"scenario"_s))) {
+        err << "lab: " << controller.lastError() << '\n';
+        return 1;
+    }
+    const PolicyParseResult policy = PresetCatalog::resolve(cli.value(u"preset"_s));
+    if (!policy.ok()) {
+        err << "preset " << cli.value(u"preset"_s) << " does not load\n";
+        return 1;
+    }
+    RunPlan plan;
+    plan.request.method = u"POST"_s;
+    plan.request.body = R"({"amount": 1250, "currency": "EUR"})";
+    plan.request.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+    plan.labPath = u"/api/orders"_s;
+    plan.policy = *policy.policy;
+    plan.repeat = cli.value(u"repeat"_s).toInt();
+    plan.concurrency = cli.value(u"concurrency"_s).toInt();
+
+    LiveSession* session = controller.session();
+    TimelineView timeline(session);
+    DelayChartView delays(session);
+    RateLimitChartView limits(session);
+    SummaryView summary(session);
+    for (QWidget* w : std::initializer_list<QWidget*> { &timeline, &delays, &limits, &summary }) {
+        w->resize(1400, 800);
+        w->show();
+    }
+    const QDir out(cli.value(u"out"_s));
+    QDir().mkpath(out.path());
+    // An empty timeline first: what a user sees before pressing Run.
+    save(&timeline, out.filePath(u"timeline-empty.png"_s));
+
+    QObject::connect(&controller, &RunController::runningChanged, &app, [&](bool running) {
+        if (running)
+            return;
+        session->flush();
+        summary.refreshNow();
+        timeline.resetZoom();
+        QTimer::singleShot(300, &app, [&] {
+            save(&timeline, out.filePath(u"timeline.png"_s));
+            save(&delays, out.filePath(u"delays.png"_s));
+            delays.tabs()->setCurrentIndex(1);
+            QTimer::singleShot(100, &app, [&] {
+                save(&delays, out.filePath(u"delays-histogram.png"_s));
+                save(&limits, out.filePath(u"ratelimits.png"_s));
+                save(&summary, out.filePath(u"summary.png"_s));
+                QTextStream(stdout) << "runs " << session->runs().size() << ", attempts " << session->attempts().size()
+                                    << ", waits " << session->waits().size() << ", lab events "
+                                    << session->labEvents().size() << ", segments " << timeline.segmentCount()
+                                    << ", rate-limit samples " << limits.sampleCount() << '\n';
+                app.quit();
+            });
+        });
+    });
+    if (!controller.run(plan)) {
+        err << "run: " << controller.lastError() << '\n';
+        return 1;
+    }
+    QTimer::singleShot(120000, &app, [&] {
+        err << "timed out\n";
+        app.exit(2);
+    });
+    return app.exec();
+}

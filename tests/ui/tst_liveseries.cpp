@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The derived series behind the live views, with exact values: phase spans, the timeline model, delay
+// points, envelope and histogram, rate-limit tracks and steps, and the session summary.
+#include "live/delayseries.h"
+#include "live/phasespans.h"
+#include "live/ratelimitseries.h"
+#include "live/sessionsummary.h"
+#include "live/timelinemodel.h"
+#include "live/wholesessiondelta.h"
+#include "livefixture.h"
+
+#include <QTest>
+
+using namespace livefixture;
+
+Q_DECLARE_METATYPE(QList<PhaseSpan>)
+
+class TestLiveSeries : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void phaseSpans_data();
+    void phaseSpans();
+    void timelineModel();
+    void timelineHitTest();
+    void delayPoints();
+    void delayEnvelope();
+    void histogram();
+    void rateLimitTracks();
+    void steps();
+    void percentiles_data();
+    void percentiles();
+    void summary();
+    void summaryIncremental();
+};
+
+void TestLiveSeries::phaseSpans_data()
+{
+    QTest::addColumn<AttemptRecord>("attempt");
+    QTest::addColumn<double>("now");
+    QTest::addColumn<QList<PhaseSpan>>("spans");
+    using P = TimelinePhase;
+    AttemptRecord http = attempt(1, 1, 0, 60);
+    http.at.connecting = at(1);
+    http.at.requestSent = at(3);
+    http.at.headersReceived = at(50);
+    QTest::addRow("new HTTP connection: connect until sent, then first byte, download")
+        << http << -1.0 << QList<PhaseSpan> { { P::Connect, 0, 3 }, { P::FirstByte, 3, 50 }, { P::Download, 50, 60 } };
+    AttemptRecord tls = attempt(1, 1, 10, 90);
+    tls.at.connecting = at(11);
+    tls.at.tlsDone = at(30);
+    tls.at.requestSent = at(31);
+    tls.at.headersReceived = at(80);
+    QTest::addRow("TLS: the TLS span runs from connecting to encrypted")
+        << tls << -1.0 << QList<PhaseSpan> { { P::Connect, 10, 11 }, { P::Tls, 11, 30 }, { P::FirstByte, 30, 80 }, { P::Download, 80, 90 } };
+    AttemptRecord reused = attempt(1, 2, 100, 160);
+    reused.at.headersReceived = at(140);
+    QTest::addRow("reused connection: no connect phase")
+        << reused << -1.0 << QList<PhaseSpan> { { P::FirstByte, 100, 140 }, { P::Download, 140, 160 } };
+    AttemptRecord refused = attempt(1, 1, 0, 5);
+    refused.at.connecting = at(1);
+    QTest::addRow("refused: connecting until the end, nothing else") << refused << -1.0 << QList<PhaseSpan> { { P::Connect, 0, 5 } };
+    AttemptRecord live = attempt(1, 1, 400, -1);
+    live.at.connecting = at(401);
+    live.at.requestSent = at(405);
+    QTest::addRow("in flight: ends at now")
+        << live << 450.0 << QList<PhaseSpan> { { P::Connect, 400, 405 }, { P::FirstByte, 405, 450 } };
+    QTest::addRow("in flight without now: nothing") << live << -1.0 << QList<PhaseSpan> {};
+    AttemptRecord never = attempt(1, 1, 0, 5);
+    never.at.started.reset();
+    QTest::addRow("never started: nothing") << never << -1.0 << QList<PhaseSpan> {};
+}
+
+void TestLiveSeries::phaseSpans()
+{
+    QFETCH(AttemptRecord, attempt);
+    QFETCH(double, now);
+    QFETCH(QList<PhaseSpan>, spans);
+    const QList<PhaseSpan> got = attemptPhaseSpans(attempt, now >= 0 ? std::optional<double>(now) : std::nullopt);
+    QCOMPARE(got.size(), spans.size());
+    for (qsizetype i = 0; i < got.size(); ++i) {
+        QCOMPARE(int(got.at(i).phase), int(spans.at(i).phase));
+        QCOMPARE(got.at(i).startMs, spans.at(i).startMs);
+        QCOMPARE(got.at(i).endMs, spans.at(i).endMs);
+    }
+}
+
+void TestLiveSeries::timelineModel()
+{
+    LiveSession session;
+    fill(session);
+    TimelineModel model;
+    model.update(session, wholeSessionDelta(session));
+    QCOMPARE(model.laneCount(), 3);
+    QCOMPARE(model.segmentCount(), 3 + 2 + 4 + 2 + 2); // r1a1, r1a2, r2a1, r2a2, r3a1 in flight
+    QCOMPARE(model.live().size(), 2);
+    QCOMPARE(model.waitCount(), 2);
+    QCOMPARE(model.outcomeCount(), 2);
+    QCOMPARE(model.labTickCount(), 5);
+    QCOMPARE(model.unmatchedLab().size(), 1);
+    QCOMPARE(model.startMs(), 0.0);
+    QCOMPARE(model.endMs(), 1120.0);
+    const auto span = model.attemptSpan(1, 1);
+    QVERIFY(span);
+    QCOMPARE(span->first, 10.0);
+    QCOMPARE(span->second, 90.0);
+    // A second update with an empty delta adds nothing (in-flight spans are rebuilt, not appended).
+    LiveSessionDelta none;
+    none.runsBefore = none.runsAfter = session.runs().size();
+    model.update(session, none);
+    QCOMPARE(model.segmentCount(), 13);
+    QCOMPARE(model.outcomeCount(), 2);
+    model.clear();
+    QCOMPARE(model.laneCount(), 0);
+    QCOMPARE(model.segmentCount(), 0);
+}
+
+void TestLiveSeries::timelineHitTest()
+{
+    LiveSession session;
+    fill(session);
+    TimelineModel model;
+    model.update(session, wholeSessionDelta(session));
+    auto hit = model.hitTest(0, 20, 1);
+    QVERIFY(hit);
+    QCOMPARE(hit->mark.kind, TimelineMark::Kind::Phase);
+    QCOMPARE(hit->mark.attempt, 1);
+    QVERIFY(model.describe(*hit, session).contains(QStringLiteral("Run 1 · attempt 1")));
+    QVERIFY(model.describe(*hit, session).contains(QStringLiteral("429")));
+    hit = model.hitTest(0, 500, 1);
+    QVERIFY(hit);
+    QCOMPARE(hit->mark.kind, TimelineMark::Kind::Wait);
+    QVERIFY(model.describe(*hit, session).contains(QStringLiteral("retry-after")));
+    hit = model.hitTest(0, 1119, 3); // the outcome mark wins over the download span it sits on
+    QVERIFY(hit);
+    QCOMPARE(hit->mark.kind, TimelineMark::Kind::Outcome);
+    QVERIFY(model.describe(*hit, session).contains(QStringLiteral("success")));
+    hit = model.hitTest(0, 1104, 2);
+    QVERIFY(hit);
+    QCOMPARE(hit->mark.kind, TimelineMark::Kind::LabApplied);
+    hit = model.hitTest(2, 420, 1);
+    QVERIFY(hit && hit->mark.live);
+    QVERIFY(model.describe(*hit, session).contains(QStringLiteral("in flight")));
+    QVERIFY(!model.hitTest(1, 5000, 1));
+    QVERIFY(!model.hitTest(7, 10, 1));
+}
+
+void TestLiveSeries::delayPoints()
+{
+    LiveSession session;
+    fill(session);
+    DelaySeries d;
+    for (const WaitInfo& w : session.waits())
+        d.add(w);
+    QCOMPARE(d.serverPoints(), QList<QPointF> { QPointF(1 + delayPointSpread(0), 1.0) });
+    QCOMPARE(d.backoffPoints(), QList<QPointF> { QPointF(1 + delayPointSpread(1), 0.2) });
+    QCOMPARE(d.maxRetry(), 1);
+    QCOMPARE(d.maxDelaySeconds(), 1.0);
+    QCOMPARE(delayPointSpread(0), -0.3);
+    for (int i = 0; i < 1000; ++i)
+        QVERIFY(qAbs(delayPointSpread(i)) <= 0.3);
+    d.clear();
+    QCOMPARE(d.pointCount(), 0);
+}
+
+void TestLiveSeries::delayEnvelope()
+{
+    RetryPolicy p;
+    p.limits.maxAttempts = 4;
+    p.backoff.kind = BackoffKind::Exponential;
+    p.backoff.base = Millis(100);
+    p.backoff.multiplier = 2;
+    p.backoff.cap = Millis(300);
+    p.jitter.kind = JitterKind::Full;
+    const DelayEnvelope e = ::delayEnvelope(p, 3);
+    const QList<QPointF> ceiling { { 0.6, 0.1 }, { 1.4, 0.1 }, { 1.6, 0.2 }, { 2.4, 0.2 }, { 2.6, 0.3 }, { 3.4, 0.3 } };
+    QCOMPARE(e.ceiling, ceiling);
+    QCOMPARE(e.bandHigh, ceiling);
+    for (const QPointF& low : e.bandLow)
+        QCOMPARE(low.y(), 0.0);
+    QCOMPARE(e.maxSeconds, 0.3);
+}
+
+void TestLiveSeries::histogram()
+{
+    const DelayHistogram h = delayHistogram({ 0.2, 0.25 }, { 1.0 }, 16);
+    QCOMPARE(h.binWidth, 0.1);
+    QCOMPARE(h.backoff.size(), 11);
+    QCOMPARE(h.backoff.at(2), 2);
+    QCOMPARE(h.server.at(10), 1);
+    int total = 0;
+    for (qsizetype i = 0; i < h.backoff.size(); ++i)
+        total += h.backoff.at(i) + h.server.at(i);
+    QCOMPARE(total, 3);
+    QCOMPARE(h.labels.first(), QStringLiteral("0.0–0.1 s"));
+    QCOMPARE(h.labels.last(), QStringLiteral("1.0–1.1 s"));
+    QVERIFY(delayHistogram({}, {}, 10).labels.isEmpty());
+    const DelayHistogram zero = delayHistogram({ 0.0, 0.0 }, {}, 10);
+    QCOMPARE(zero.backoff, QList<int> { 2 });
+}
+
+void TestLiveSeries::rateLimitTracks()
+{
+    LiveSession session;
+    fill(session);
+    RateLimitSeries r;
+    for (const AttemptRecord& a : session.attempts())
+        r.add(a, QDateTime::currentDateTimeUtc());
+    QCOMPARE(r.tracks().size(), 1);
+    const RateLimitTrack& t = r.tracks().first();
+    QCOMPARE(t.label(), QStringLiteral("127.0.0.1:8080 · burst (ietf-draft-11)"));
+    QCOMPARE(t.remaining, (QList<QPointF> { { 0.05, 0 }, { 1.1, 9 } }));
+    QCOMPARE(t.limit, (QList<QPointF> { { 0.05, 10 }, { 1.1, 10 } }));
+    QCOMPARE(t.resets.size(), 2);
+    QCOMPARE(t.resets.at(0), 1.05);
+    QCOMPARE(t.resets.at(1), 6.1);
+    QCOMPARE(r.rejections(), QList<QPointF> { QPointF(0.05, 0) });
+    QCOMPARE(r.sampleCount(), 2);
+    QCOMPARE(r.maxValue(), 10.0);
+    QCOMPARE(r.minSeconds(), 0.05);
+    QCOMPARE(r.maxSeconds(), 6.1);
+}
+
+void TestLiveSeries::steps()
+{
+    QCOMPARE(stepPoints({ { 0, 5 }, { 1, 3 }, { 2, 1 } }, 3),
+             (QList<QPointF> { { 0, 5 }, { 1, 5 }, { 1, 3 }, { 2, 3 }, { 2, 1 }, { 3, 1 } }));
+    QCOMPARE(stepPoints({ { 4, 2 } }, 1), QList<QPointF> { QPointF(4, 2) });
+    QVERIFY(stepPoints({}, 10).isEmpty());
+}
+
+void TestLiveSeries::percentiles_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::addColumn<double>("value");
+    // The nearest-rank worked example: 15, 20, 35, 40, 50.
+    QTest::addRow("p30 is the 2nd") << 0.30 << 20.0;
+    QTest::addRow("p40 is the 2nd (rank exactly 2)") << 0.40 << 20.0;
+    QTest::addRow("p50 is the 3rd") << 0.50 << 35.0;
+    QTest::addRow("p100 is the largest") << 1.00 << 50.0;
+    QTest::addRow("p0 is the smallest") << 0.0 << 15.0;
+}
+
+void TestLiveSeries::percentiles()
+{
+    QFETCH(double, p);
+    QFETCH(double, value);
+    QCOMPARE(nearestRankPercentile({ 50, 15, 40, 20, 35 }, p), value);
+    QCOMPARE(nearestRankPercentile({}, p), 0.0);
+}
+
+void TestLiveSeries::summary()
+{
+    LiveSession session;
+    fill(session);
+    SessionSummaryBuilder b;
+    b.update(session, wholeSessionDelta(session));
+    const SessionSummary s = b.summary();
+    QCOMPARE(s.runs, 3);
+    QCOMPARE(s.finishedRuns, 2);
+    QCOMPARE(s.succeededRuns, 1);
+    QCOMPARE(s.successRate, 0.5);
+    QCOMPARE(s.attempts, 4);
+    QCOMPARE(s.attemptsPerRun, 2.0);
+    QCOMPARE(s.maxAttemptsPerRun, 2);
+    QVERIFY(s.amplificationFromServer);
+    QCOMPARE(s.serverRequests, 4);
+    QCOMPARE(s.amplification, 4.0 / 3.0);
+    QCOMPARE(s.operationsApplied, 1);
+    QCOMPARE(s.duplicateApplications, 0);
+    QCOMPARE(s.p50Ms, 310.0);
+    QCOMPARE(s.p95Ms, 1120.0);
+    QCOMPARE(s.p99Ms, 1120.0);
+    QCOMPARE(s.waitingMs, 1200.0);
+    QCOMPARE(s.runTimeMs, 1430.0);
+    QCOMPARE(s.outcomes, (QList<QPair<FinalKind, int>> { { FinalKind::Success, 1 }, { FinalKind::Network, 1 } }));
+}
+
+void TestLiveSeries::summaryIncremental()
+{
+    // Fed refresh by refresh, the builder counts each finished run once.
+    LiveSession session;
+    SessionSummaryBuilder b;
+    QObject::connect(&session, &LiveSession::refreshed, &session, [&](const LiveSessionDelta& d) { b.update(session, d); });
+    fill(session);
+    RunRecord again = session.runs().at(1);
+    session.onRunFinished(again); // reported twice
+    session.flush();
+    QCOMPARE(b.summary().finishedRuns, 2);
+    QCOMPARE(b.summary().attempts, 4);
+    b.clear();
+    QCOMPARE(b.summary().runs, 0);
+}
+
+QTEST_MAIN(TestLiveSeries)
+#include "tst_liveseries.moc"

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "delaychartview.h"
+
+#include "livesession.h"
+#include "live/placeholderlabel.h"
+#include "live/timelinelayout.h"
+#include "live/wholesessiondelta.h"
+
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+
+#include <QEvent>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kMaxEnvelopeRetries = 12;
+
+QList<QPointF> newest(const QList<QPointF>& points, qsizetype max)
+{
+    return points.size() <= max ? points : points.mid(points.size() - max);
+}
+
+QChartView* viewFor(QChart* chart)
+{
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setFrameShape(QFrame::NoFrame);
+    return view;
+}
+
+} // namespace
+
+DelayChartView::DelayChartView(LiveSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    m_palette = ChartPalette::fromPalette(palette());
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(viewFor(buildScatterChart()), tr("Delay per retry"));
+    m_tabs->addTab(viewFor(buildHistogramChart()), tr("Histogram"));
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(new PlaceholderLabel(tr("Press Run to see attempts\n(each wait before a retry appears here)")));
+    m_stack->addWidget(m_tabs);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &DelayChartView::push);
+    connect(m_session, &LiveSession::refreshed, this, &DelayChartView::onRefreshed);
+    connect(m_session, &LiveSession::cleared, this, &DelayChartView::onCleared);
+    applyPalette();
+    onRefreshed(wholeSessionDelta(*m_session));
+}
+
+QChart* DelayChartView::buildScatterChart()
+{
+    m_scatterChart = new QChart;
+    m_backoff = new QScatterSeries;
+    m_backoff->setName(tr("Delay chosen by the backoff"));
+    m_server = new QScatterSeries;
+    m_server->setName(tr("Delay the server asked for (Retry-After, hints, throttle)"));
+    m_ceiling = new QLineSeries;
+    m_ceiling->setName(tr("Policy ceiling (before jitter)"));
+    m_bandLow = new QLineSeries(this);
+    m_bandHigh = new QLineSeries(this);
+    m_band = new QAreaSeries(m_bandHigh, m_bandLow);
+    m_band->setName(tr("Jitter range of the policy"));
+    m_retryAxis = new QValueAxis;
+    m_retryAxis->setTitleText(tr("Retry number (the wait after attempt n)"));
+    m_retryAxis->setTickType(QValueAxis::TicksDynamic);
+    m_retryAxis->setTickAnchor(1);
+    m_retryAxis->setTickInterval(1);
+    m_retryAxis->setLabelFormat(u"%.0f"_s);
+    m_delayAxis = new QValueAxis;
+    m_delayAxis->setTitleText(tr("Delay (s)"));
+    m_scatterChart->addAxis(m_retryAxis, Qt::AlignBottom);
+    m_scatterChart->addAxis(m_delayAxis, Qt::AlignLeft);
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*> { m_band, m_ceiling, m_backoff, m_server }) {
+        m_scatterChart->addSeries(s);
+        s->attachAxis(m_retryAxis);
+        s->attachAxis(m_delayAxis);
+    }
+    m_scatterChart->legend()->setAlignment(Qt::AlignBottom);
+    return m_scatterChart;
+}
+
+QChart* DelayChartView::buildHistogramChart()
+{
+    m_histChart = new QChart;
+    m_histBackoff = new QBarSet(tr("Chosen by the backoff"));
+    m_histServer = new QBarSet(tr("Asked for by the server"));
+    auto* bars = new QStackedBarSeries;
+    bars->append(m_histBackoff);
+    bars->append(m_histServer);
+    bars->setBarWidth(0.9);
+    m_binAxis = new QBarCategoryAxis;
+    m_binAxis->setTitleText(tr("Delay (s)"));
+    m_countAxis = new QValueAxis;
+    m_countAxis->setTitleText(tr("Waits"));
+    m_countAxis->setLabelFormat(u"%.0f"_s);
+    m_histChart->addSeries(bars);
+    m_histChart->addAxis(m_binAxis, Qt::AlignBottom);
+    m_histChart->addAxis(m_countAxis, Qt::AlignLeft);
+    bars->attachAxis(m_binAxis);
+    bars->attachAxis(m_countAxis);
+    m_histChart->legend()->setAlignment(Qt::AlignBottom);
+    return m_histChart;
+}
+
+void DelayChartView::applyPalette()
+{
+    m_palette = ChartPalette::fromPalette(palette());
+    const ChartPalette& p = m_palette;
+    for (QChart* chart : { m_scatterChart, m_histChart })
+        applyChartPalette(chart, p);
+    m_backoff->setColor(p.firstByte);
+    m_backoff->setBorderColor(p.plotBackground);
+    m_backoff->setMarkerSize(9);
+    m_server->setColor(p.serverWait);
+    m_server->setBorderColor(p.plotBackground);
+    m_server->setMarkerSize(10);
+    m_server->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_ceiling->setPen(QPen(p.envelope, 2, Qt::DashLine));
+    QColor band = p.firstByte;
+    band.setAlphaF(p.dark ? 0.28f : 0.16f);
+    m_band->setBrush(band);
+    m_band->setPen(QPen(Qt::NoPen));
+    m_histBackoff->setColor(p.firstByte);
+    m_histBackoff->setBorderColor(p.firstByte);
+    m_histServer->setColor(p.serverWait);
+    m_histServer->setBorderColor(p.serverWait);
+}
+
+void DelayChartView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        push();
+    }
+}
+
+void DelayChartView::onRefreshed(const LiveSessionDelta& delta)
+{
+    const QList<WaitInfo>& waits = m_session->waits();
+    for (qsizetype i = delta.waitsBefore; i < delta.waitsAfter && i < waits.size(); ++i)
+        m_data.add(waits.at(i));
+    if (!m_session->runs().isEmpty() && (!m_policy || !(*m_policy == m_session->runs().last().policy)))
+        m_policy = m_session->runs().last().policy;
+    const bool changed = delta.waitsAfter > delta.waitsBefore || delta.runsAfter > delta.runsBefore;
+    if (!m_session->runs().isEmpty())
+        m_stack->setCurrentIndex(1);
+    if (changed || delta.runsAfter == 0)
+        push();
+}
+
+void DelayChartView::onCleared()
+{
+    m_data.clear();
+    m_policy.reset();
+    m_envelopeRetries = 0;
+    m_stack->setCurrentIndex(0);
+    push();
+}
+
+void DelayChartView::push()
+{
+    const int policyRetries = m_policy ? std::clamp(m_policy->maxRetries(), 1, kMaxEnvelopeRetries) : 1;
+    const int retries = std::max(m_data.maxRetry(), policyRetries);
+    if (retries != m_envelopeRetries) {
+        const DelayEnvelope e = m_policy ? delayEnvelope(*m_policy, retries) : DelayEnvelope {};
+        m_ceiling->replace(e.ceiling);
+        m_bandLow->replace(e.bandLow);
+        m_bandHigh->replace(e.bandHigh);
+        m_envelopeMax = e.maxSeconds;
+        m_envelopeRetries = retries;
+    }
+    if (m_tabs->currentIndex() == 0) {
+        m_backoff->replace(newest(m_data.backoffPoints(), kMaxShownPoints));
+        m_server->replace(newest(m_data.serverPoints(), kMaxShownPoints));
+        m_retryAxis->setRange(0.5, retries + 0.5);
+        const double top = std::max({ m_data.maxDelaySeconds(), m_envelopeMax, 0.1 }) * 1.08;
+        const double step = niceTickStep(top, 6);
+        m_delayAxis->setTickType(QValueAxis::TicksDynamic);
+        m_delayAxis->setTickAnchor(0);
+        m_delayAxis->setTickInterval(step);
+        m_delayAxis->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
+        m_delayAxis->setRange(0, std::ceil(top / step) * step);
+    } else {
+        const DelayHistogram h = delayHistogram(m_data.backoffDelays(), m_data.serverDelays(), 16);
+        if (m_binAxis->categories() != h.labels)
+            m_binAxis->setCategories(h.labels);
+        const auto fill = [](QBarSet* set, const QList<int>& counts) {
+            QList<qreal> values;
+            values.reserve(counts.size());
+            for (const int c : counts)
+                values.append(c);
+            if (set->count() > 0)
+                set->remove(0, set->count());
+            set->append(values);
+        };
+        fill(m_histBackoff, h.backoff);
+        fill(m_histServer, h.server);
+        int top = 1;
+        for (qsizetype i = 0; i < h.backoff.size(); ++i)
+            top = std::max(top, h.backoff.at(i) + h.server.at(i));
+        const double step = std::max(1.0, niceTickStep(top, 5));
+        m_countAxis->setTickType(QValueAxis::TicksDynamic);
+        m_countAxis->setTickAnchor(0);
+        m_countAxis->setTickInterval(step);
+        m_countAxis->setRange(0, std::ceil(top * 1.08 / step) * step);
+    }
+}
+
+int DelayChartView::backoffPointCount() const { return int(m_backoff->count()); }
+int DelayChartView::serverPointCount() const { return int(m_server->count()); }
+int DelayChartView::pointCount() const { return backoffPointCount() + serverPointCount(); }
+int DelayChartView::envelopePointCount() const { return int(m_ceiling->count()); }
+int DelayChartView::histogramBinCount() const { return int(m_binAxis->count()); }
+
+int DelayChartView::histogramTotal() const
+{
+    int total = 0;
+    for (const QBarSet* set : { m_histBackoff, m_histServer }) {
+        for (int i = 0; i < set->count(); ++i)
+            total += int(set->at(i));
+    }
+    return total;
+}
+
+bool DelayChartView::isShowingPlaceholder() const
+{
+    return m_stack->currentIndex() == 0;
+}

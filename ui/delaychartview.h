@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The delays chart: each chosen wait as a point over its retry number, backoff-chosen and
+// server-directed (Retry-After, hints, throttle) in different colours, in front of the policy's ceiling
+// envelope and jitter band; a second tab shows the histogram of the delays. Series are pushed with
+// replace() at the session's refresh rate; the scatter shows the newest kMaxShownPoints of each kind
+// (the histogram counts every wait).
+
+#include "live/chartpalette.h"
+#include "live/delayseries.h"
+#include "policy/retrypolicy.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class LiveSession;
+class QAreaSeries;
+class QBarCategoryAxis;
+class QBarSet;
+class QChart;
+class QLineSeries;
+class QScatterSeries;
+class QStackedWidget;
+class QTabWidget;
+class QValueAxis;
+struct LiveSessionDelta;
+
+class DelayChartView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxShownPoints = 4000;
+
+    explicit DelayChartView(LiveSession* session, QWidget* parent = nullptr);
+
+    // Inspection, for tests.
+    int pointCount() const; // points in the two scatter series
+    int backoffPointCount() const;
+    int serverPointCount() const;
+    int envelopePointCount() const; // points of the ceiling line
+    int histogramBinCount() const;
+    int histogramTotal() const; // waits counted in the histogram
+    bool isShowingPlaceholder() const;
+    QTabWidget* tabs() const { return m_tabs; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void onRefreshed(const LiveSessionDelta& delta);
+    void onCleared();
+    void push();
+    void applyPalette();
+    QChart* buildScatterChart();
+    QChart* buildHistogramChart();
+
+    LiveSession* m_session;
+    DelaySeries m_data;
+    std::optional<RetryPolicy> m_policy;
+    int m_envelopeRetries = 0;
+    ChartPalette m_palette;
+    QStackedWidget* m_stack = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QChart* m_scatterChart = nullptr;
+    QChart* m_histChart = nullptr;
+    QScatterSeries* m_backoff = nullptr;
+    QScatterSeries* m_server = nullptr;
+    QLineSeries* m_ceiling = nullptr;
+    QLineSeries* m_bandLow = nullptr;
+    QLineSeries* m_bandHigh = nullptr;
+    QAreaSeries* m_band = nullptr;
+    QValueAxis* m_retryAxis = nullptr;
+    QValueAxis* m_delayAxis = nullptr;
+    QBarSet* m_histBackoff = nullptr;
+    QBarSet* m_histServer = nullptr;
+    QBarCategoryAxis* m_binAxis = nullptr;
+    QValueAxis* m_countAxis = nullptr;
+    double m_envelopeMax = 0;
+};

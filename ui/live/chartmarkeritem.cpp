@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live/chartmarkeritem.h"
+
+#include <QtCharts/QAbstractSeries>
+#include <QtCharts/QChart>
+
+#include <QPainter>
+
+ChartMarkerItem::ChartMarkerItem(QChart* chart, QAbstractSeries* anchor)
+    : QGraphicsItem(chart)
+    , m_chart(chart)
+    , m_anchor(anchor)
+{
+    setZValue(9);
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+void ChartMarkerItem::setValues(const QList<QPair<double, QColor>>& xs)
+{
+    m_values = xs;
+    relayout();
+}
+
+void ChartMarkerItem::relayout()
+{
+    prepareGeometryChange();
+    m_plot = m_chart->plotArea();
+    m_pixels.clear();
+    for (const auto& [x, color] : std::as_const(m_values)) {
+        const double px = m_chart->mapToPosition(QPointF(x, 0), m_anchor).x();
+        if (px >= m_plot.left() && px <= m_plot.right())
+            m_pixels.append({ px, color });
+    }
+    update();
+}
+
+QRectF ChartMarkerItem::boundingRect() const
+{
+    return m_plot;
+}
+
+void ChartMarkerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    painter->save();
+    painter->setClipRect(m_plot);
+    for (const auto& [px, color] : std::as_const(m_pixels)) {
+        painter->setPen(QPen(color, 1.2, m_style));
+        painter->drawLine(QPointF(px, m_plot.top()), QPointF(px, m_plot.bottom()));
+    }
+    painter->restore();
+}

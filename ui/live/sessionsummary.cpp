@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live/sessionsummary.h"
+
+#include <algorithm>
+#include <cmath>
+
+double nearestRankPercentile(QList<double> values, double p)
+{
+    if (values.isEmpty())
+        return 0.0;
+    const qsizetype n = values.size();
+    const qsizetype rank = std::clamp<qsizetype>(qsizetype(std::ceil(p * double(n) - 1e-9)), 1, n);
+    std::nth_element(values.begin(), values.begin() + (rank - 1), values.end());
+    return values.at(rank - 1);
+}
+
+void SessionSummaryBuilder::clear()
+{
+    *this = SessionSummaryBuilder();
+}
+
+void SessionSummaryBuilder::update(const LiveSession& session, const LiveSessionDelta& delta)
+{
+    const QList<RunRecord>& runs = session.runs();
+    m_runs = int(runs.size());
+    m_attempts = int(session.attempts().size());
+    for (const int index : delta.changedRuns) {
+        if (index < 0 || index >= runs.size() || m_finished.contains(index))
+            continue;
+        const RunRecord& r = runs.at(index);
+        if (r.outcome == FinalKind::None)
+            continue;
+        m_finished.insert(index);
+        m_succeeded += r.succeeded() ? 1 : 0;
+        m_finishedAttempts += int(r.attempts.size());
+        m_maxAttempts = std::max(m_maxAttempts, int(r.attempts.size()));
+        m_waitingMs += double(r.totalWait.count());
+        ++m_outcomes[int(r.outcome)];
+        if (r.startedAt && r.finishedAt) {
+            const double took = toMs(*r.finishedAt - *r.startedAt);
+            m_latencies.append(took);
+            m_runTimeMs += took;
+        }
+    }
+    const QList<LabEvent>& events = session.labEvents();
+    for (qsizetype i = delta.labEventsBefore; i < delta.labEventsAfter && i < events.size(); ++i) {
+        const LabEvent& e = events.at(i);
+        if (e.kind == LabEvent::Kind::RequestReceived) {
+            ++m_serverRequests;
+        } else if (e.kind == LabEvent::Kind::OperationApplied) {
+            ++m_applied;
+            if (!e.idempotencyKey.isEmpty() && m_appliedKeys[e.idempotencyKey]++ > 0)
+                ++m_duplicates;
+        }
+    }
+}
+
+SessionSummary SessionSummaryBuilder::summary() const
+{
+    SessionSummary s;
+    s.runs = m_runs;
+    s.finishedRuns = int(m_finished.size());
+    s.succeededRuns = m_succeeded;
+    s.attempts = m_attempts;
+    s.maxAttemptsPerRun = m_maxAttempts;
+    s.successRate = s.finishedRuns ? double(m_succeeded) / s.finishedRuns : 0.0;
+    s.attemptsPerRun = s.finishedRuns ? double(m_finishedAttempts) / s.finishedRuns : 0.0;
+    s.amplificationFromServer = m_serverRequests > 0;
+    if (m_runs > 0)
+        s.amplification = double(s.amplificationFromServer ? m_serverRequests : m_attempts) / m_runs;
+    s.p50Ms = nearestRankPercentile(m_latencies, 0.50);
+    s.p95Ms = nearestRankPercentile(m_latencies, 0.95);
+    s.p99Ms = nearestRankPercentile(m_latencies, 0.99);
+    s.waitingMs = m_waitingMs;
+    s.runTimeMs = m_runTimeMs;
+    s.serverRequests = m_serverRequests;
+    s.operationsApplied = m_applied;
+    s.duplicateApplications = m_duplicates;
+    for (auto it = m_outcomes.cbegin(); it != m_outcomes.cend(); ++it)
+        s.outcomes.append({ FinalKind(it.key()), it.value() });
+    std::stable_sort(s.outcomes.begin(), s.outcomes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return s;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The numbers of the Summary view, accumulated from LiveSession deltas: success rate, attempts per run,
+// amplification (requests the server received per run, or attempts per run without the lab), run
+// latency percentiles, time spent waiting, the outcome breakdown and the server's applied operations.
+// Percentiles use the nearest-rank method: the ⌈p·n⌉-th smallest value.
+
+#include "livesession.h"
+
+#include <QHash>
+#include <QList>
+#include <QMap>
+#include <QSet>
+
+struct SessionSummary
+{
+    int runs = 0; // started or finished
+    int finishedRuns = 0;
+    int succeededRuns = 0;
+    int attempts = 0; // finished attempts
+    int maxAttemptsPerRun = 0;
+    double successRate = 0; // succeeded / finished, in [0, 1]
+    double attemptsPerRun = 0; // finished attempts of finished runs / finished runs
+    double amplification = 0; // server requests / runs with lab events, else attempts / runs
+    bool amplificationFromServer = false;
+    double p50Ms = 0; // run latency: first attempt start to the final answer, waits included
+    double p95Ms = 0;
+    double p99Ms = 0;
+    double waitingMs = 0; // waits actually taken by finished runs
+    double runTimeMs = 0; // total latency of finished runs
+    int serverRequests = 0; // lab: requests received
+    int operationsApplied = 0; // lab: operations applied
+    int duplicateApplications = 0; // lab: applied again under an idempotency key already applied
+    QList<QPair<FinalKind, int>> outcomes; // finished runs per final kind, most frequent first
+};
+
+double nearestRankPercentile(QList<double> values, double p);
+
+class SessionSummaryBuilder
+{
+public:
+    void clear();
+    void update(const LiveSession& session, const LiveSessionDelta& delta);
+    SessionSummary summary() const;
+
+private:
+    QSet<int> m_finished; // run indexes already counted
+    QList<double> m_latencies;
+    QMap<int, int> m_outcomes; // FinalKind → runs
+    QHash<QString, int> m_appliedKeys;
+    int m_runs = 0;
+    int m_succeeded = 0;
+    int m_finishedAttempts = 0; // of finished runs
+    int m_maxAttempts = 0;
+    int m_attempts = 0;
+    double m_waitingMs = 0;
+    double m_runTimeMs = 0;
+    int m_serverRequests = 0;
+    int m_applied = 0;
+    int m_duplicates = 0;
+};

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ratelimitchartview.h"
+
+#include "live/chartmarkeritem.h"
+#include "livesession.h"
+#include "live/placeholderlabel.h"
+#include "live/timelinelayout.h"
+#include "live/wholesessiondelta.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+
+#include <QEvent>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+template<typename T>
+QList<T> newest(const QList<T>& list, qsizetype max)
+{
+    return list.size() <= max ? list : list.mid(list.size() - max);
+}
+
+void setNiceRange(QValueAxis* axis, double low, double high, int ticks)
+{
+    if (high <= low)
+        high = low + 1;
+    const double step = niceTickStep(high - low, ticks);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
+    axis->setRange(std::floor(low / step) * step, std::ceil(high / step) * step);
+}
+
+} // namespace
+
+RateLimitChartView::RateLimitChartView(LiveSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    m_chart = new QChart;
+    m_timeAxis = new QValueAxis;
+    m_timeAxis->setTitleText(tr("Time since the session started (s)"));
+    m_valueAxis = new QValueAxis;
+    m_valueAxis->setTitleText(tr("Quota units left / allowed"));
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
+    m_rejected = new QScatterSeries;
+    m_rejected->setName(tr("429 Too Many Requests"));
+    m_resetLegend = new QLineSeries;
+    m_resetLegend->setName(tr("Quota reset"));
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*> { m_rejected, m_resetLegend }) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_timeAxis);
+        s->attachAxis(m_valueAxis);
+    }
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_resets = new ChartMarkerItem(m_chart, m_rejected);
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_resets->relayout(); });
+    connect(m_timeAxis, &QValueAxis::rangeChanged, this, [this] { m_resets->relayout(); });
+
+    auto* view = new QChartView(m_chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setFrameShape(QFrame::NoFrame);
+    m_placeholder = new PlaceholderLabel(tr("Press Run to see attempts"));
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_placeholder);
+    m_stack->addWidget(view);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+
+    connect(m_session, &LiveSession::refreshed, this, &RateLimitChartView::onRefreshed);
+    connect(m_session, &LiveSession::cleared, this, &RateLimitChartView::onCleared);
+    applyPalette();
+    onRefreshed(wholeSessionDelta(*m_session));
+}
+
+QColor RateLimitChartView::trackColor(int track) const
+{
+    const ChartPalette& p = m_palette;
+    const QColor colors[] = { p.firstByte, p.download, p.tls, p.connect, p.labApplied, p.throttleWait };
+    return colors[track % int(std::size(colors))];
+}
+
+void RateLimitChartView::applyPalette()
+{
+    m_palette = ChartPalette::fromPalette(palette());
+    applyChartPalette(m_chart, m_palette);
+    m_rejected->setColor(m_palette.failure);
+    m_rejected->setBorderColor(m_palette.plotBackground);
+    m_rejected->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    m_rejected->setMarkerSize(13);
+    m_resetLegend->setPen(QPen(m_palette.mutedText, 1.5, Qt::DashLine));
+    for (int i = 0; i < m_remaining.size(); ++i) {
+        m_remaining[i]->setPen(QPen(trackColor(i), 2.2));
+        m_limit[i]->setPen(QPen(trackColor(i), 1.5, Qt::DashLine));
+    }
+}
+
+void RateLimitChartView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        push();
+    }
+}
+
+void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
+{
+    const QList<AttemptRecord>& attempts = m_session->attempts();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < attempts.size(); ++i)
+        m_data.add(attempts.at(i), now);
+    if (delta.attemptsAfter > delta.attemptsBefore || delta.attemptsAfter == 0)
+        push();
+}
+
+void RateLimitChartView::onCleared()
+{
+    m_data.clear();
+    for (const QList<QLineSeries*>* list : { &m_remaining, &m_limit }) {
+        for (QLineSeries* s : *list) {
+            m_chart->removeSeries(s);
+            delete s;
+        }
+    }
+    m_remaining.clear();
+    m_limit.clear();
+    push();
+}
+
+void RateLimitChartView::push()
+{
+    const QList<RateLimitTrack>& tracks = m_data.tracks();
+    const bool hasData = !tracks.isEmpty() || !m_data.rejections().isEmpty();
+    m_placeholder->setText(m_session->attempts().isEmpty()
+            ? tr("Press Run to see attempts")
+            : tr("No rate-limit headers seen yet.\nRemaining quota and resets appear here when the server sends "
+                 "RateLimit, X-RateLimit-* or a similar dialect."));
+    m_stack->setCurrentIndex(hasData ? 1 : 0);
+    while (m_remaining.size() < std::min<qsizetype>(tracks.size(), kMaxTracks)) {
+        const RateLimitTrack& t = tracks.at(m_remaining.size());
+        auto* remaining = new QLineSeries;
+        remaining->setName(tr("Remaining — %1").arg(t.label()));
+        auto* limit = new QLineSeries;
+        limit->setName(tr("Limit — %1").arg(t.label()));
+        for (QLineSeries* s : { remaining, limit }) {
+            m_chart->addSeries(s);
+            s->attachAxis(m_timeAxis);
+            s->attachAxis(m_valueAxis);
+        }
+        m_remaining.append(remaining);
+        m_limit.append(limit);
+        applyPalette();
+    }
+    const double end = std::max(m_data.maxSeconds(), m_session->latestMs() / 1000.0);
+    QList<QPair<double, QColor>> resets;
+    for (int i = 0; i < m_remaining.size(); ++i) {
+        const RateLimitTrack& t = tracks.at(i);
+        m_remaining[i]->replace(stepPoints(newest(t.remaining, kMaxShownSamples), end));
+        m_limit[i]->replace(stepPoints(newest(t.limit, kMaxShownSamples), end));
+        for (const double r : newest(t.resets, kMaxShownSamples / 4))
+            resets.append({ r, trackColor(i) });
+    }
+    m_rejected->replace(newest(m_data.rejections(), kMaxShownSamples));
+    const double start = m_data.minSeconds();
+    const double pad = std::max(0.2, (end - start) * 0.03);
+    setNiceRange(m_timeAxis, std::max(0.0, start - pad), end + pad, 10);
+    setNiceRange(m_valueAxis, 0, std::max(1.0, m_data.maxValue() * 1.12), 6);
+    m_resets->setValues(resets);
+}
+
+int RateLimitChartView::remainingPointCount(int track) const
+{
+    return track >= 0 && track < m_remaining.size() ? int(m_remaining.at(track)->count()) : 0;
+}
+
+int RateLimitChartView::resetMarkerCount() const
+{
+    return m_resets->markerCount();
+}
+
+int RateLimitChartView::rejectionCount() const
+{
+    return int(m_rejected->count());
+}
+
+QStringList RateLimitChartView::legendNames() const
+{
+    QStringList names;
+    const auto series = m_chart->series();
+    for (const QAbstractSeries* s : series)
+        names << s->name();
+    return names;
+}
+
+bool RateLimitChartView::isShowingPlaceholder() const
+{
+    return m_stack->currentIndex() == 0;
+}

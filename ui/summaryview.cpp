@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "summaryview.h"
+
+#include "live/chartpalette.h"
+#include "livesession.h"
+#include "live/outcomebars.h"
+#include "live/placeholderlabel.h"
+#include "live/summarytile.h"
+#include "live/wholesessiondelta.h"
+
+#include <QCoreApplication>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString readableMs(double ms)
+{
+    if (ms < 1000)
+        return QCoreApplication::translate("SummaryView", "%1 ms").arg(ms, 0, 'f', 0);
+    if (ms < 60000)
+        return QCoreApplication::translate("SummaryView", "%1 s").arg(ms / 1000.0, 0, 'f', 2);
+    const qint64 s = qint64(ms / 1000.0);
+    return QCoreApplication::translate("SummaryView", "%1 min %2 s").arg(s / 60).arg(s % 60);
+}
+
+} // namespace
+
+SummaryView::SummaryView(LiveSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    auto* content = new QWidget;
+    auto* grid = new QGridLayout(content);
+    grid->setSpacing(10);
+    grid->setContentsMargins(12, 12, 12, 12);
+    const QList<QPair<QString, QString>> tiles {
+        { u"success"_s, tr("Success rate") }, { u"runs"_s, tr("Runs") },
+        { u"attempts"_s, tr("Attempts per run") }, { u"amplification"_s, tr("Amplification") },
+        { u"p50"_s, tr("Latency p50") }, { u"p95"_s, tr("Latency p95") }, { u"p99"_s, tr("Latency p99") },
+        { u"waiting"_s, tr("Time spent waiting") },
+    };
+    for (qsizetype i = 0; i < tiles.size(); ++i)
+        grid->addWidget(addTile(tiles.at(i).first, tiles.at(i).second), int(i / 4), int(i % 4));
+    auto* outcomes = new QGroupBox(tr("Outcome breakdown (finished runs)"));
+    m_outcomes = new OutcomeBars;
+    auto* box = new QVBoxLayout(outcomes);
+    box->addWidget(m_outcomes);
+    box->addStretch(1);
+    grid->addWidget(outcomes, 2, 0, 1, 3);
+    grid->addWidget(addTile(u"server"_s, tr("Fault lab: operations applied")), 2, 3);
+    grid->setRowStretch(3, 1);
+    for (int c = 0; c < 4; ++c)
+        grid->setColumnStretch(c, 1);
+
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(new PlaceholderLabel(tr("Press Run to see attempts\n(success rate, latency and retries appear here)")));
+    m_stack->addWidget(content);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(250);
+    connect(&m_timer, &QTimer::timeout, this, &SummaryView::refreshNow);
+    connect(m_session, &LiveSession::refreshed, this, &SummaryView::onRefreshed);
+    connect(m_session, &LiveSession::cleared, this, &SummaryView::onCleared);
+    m_builder.update(*m_session, wholeSessionDelta(*m_session));
+    refreshNow();
+}
+
+SummaryTile* SummaryView::addTile(const QString& key, const QString& caption)
+{
+    auto* tile = new SummaryTile(caption);
+    m_tiles.append({ key, tile });
+    return tile;
+}
+
+void SummaryView::onRefreshed(const LiveSessionDelta& delta)
+{
+    m_builder.update(*m_session, delta);
+    if (!m_timer.isActive())
+        m_timer.start();
+}
+
+void SummaryView::onCleared()
+{
+    m_builder.clear();
+    refreshNow();
+}
+
+QString SummaryView::tileText(const QString& key) const
+{
+    for (const auto& [k, tile] : m_tiles) {
+        if (k == key)
+            return tile->value() + u'\n' + tile->detail();
+    }
+    return {};
+}
+
+int SummaryView::outcomeRowCount() const
+{
+    return m_outcomes->rowCount();
+}
+
+bool SummaryView::isShowingPlaceholder() const
+{
+    return m_stack->currentIndex() == 0;
+}
+
+void SummaryView::refreshNow()
+{
+    m_timer.stop();
+    const SessionSummary s = m_builder.summary();
+    m_stack->setCurrentIndex(s.runs > 0 ? 1 : 0);
+    const ChartPalette palette = ChartPalette::fromPalette(this->palette());
+    const auto tile = [this](const QString& key) {
+        for (const auto& [k, t] : std::as_const(m_tiles)) {
+            if (k == key)
+                return t;
+        }
+        return static_cast<SummaryTile*>(nullptr);
+    };
+    const bool anyFinished = s.finishedRuns > 0;
+    const QString none = u"–"_s;
+    tile(u"success"_s)->setValue(anyFinished ? tr("%1 %").arg(s.successRate * 100.0, 0, 'f', 1) : none,
+                                 tr("%1 of %2 finished runs succeeded").arg(s.succeededRuns).arg(s.finishedRuns));
+    tile(u"success"_s)->setValueColor(!anyFinished ? QColor() : s.successRate >= 0.99 ? palette.success
+                                          : s.successRate < 0.9                         ? palette.failure
+                                                                                       : QColor());
+    tile(u"runs"_s)->setValue(QString::number(s.runs),
+                              tr("%1 finished · %2 running").arg(s.finishedRuns).arg(s.runs - s.finishedRuns));
+    tile(u"attempts"_s)->setValue(anyFinished ? QString::number(s.attemptsPerRun, 'f', 2) : none,
+                                  tr("at most %1 · %2 attempts in all").arg(s.maxAttemptsPerRun).arg(s.attempts));
+    tile(u"amplification"_s)->setValue(s.runs ? tr("×%1").arg(s.amplification, 0, 'f', 2) : none,
+        s.amplificationFromServer ? tr("the server received %1 requests for %2 runs").arg(s.serverRequests).arg(s.runs)
+                                  : tr("%1 attempts for %2 runs").arg(s.attempts).arg(s.runs));
+    tile(u"p50"_s)->setValue(anyFinished ? readableMs(s.p50Ms) : none,
+                             tr("run latency: first attempt to final answer, waits included"));
+    tile(u"p95"_s)->setValue(anyFinished ? readableMs(s.p95Ms) : none, tr("95 % of runs finished within this"));
+    tile(u"p99"_s)->setValue(anyFinished ? readableMs(s.p99Ms) : none, tr("99 % of runs finished within this"));
+    const double share = s.runTimeMs > 0 ? s.waitingMs / s.runTimeMs * 100.0 : 0.0;
+    tile(u"waiting"_s)->setValue(anyFinished ? readableMs(s.waitingMs) : none,
+                                 tr("%1 % of the finished runs' time was spent waiting to retry").arg(share, 0, 'f', 0));
+    QString server = tr("%1 requests received").arg(s.serverRequests);
+    if (s.duplicateApplications > 0)
+        server += u'\n' + tr("%n applied again under an idempotency key already used", nullptr, s.duplicateApplications);
+    tile(u"server"_s)->setValue(QString::number(s.operationsApplied), server);
+    tile(u"server"_s)->setValueColor(s.duplicateApplications > 0 ? palette.failure : QColor());
+    m_outcomes->setOutcomes(s.outcomes);
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The Summary: success rate, runs, attempts per run, amplification, run latency p50/p95/p99, time
+// spent waiting, the outcome breakdown and what the fault lab's server applied. Numbers come from
+// SessionSummaryBuilder; the view redraws at most four times a second (people read, not watch, them).
+
+#include "live/sessionsummary.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class LiveSession;
+class OutcomeBars;
+class QStackedWidget;
+class SummaryTile;
+struct LiveSessionDelta;
+
+class SummaryView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SummaryView(LiveSession* session, QWidget* parent = nullptr);
+
+    SessionSummary summary() const { return m_builder.summary(); }
+    // The text each tile shows, by caption key: "success", "runs", "attempts", "amplification", "p50",
+    // "p95", "p99", "waiting", "server" (for tests).
+    QString tileText(const QString& key) const;
+    int outcomeRowCount() const;
+    bool isShowingPlaceholder() const;
+
+public Q_SLOTS:
+    void refreshNow();
+
+private:
+    void onRefreshed(const LiveSessionDelta& delta);
+    void onCleared();
+    SummaryTile* addTile(const QString& key, const QString& caption);
+
+    LiveSession* m_session;
+    SessionSummaryBuilder m_builder;
+    QTimer m_timer;
+    QStackedWidget* m_stack = nullptr;
+    OutcomeBars* m_outcomes = nullptr;
+    QList<QPair<QString, SummaryTile*>> m_tiles;
+};
