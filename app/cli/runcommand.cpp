@@ -17,6 +17,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
+#include <QMap>
 
 #include <algorithm>
 
@@ -209,6 +210,23 @@ QString attemptLine(const AttemptRecord& a)
         .arg(start, 0, 'f', 1).arg(took, 0, 'f', 1).arg(result, decision, wait, reason);
 }
 
+// "lab ledger: 9 requests received, 3 operations applied: 3 settlement".
+QString ledgerLine(const LabLedger& ledger)
+{
+    QString line = tr("lab ledger: %1 requests received, %2 operations applied")
+                       .arg(ledger.requestsReceived())
+                       .arg(ledger.operationsApplied());
+    QMap<QString, int> kinds;
+    for (const LabOperation& op : ledger.operations())
+        ++kinds[op.operation];
+    QStringList parts;
+    for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
+        parts << u"%1 %2"_s.arg(it.value()).arg(it.key());
+    if (!parts.isEmpty())
+        line += u": "_s + parts.join(u", "_s);
+    return line;
+}
+
 double percentile(QList<double> values, double p)
 {
     if (values.isEmpty())
@@ -290,7 +308,8 @@ int runRun(const QStringList& args, CliIo& io)
                 io.out << tr("run %1: %2 — %3").arg(r.runId).arg(finalKindName(r.outcome), r.reason) << '\n';
         }
         if (setup->scenario)
-            io.out << tr("lab ledger: ") << QJsonDocument(lab.ledger().toJson()).toJson(QJsonDocument::Compact) << '\n';
+            io.out << ledgerLine(lab.ledger()) << '\n'
+                   << "  " << QJsonDocument(lab.ledger().toJson()).toJson(QJsonDocument::Compact) << '\n';
     }
     if (!setup->exportPath.isEmpty()) {
         QFile f(setup->exportPath);
