@@ -33,3 +33,5 @@ CliCommand policyCommand();
 CliCommand inspectCommand();
 CliCommand serveCommand();
 CliCommand runCommand();
+CliCommand exportCommand();
+CliCommand recoverCommand();

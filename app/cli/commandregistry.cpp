@@ -11,6 +11,8 @@ const QList<CliCommand>& cliCommands()
         list << inspectCommand();
         list << serveCommand();
         list << runCommand();
+        list << exportCommand();
+        list << recoverCommand();
         return list;
     }();
     return commands;

@@ -12,6 +12,7 @@
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
 #include "policy/presetcatalog.h"
+#include "session/sessionrecorder.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -48,6 +49,7 @@ Options:
   --connect-timeout S       connect timeout in seconds
   --deadline S              overall deadline per run, waits included
   --export FILE.json        write every run and attempt as JSON (secrets redacted)
+  --session FILE            record a session (journalled while it runs; see retrylab recover)
   --json                    print attempts and the summary as JSON lines
   --quiet                   print only the summary
 
@@ -63,6 +65,7 @@ struct Setup
     int concurrency = 1;
     std::uint64_t seed = 0;
     QString exportPath;
+    QString sessionPath;
     bool json = false;
     bool quiet = false;
 };
@@ -95,7 +98,7 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
     CliArgs a;
     a.option(u"policy"_s).option(u"scenario"_s).option(u"url"_s).option(u"method"_s).option(u"header"_s, true);
     a.option(u"data"_s).option(u"idempotency-key"_s).option(u"repeat"_s).option(u"concurrency"_s).option(u"seed"_s);
-    a.option(u"timeout"_s).option(u"connect-timeout"_s).option(u"deadline"_s).option(u"export"_s);
+    a.option(u"timeout"_s).option(u"connect-timeout"_s).option(u"deadline"_s).option(u"export"_s).option(u"session"_s);
     a.flag(u"json"_s).flag(u"quiet"_s);
     const auto fail = [&](const QString& m) { usageError(io, m); return std::optional<Setup>(); };
     if (!a.parse(args))
@@ -182,6 +185,7 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
         s.spec.*field = Millis(*ms);
     }
     s.exportPath = a.value(u"export"_s).value_or(QString());
+    s.sessionPath = a.value(u"session"_s).value_or(QString());
     s.json = a.isSet(u"json"_s);
     s.quiet = a.isSet(u"quiet"_s);
     *status = CliExit::Ok;
@@ -271,6 +275,22 @@ int runRun(const QStringList& args, CliIo& io)
     });
     QObject::connect(&engine, &RetryEngine::runFinished, &engine, [&](const RunRecord& r) { runs.append(r); });
     QObject::connect(&engine, &RetryEngine::idle, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+    std::unique_ptr<SessionRecorder> recorder;
+    if (!setup->sessionPath.isEmpty()) {
+        recorder = std::make_unique<SessionRecorder>(setup->sessionPath);
+        recorder->setClock(clock);
+        recorder->setConcurrency(setup->concurrency);
+        if (setup->scenario)
+            recorder->setScenario(setup->scenario->source);
+        QString error;
+        if (!recorder->start(&error)) {
+            io.err << "retrylab run: " << error << '\n';
+            return CliExit::Failed;
+        }
+        recorder->attach(&engine);
+        if (setup->scenario)
+            recorder->attachLab(&lab);
+    }
     for (int i = 0; i < setup->repeat; ++i)
         engine.submit(setup->spec, setup->policy);
     if (!engine.isIdle())
@@ -310,6 +330,13 @@ int runRun(const QStringList& args, CliIo& io)
         if (setup->scenario)
             io.out << ledgerLine(lab.ledger()) << '\n'
                    << "  " << QJsonDocument(lab.ledger().toJson()).toJson(QJsonDocument::Compact) << '\n';
+    }
+    if (recorder) {
+        QString error;
+        if (!recorder->finish(&error)) {
+            io.err << "retrylab run: " << error << '\n';
+            return CliExit::Failed;
+        }
     }
     if (!setup->exportPath.isEmpty()) {
         QFile f(setup->exportPath);

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `retrylab recover`: lists and restores sessions whose recording was interrupted (crash, kill -9).
+#include "cli/cliargs.h"
+#include "cli/clicommand.h"
+
+#include "session/journalregistry.h"
+#include "session/sessionfile.h"
+#include "session/sessionjournal.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("recover", text); }
+
+const char* const kUsage = R"(Usage: retrylab recover [--list] [--dir DIR]... [JOURNAL]... [-o FILE]
+
+A session being recorded keeps a journal next to it (SESSION.journal) until it is saved. After a crash or
+kill -9 the journal holds every attempt that finished; recover turns it back into the session file and
+deletes the journal. Without arguments it looks at the journals this user's Retrylab registered; --dir adds
+the journals found in DIR, and JOURNAL names one directly. Journals of a recording still in progress are
+listed but left alone.
+
+Options:
+  --list          only list interrupted sessions
+  --dir DIR       also look for *.journal files in DIR (repeatable)
+  -o, --output F  write the recovered session to F instead of where it was being recorded (one journal only)
+
+Exit status: 0 nothing failed (also when there was nothing to recover), 1 a journal could not be restored.
+)";
+
+int runRecover(const QStringList& rawArgs, CliIo& io)
+{
+    QStringList args = rawArgs;
+    for (QString& a : args) {
+        if (a == u"-o"_s)
+            a = u"--output"_s;
+    }
+    CliArgs a;
+    a.flag(u"list"_s).option(u"dir"_s, true).option(u"output"_s);
+    if (!a.parse(args)) {
+        io.err << "retrylab recover: " << a.error() << '\n';
+        return CliExit::Usage;
+    }
+    QStringList journals;
+    const auto addUnique = [&](const QString& path) {
+        const QString abs = QFileInfo(path).absoluteFilePath();
+        if (!journals.contains(abs))
+            journals << abs;
+    };
+    for (const QString& j : a.positional())
+        addUnique(j);
+    for (const QString& dir : a.values(u"dir"_s)) {
+        for (const QString& j : JournalRegistry::journalsIn(dir))
+            addUnique(j);
+    }
+    if (a.positional().isEmpty()) {
+        for (const QString& j : JournalRegistry::journals())
+            addUnique(j);
+    }
+    if (a.isSet(u"output"_s) && journals.size() > 1) {
+        io.err << "retrylab recover: " << tr("-o needs exactly one journal, found %1").arg(journals.size()) << '\n';
+        return CliExit::Usage;
+    }
+    int failures = 0;
+    int found = 0;
+    for (const QString& journal : std::as_const(journals)) {
+        SessionJournal::Info info;
+        QString error;
+        std::unique_ptr<Session> session = SessionJournal::recover(journal, &info, &error);
+        if (!session) {
+            io.err << "retrylab recover: " << error << '\n';
+            ++failures;
+            continue;
+        }
+        if (info.closed)
+            continue;
+        ++found;
+        const QString target = a.value(u"output"_s).value_or(info.sessionPath);
+        const QString state = info.processAlive ? tr("still recording (pid %1)").arg(info.pid) : tr("interrupted");
+        io.out << tr("%1: %2, %3 runs, %4 attempts, started %5 → %6")
+                      .arg(journal, state).arg(info.runs).arg(info.attempts).arg(info.startedUtc, target)
+               << '\n';
+        if (a.isSet(u"list"_s) || info.processAlive)
+            continue;
+        if (!SessionFile::save(*session, target, {}, &error)) {
+            io.err << "retrylab recover: " << error << '\n';
+            ++failures;
+            continue;
+        }
+        QFile::remove(journal);
+        JournalRegistry::remove(journal);
+        io.out << tr("recovered %1 (%2 attempts)").arg(target).arg(info.attempts) << '\n';
+    }
+    if (!found)
+        io.out << tr("no interrupted sessions") << '\n';
+    io.out.flush();
+    return failures ? CliExit::Failed : CliExit::Ok;
+}
+
+} // namespace
+
+CliCommand recoverCommand()
+{
+    return CliCommand { u"recover"_s, tr("list and restore sessions interrupted by a crash or kill"),
+        QString::fromUtf8(kUsage), runRecover };
+}

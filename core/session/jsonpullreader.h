@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A pull parser for JSON over a QIODevice, read in chunks: the caller walks objects and arrays and reads
+// one scalar at a time, so a file of a million attempts is never held as text. Errors carry line and
+// column; once an error is set every call fails and the first message is kept.
+
+#include <QByteArray>
+#include <QJsonValue>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+class QIODevice;
+
+class JsonPullReader
+{
+public:
+    enum class Kind { Object, Array, String, Number, Bool, Null, End, Invalid };
+
+    explicit JsonPullReader(QIODevice& device, qsizetype chunkSize = 1 << 20);
+
+    Kind peek(); // the kind of the next value (whitespace skipped)
+
+    bool enterObject(); // consumes '{'
+    // Inside an object: the next key (UTF-8), or false at the closing '}' (consumed) or on error.
+    bool nextKey(QByteArray* key);
+    bool enterArray(); // consumes '['
+    // Inside an array: true when another element follows, false at the closing ']' (consumed) or on error.
+    bool nextElement();
+
+    std::optional<QByteArray> readUtf8(); // a string's bytes, unescaped
+    std::optional<QString> readString();
+    std::optional<QByteArray> readNumberText(); // the number token as written
+    std::optional<double> readDouble();
+    std::optional<qint64> readInteger(); // a number without fraction or exponent
+    std::optional<bool> readBool();
+    bool readNullIfPresent(); // true (and consumed) when the next value is null
+    QJsonValue readValue(); // any value, built as a QJsonValue (for small sub-documents)
+    void skipValue();
+    bool atEnd(); // only whitespace left
+
+    bool hasError() const { return !m_error.isEmpty(); }
+    QString errorString() const { return m_error; }
+    void fail(const QString& message); // records MESSAGE at the current position (first error wins)
+    int line() const { return m_line; }
+    int column() const;
+    qint64 offset() const { return m_consumed + m_pos; } // bytes consumed so far (for progress)
+
+private:
+    bool fill();
+    int get(); // next byte or -1
+    int peekByte(); // without consuming; -1 at end
+    void skipWhitespace();
+    bool expect(char c);
+    bool literal(const char* word);
+    bool appendEscape(QByteArray& out);
+
+    QIODevice& m_device;
+    qsizetype m_chunk;
+    QByteArray m_buf;
+    qsizetype m_pos = 0;
+    qint64 m_consumed = 0; // bytes before m_buf
+    int m_line = 1;
+    qint64 m_lineStart = 0;
+    std::vector<bool> m_first; // per open container: no element read yet
+    QString m_error;
+};

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One attempt as a session stores it: numbers inline, texts as StringPool ids, header blocks as offsets
+// into the store's header arena. About 260 bytes plus the texts no other attempt shares.
+
+#include <QtGlobal>
+
+#include <limits>
+
+struct PackedAttempt
+{
+    static constexpr qint64 kUnset = std::numeric_limits<qint64>::min();
+    enum TimeSlot { Scheduled, Started, Connecting, TlsDone, RequestSent, HeadersReceived, FirstByte, Finished, SlotCount };
+
+    qint64 at[SlotCount] = { kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset }; // ns on the session axis
+    qint64 delayMs = kUnset; // unset: no decision (cancelled)
+    qint64 ceilingMs = 0;
+    qint64 delayLowMs = 0;
+    qint64 delayHighMs = 0;
+    qint64 serverAskedForMs = kUnset;
+    qint64 retryAfterMs = kUnset;
+    qint64 hostResetInMs = kUnset;
+    qint64 bodySize = 0;
+    qint64 bytesUp = 0;
+    qint64 bytesDown = 0;
+    qint64 throttleWaitMs = 0; // the per-host throttle's wait before this attempt
+    double throttlingTokens = std::numeric_limits<double>::quiet_NaN();
+    qint32 runId = 0;
+    qint32 index = 1;
+    qint32 status = -1; // -1: no status
+    qint32 qtErrorCode = 0;
+    qint32 quotaCost = 0;
+    qint32 quotaTokens = std::numeric_limits<qint32>::min(); // min: unknown
+    // StringPool ids
+    quint32 method = 0, url = 0, reasonPhrase = 0, qtError = 0, reason = 0, ruleName = 0, hintHeader = 0;
+    quint32 idempotencyKey = 0, attemptId = 0, bodySha256 = 0, redirectTarget = 0, bodyExcerpt = 0;
+    quint32 retryAfterRaw = 0, retryAfterSource = 0;
+    // header arena offsets (0: none)
+    quint32 requestHeaders = 0, responseHeaders = 0, rateLimitHeaders = 0;
+    qint16 requestSentSignals = 0;
+    qint8 phaseReached = 0; // AttemptPhase
+    qint8 error = -1; // ErrorClass, -1 none
+    qint8 abortReason = 0; // AbortReason
+    qint8 verdict = -1; // Verdict, -1: no decision
+    qint8 finalKind = 0; // FinalKind
+    qint8 delaySource = 0; // DelaySource
+    bool connectionReused = false;
+    bool http2 = false;
+    bool bodyExcerptTruncated = false;
+    bool throttling = false;
+    bool retryAfterValid = false; // a Retry-After (or hint) field was present
+};

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/session.h"
+
+#include <QSysInfo>
+
+SessionMeta SessionMeta::current()
+{
+    SessionMeta m;
+    m.appVersion = QStringLiteral(RETRYLAB_VERSION);
+    m.createdUtc = QDateTime::currentDateTimeUtc();
+    m.wallOriginUtc = m.createdUtc;
+    m.host = QSysInfo::machineHostName();
+    return m;
+}
+
+qsizetype Session::addPolicy(const RetryPolicy& policy)
+{
+    for (qsizetype i = policies.size() - 1; i >= 0; --i) {
+        if (policies.at(i) == policy)
+            return i;
+    }
+    policies.append(policy);
+    return policies.size() - 1;
+}
+
+qsizetype Session::addRequest(const RequestSpec& request)
+{
+    for (qsizetype i = requests.size() - 1; i >= 0; --i) {
+        if (requests.at(i) == request)
+            return i;
+    }
+    requests.append(request);
+    return requests.size() - 1;
+}
+
+SessionRun& Session::run(int runId)
+{
+    const qsizetype i = m_runIndex.value(runId, -1);
+    if (i >= 0)
+        return runs[i];
+    SessionRun r;
+    r.runId = runId;
+    runs.append(r);
+    m_runIndex.insert(runId, runs.size() - 1);
+    return runs.last();
+}
+
+const SessionRun* Session::findRun(int runId) const
+{
+    const qsizetype i = m_runIndex.value(runId, -1);
+    return i >= 0 ? &runs.at(i) : nullptr;
+}
+
+void Session::rebuildIndex()
+{
+    m_runIndex.clear();
+    for (qsizetype i = 0; i < runs.size(); ++i)
+        m_runIndex.insert(runs.at(i).runId, i);
+}
+
+void Session::setRunFacts(const RunRecord& r)
+{
+    SessionRun& s = run(r.runId);
+    s.policy = addPolicy(r.policy);
+    s.request = addRequest(r.request);
+    s.seed = r.seed;
+    s.submittedNs = r.submittedAt.count();
+    s.startedNs = r.startedAt ? r.startedAt->count() : PackedAttempt::kUnset;
+    s.finishedNs = r.finishedAt ? r.finishedAt->count() : PackedAttempt::kUnset;
+    s.outcome = r.outcome;
+    s.reason = r.reason;
+    s.serverAskedForMs = r.serverAskedFor ? r.serverAskedFor->count() : PackedAttempt::kUnset;
+    s.totalWaitMs = r.totalWait.count();
+}
+
+void Session::addAttempt(const AttemptRecord& a)
+{
+    SessionRun& s = run(a.runId);
+    for (quint32 row : std::as_const(s.rows)) {
+        if (attempts.packed(row).index == a.index)
+            return; // already recorded (a journal replayed twice)
+    }
+    s.rows.append(quint32(attempts.append(a)));
+}
+
+void Session::addRun(const RunRecord& r)
+{
+    setRunFacts(r);
+    for (const AttemptRecord& a : r.attempts)
+        addAttempt(a);
+}
+
+RunRecord Session::runRecord(qsizetype i, bool withAttempts) const
+{
+    const SessionRun& s = runs.at(i);
+    RunRecord r;
+    r.runId = s.runId;
+    if (s.request >= 0 && s.request < requests.size())
+        r.request = requests.at(s.request);
+    if (s.policy >= 0 && s.policy < policies.size())
+        r.policy = policies.at(s.policy);
+    r.seed = s.seed;
+    r.submittedAt = MonoTime(s.submittedNs);
+    if (s.startedNs != PackedAttempt::kUnset)
+        r.startedAt = MonoTime(s.startedNs);
+    if (s.finishedNs != PackedAttempt::kUnset)
+        r.finishedAt = MonoTime(s.finishedNs);
+    r.outcome = s.outcome;
+    r.reason = s.reason;
+    if (s.serverAskedForMs != PackedAttempt::kUnset)
+        r.serverAskedFor = Millis(s.serverAskedForMs);
+    r.totalWait = Millis(s.totalWaitMs);
+    if (withAttempts) {
+        for (quint32 row : s.rows)
+            r.attempts.append(attempts.record(row));
+    }
+    return r;
+}
+
+QList<RunRecord> Session::runRecords() const
+{
+    QList<RunRecord> out;
+    for (qsizetype i = 0; i < runs.size(); ++i)
+        out.append(runRecord(i));
+    return out;
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A recorded session: runs (request spec, policy snapshot, seed, attempts), the fault lab's events and
+// scenario when the lab was used, metadata and the redaction choice. Files: resources/docs/session-format.md.
+
+#include "engine/requestspec.h"
+#include "engine/runrecord.h"
+#include "lab/labevent.h"
+#include "policy/retrypolicy.h"
+#include "session/attemptstore.h"
+#include "session/redaction.h"
+#include "session/sessionmeta.h"
+#include "session/sessionrun.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+
+class Session
+{
+public:
+    static constexpr int currentVersion = 1;
+
+    SessionMeta meta;
+    RedactionSettings redaction;
+    QJsonObject scenario; // the fault-lab scenario document; empty when the lab was not used
+    QList<LabEvent> labEvents;
+    QList<RetryPolicy> policies;
+    QList<RequestSpec> requests;
+    QList<SessionRun> runs; // in run id order as recorded
+    AttemptStore attempts;
+
+    qsizetype attemptCount() const { return attempts.size(); }
+    qsizetype addPolicy(const RetryPolicy& policy); // index of an equal one, or a new one
+    qsizetype addRequest(const RequestSpec& request);
+
+    // Run bookkeeping (the recorder and the readers use these).
+    SessionRun& run(int runId); // created when missing
+    const SessionRun* findRun(int runId) const;
+    qsizetype runIndex(int runId) const { return m_runIndex.value(runId, -1); }
+    void setRunFacts(const RunRecord& run); // everything but the attempts
+    void addAttempt(const AttemptRecord& attempt); // to its run
+    void addRun(const RunRecord& run); // facts and attempts
+    void rebuildIndex();
+
+    RunRecord runRecord(qsizetype runIndex, bool withAttempts = true) const;
+    QList<RunRecord> runRecords() const;
+    AttemptRecord attempt(qsizetype runIndex, qsizetype i) const { return attempts.record(runs.at(runIndex).rows.at(i)); }
+
+private:
+    QHash<int, qsizetype> m_runIndex;
+};

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Reading and writing session files (resources/docs/session-format.md). Both stream: a million attempts
+// are written and read one object at a time, with progress and cancel. Saving is atomic (QSaveFile): a
+// failed or cancelled save leaves the old file as it was. Opening builds a new Session and hands it over
+// only when the whole file was read, so a refused file changes nothing.
+
+#include "session/session.h"
+
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QIODevice;
+
+// Called now and then with bytes (or attempts) done of TOTAL; returning false cancels.
+using SessionProgress = std::function<bool(qint64 done, qint64 total)>;
+
+namespace SessionFile {
+inline constexpr char formatName[] = "retrylab-session";
+inline constexpr char attemptLogFormatName[] = "retrylab-attempt-log"; // version 0: the engine's interim export
+
+// Writes SESSION as JSON (version 1). Secrets are redacted unless session.redaction.enabled is false;
+// REDACTOR (exports) overrides that choice.
+bool write(const Session& session, QIODevice& device, const SessionProgress& progress, QString* error,
+    const Redactor* redactor = nullptr);
+bool save(const Session& session, const QString& path, const SessionProgress& progress = {}, QString* error = nullptr,
+    const Redactor* redactor = nullptr);
+
+enum class Status { Ok, Failed, Cancelled };
+// Reads a session file of any supported version (0 and 1); older versions are migrated on the way in.
+std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const SessionProgress& progress, QString* error,
+    Status* status = nullptr);
+std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress = {}, QString* error = nullptr,
+    Status* status = nullptr);
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SessionFile::read and ::open: a streaming reader for versions 0 (the engine's attempt log) and 1.
+#include "session/sessionfile.h"
+
+#include "policy/policyjson.h"
+#include "session/attemptjson.h"
+#include "session/jsonpullreader.h"
+#include "session/sessionjson.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("session", text); }
+
+class Reader
+{
+public:
+    Reader(QIODevice& device, qint64 total, const SessionProgress& progress)
+        : m_in(device)
+        , m_total(total)
+        , m_progress(progress)
+    {
+    }
+
+    std::unique_ptr<Session> read(QString* error, SessionFile::Status* status);
+
+private:
+    bool fail(const QString& path, const QString& message)
+    {
+        if (!m_failed) {
+            m_in.fail(message);
+            m_path = path;
+            m_failed = true;
+        }
+        return false;
+    }
+    bool readDocument();
+    bool readRun(qsizetype index);
+    bool readArray(const QString& path, const std::function<bool(const QJsonValue&, const QString&)>& each);
+    bool checkVersion(const QString& path);
+
+    JsonPullReader m_in;
+    qint64 m_total;
+    const SessionProgress& m_progress;
+    std::unique_ptr<Session> m_session = std::make_unique<Session>();
+    QString m_format;
+    std::optional<qint64> m_version;
+    QString m_path = u"$"_s;
+    bool m_cancelled = false;
+    bool m_failed = false;
+    qint64 m_attemptsRead = 0;
+};
+
+bool Reader::checkVersion(const QString& path)
+{
+    if (m_format.isEmpty() || !m_version)
+        return true;
+    if (m_format == QLatin1String(SessionFile::attemptLogFormatName)) {
+        if (*m_version != 1)
+            return fail(path, tr("unsupported attempt-log version %1 (this build reads version 1)").arg(*m_version));
+        m_session->meta.readFromVersion = 0;
+        return true;
+    }
+    if (*m_version > Session::currentVersion)
+        return fail(path, tr("session format version %1 is newer than this build reads (up to %2); update Retrylab")
+                              .arg(*m_version).arg(Session::currentVersion));
+    if (*m_version < 1)
+        return fail(path, tr("unsupported session format version %1").arg(*m_version));
+    m_session->meta.readFromVersion = int(*m_version);
+    return true;
+}
+
+bool Reader::readArray(const QString& path, const std::function<bool(const QJsonValue&, const QString&)>& each)
+{
+    if (!m_in.enterArray())
+        return fail(path, tr("must be an array"));
+    qsizetype i = 0;
+    while (m_in.nextElement()) {
+        const QString itemPath = path + u'[' + QString::number(i++) + u']';
+        const QJsonValue v = m_in.readValue();
+        if (m_in.hasError())
+            return fail(itemPath, QString());
+        if (!each(v, itemPath))
+            return false;
+    }
+    return !m_in.hasError() || fail(path, QString());
+}
+
+bool Reader::readRun(qsizetype index)
+{
+    const QString path = u"$.runs["_s + QString::number(index) + u']';
+    Session& s = *m_session;
+    if (!m_in.enterObject())
+        return fail(path, QString());
+    QJsonObject facts;
+    QList<quint32> rows;
+    QByteArray key;
+    while (m_in.nextKey(&key)) {
+        if (key == "attempts") {
+            if (!m_in.enterArray())
+                return fail(path + u".attempts"_s, QString());
+            while (m_in.nextElement()) {
+                PackedAttempt p;
+                QByteArray field;
+                if (!AttemptJson::read(m_in, s.attempts, &p, &field)) {
+                    return fail(path + u".attempts["_s + QString::number(rows.size()) + u']'
+                            + (field.isEmpty() ? QString() : u'.' + QString::fromUtf8(field)),
+                        QString());
+                }
+                rows.append(quint32(s.attempts.append(p)));
+                if ((++m_attemptsRead & 4095) == 0 && m_progress && !m_progress(m_in.offset(), m_total)) {
+                    m_cancelled = true;
+                    return false;
+                }
+            }
+            if (m_in.hasError())
+                return fail(path + u".attempts"_s, QString());
+        } else {
+            facts.insert(QString::fromUtf8(key), m_in.readValue());
+            if (m_in.hasError())
+                return fail(path + u'.' + QString::fromUtf8(key), QString());
+        }
+    }
+    if (m_in.hasError())
+        return fail(path, QString());
+    SessionRun run;
+    QString problem;
+    if (!SessionJson::runFactsFromJson(facts, &run, &problem))
+        return fail(path + u'.' + problem.section(u':', 0, 0), problem.section(u':', 1).trimmed());
+    if (s.findRun(run.runId))
+        return fail(path + u".run"_s, tr("run %1 appears twice").arg(run.runId));
+    if (facts.contains(u"policy"_s)) { // version 0: the policy inline
+        const PolicyParseResult policy = policyFromJson(facts.value(u"policy"_s).toObject());
+        if (!policy.ok()) {
+            const PolicyProblem& p = policy.problems.first();
+            return fail(path + u".policy"_s + (p.path.startsWith(u'$') ? p.path.mid(1) : u'.' + p.path), p.message);
+        }
+        run.policy = s.addPolicy(*policy.policy);
+    }
+    if (!facts.contains(u"request_ref"_s)) { // version 0: method and URL only
+        RequestSpec spec;
+        spec.method = facts.value(u"method"_s).toString(u"GET"_s);
+        spec.url = QUrl(facts.value(u"url"_s).toString());
+        run.request = s.addRequest(spec);
+    }
+    for (quint32 row : std::as_const(rows))
+        s.attempts.packed(row).runId = run.runId;
+    run.rows = rows;
+    s.runs.append(run);
+    s.rebuildIndex();
+    return true;
+}
+
+bool Reader::readDocument()
+{
+    Session& s = *m_session;
+    if (m_in.peek() != JsonPullReader::Kind::Object)
+        return fail(u"$"_s, m_in.peek() == JsonPullReader::Kind::End ? tr("the file is empty") : tr("a session file is a JSON object"));
+    m_in.enterObject();
+    QByteArray key;
+    qsizetype runIndex = 0;
+    while (m_in.nextKey(&key)) {
+        const QString path = u"$."_s + QString::fromUtf8(key);
+        QString problem;
+        if (key == "format") {
+            const auto v = m_in.readString();
+            if (!v)
+                return fail(path, tr("must be a string"));
+            if (*v != QLatin1String(SessionFile::formatName) && *v != QLatin1String(SessionFile::attemptLogFormatName))
+                return fail(path, tr("\"%1\" is not a Retrylab session").arg(*v));
+            m_format = *v;
+            if (!checkVersion(path))
+                return false;
+        } else if (key == "version") {
+            m_version = m_in.readInteger();
+            if (!m_version)
+                return fail(path, tr("must be an integer"));
+            if (!checkVersion(path))
+                return false;
+        } else if (key == "meta" || key == "redaction") {
+            const QJsonValue v = m_in.readValue();
+            if (m_in.hasError() || !v.isObject())
+                return fail(path, tr("must be an object"));
+            const bool ok = key == "meta" ? SessionJson::metaFromJson(v.toObject(), &s.meta, &problem)
+                                          : SessionJson::redactionFromJson(v.toObject(), &s.redaction, &problem);
+            if (!ok)
+                return fail(path + u'.' + problem.section(u':', 0, 0), problem.section(u':', 1).trimmed());
+        } else if (key == "scenario") {
+            const QJsonValue v = m_in.readValue();
+            if (m_in.hasError() || !(v.isObject() || v.isNull()))
+                return fail(path, tr("must be an object or null"));
+            s.scenario = v.toObject();
+        } else if (key == "policies") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    const PolicyParseResult policy = policyFromJson(v.toObject());
+                    if (!policy.ok())
+                        return fail(p + u'.' + policy.problems.first().path, policy.problems.first().message);
+                    s.policies.append(*policy.policy);
+                    return true;
+                }))
+                return false;
+        } else if (key == "requests") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    RequestSpec spec;
+                    QString why;
+                    if (!SessionJson::requestFromJson(v.toObject(), &spec, &why))
+                        return fail(p + u'.' + why.section(u':', 0, 0), why.section(u':', 1).trimmed());
+                    s.requests.append(spec);
+                    return true;
+                }))
+                return false;
+        } else if (key == "runs") {
+            if (!m_in.enterArray())
+                return fail(path, tr("must be an array"));
+            while (m_in.nextElement()) {
+                if (!readRun(runIndex++))
+                    return false;
+            }
+            if (m_in.hasError())
+                return fail(path, QString());
+        } else if (key == "lab_events") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    LabEvent e;
+                    QString why;
+                    if (!SessionJson::labEventFromJson(v.toObject(), &e, &why))
+                        return fail(p + u'.' + why.section(u':', 0, 0), why.section(u':', 1).trimmed());
+                    s.labEvents.append(e);
+                    return true;
+                }))
+                return false;
+        } else if (key.startsWith('_') || key == "$schema") {
+            m_in.skipValue();
+        } else {
+            return fail(path, tr("unknown field \"%1\"").arg(QString::fromUtf8(key)));
+        }
+    }
+    if (m_in.hasError())
+        return fail(m_path, QString());
+    if (!m_in.atEnd())
+        return fail(u"$"_s, tr("unexpected text after the end of the session"));
+    if (m_format.isEmpty())
+        return fail(u"$.format"_s, tr("missing: not a Retrylab session file"));
+    if (!m_version)
+        return fail(u"$.version"_s, tr("missing"));
+    for (qsizetype i = 0; i < s.runs.size(); ++i) {
+        const SessionRun& r = s.runs.at(i);
+        if (r.policy < 0 || r.policy >= qMax<qsizetype>(1, s.policies.size()) || r.request < 0
+            || r.request >= qMax<qsizetype>(1, s.requests.size()))
+            return fail(u"$.runs["_s + QString::number(i) + u"].policy_ref"_s, tr("refers to a policy or request that is not in the file"));
+    }
+    if (s.policies.isEmpty())
+        s.policies.append(RetryPolicy());
+    if (s.requests.isEmpty())
+        s.requests.append(RequestSpec());
+    if (m_session->meta.readFromVersion == 0) {
+        s.meta.source = u"migrated"_s;
+        s.redaction.enabled = true;
+    }
+    return true;
+}
+
+std::unique_ptr<Session> Reader::read(QString* error, SessionFile::Status* status)
+{
+    const bool ok = readDocument();
+    if (status)
+        *status = ok ? SessionFile::Status::Ok : m_cancelled ? SessionFile::Status::Cancelled : SessionFile::Status::Failed;
+    if (ok) {
+        if (m_progress)
+            m_progress(m_total, m_total);
+        return std::move(m_session);
+    }
+    if (error) {
+        *error = m_cancelled ? tr("opening was cancelled")
+                             : tr("%1 (at %2)").arg(m_in.errorString().isEmpty() ? tr("invalid session") : m_in.errorString(), m_path);
+    }
+    return nullptr;
+}
+
+} // namespace
+
+namespace SessionFile {
+
+std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const SessionProgress& progress, QString* error,
+    Status* status)
+{
+    Reader reader(device, totalBytes, progress);
+    return reader.read(error, status);
+}
+
+std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress, QString* error, Status* status)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("cannot open %1: %2").arg(path, file.errorString());
+        if (status)
+            *status = Status::Failed;
+        return nullptr;
+    }
+    std::unique_ptr<Session> s = read(file, file.size(), progress, error, status);
+    if (!s && error && status && *status == Status::Failed)
+        *error = path + u": "_s + *error;
+    return s;
+}
+
+} // namespace SessionFile

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/sessionrecorder.h"
+
+#include "engine/clock.h"
+#include "engine/retryengine.h"
+#include "lab/faultserver.h"
+#include "session/journalregistry.h"
+#include "session/sessionfile.h"
+
+using namespace Qt::StringLiterals;
+
+SessionRecorder::SessionRecorder(const QString& sessionPath, QObject* parent)
+    : QObject(parent)
+    , m_path(sessionPath)
+{
+    m_session.meta = SessionMeta::current();
+    m_session.meta.source = u"run"_s;
+    m_session.redaction.salt = RedactionSettings::newSalt();
+}
+
+SessionRecorder::~SessionRecorder() = default;
+
+void SessionRecorder::setClock(const Clock& clock)
+{
+    const MonoTime now = clock.now();
+    m_session.meta.wallOriginUtc = clock.wallNow().addMSecs(-qint64(toMs(now)));
+}
+
+void SessionRecorder::setRedaction(const RedactionSettings& settings)
+{
+    const QByteArray salt = m_session.redaction.salt;
+    m_session.redaction = settings;
+    if (m_session.redaction.salt.isEmpty())
+        m_session.redaction.salt = salt;
+}
+
+void SessionRecorder::setNotes(const QString& notes)
+{
+    m_session.meta.notes = notes;
+}
+
+void SessionRecorder::setConcurrency(int concurrency)
+{
+    m_session.meta.concurrency = concurrency;
+}
+
+void SessionRecorder::setScenario(const QJsonObject& scenario)
+{
+    m_session.scenario = scenario;
+    if (m_started)
+        m_journal.writeScenario(scenario);
+}
+
+bool SessionRecorder::start(QString* error)
+{
+    if (!m_journal.open(m_path, m_session, error))
+        return false;
+    JournalRegistry::add(journalPath());
+    m_started = true;
+    return true;
+}
+
+void SessionRecorder::attach(RetryEngine* engine)
+{
+    connect(engine, &RetryEngine::runStarted, this, &SessionRecorder::recordRunStarted);
+    connect(engine, &RetryEngine::attemptFinished, this, &SessionRecorder::recordAttempt);
+    connect(engine, &RetryEngine::runFinished, this, &SessionRecorder::recordRunFinished);
+}
+
+void SessionRecorder::attachLab(FaultServer* lab)
+{
+    connect(lab, &FaultServer::labEvent, this, &SessionRecorder::recordLabEvent);
+}
+
+void SessionRecorder::noteRunFacts(const RunRecord& run, bool finished)
+{
+    const qsizetype policies = m_session.policies.size();
+    const qsizetype requests = m_session.requests.size();
+    m_session.setRunFacts(run);
+    const SessionRun& facts = *m_session.findRun(run.runId);
+    if (m_session.policies.size() != policies)
+        m_journal.writePolicy(facts.policy, m_session.policies.at(facts.policy));
+    if (m_session.requests.size() != requests)
+        m_journal.writeRequest(facts.request, m_session.requests.at(facts.request));
+    m_journal.writeRun(facts, finished);
+}
+
+void SessionRecorder::recordRunStarted(const RunRecord& run)
+{
+    noteRunFacts(run, false);
+}
+
+void SessionRecorder::recordAttempt(const AttemptRecord& attempt)
+{
+    const qsizetype before = m_session.attemptCount();
+    m_session.addAttempt(attempt);
+    if (m_session.attemptCount() > before)
+        m_journal.writeAttempt(m_session.attempts, m_session.attempts.packed(m_session.attemptCount() - 1));
+}
+
+void SessionRecorder::recordRunFinished(const RunRecord& run)
+{
+    // A run cancelled while queued never started: its facts arrive here first.
+    for (const AttemptRecord& a : run.attempts)
+        recordAttempt(a);
+    noteRunFacts(run, true);
+}
+
+void SessionRecorder::recordLabEvent(const LabEvent& event)
+{
+    m_session.labEvents.append(event);
+    m_journal.writeLabEvent(event);
+}
+
+bool SessionRecorder::finish(QString* error)
+{
+    if (!SessionFile::save(m_session, m_path, {}, error))
+        return false;
+    m_journal.close();
+    m_journal.remove();
+    JournalRegistry::remove(journalPath());
+    return true;
+}

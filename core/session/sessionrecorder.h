@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Records what a RetryEngine (and the fault lab, when used) does into a Session, journalling every event
+// as it happens; finish() saves the session atomically and deletes the journal. What `retrylab run
+// --session FILE` and the GUI's recording use.
+
+#include "session/session.h"
+#include "session/sessionjournal.h"
+
+#include <QObject>
+
+class Clock;
+class FaultServer;
+class RetryEngine;
+
+class SessionRecorder final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SessionRecorder(const QString& sessionPath, QObject* parent = nullptr);
+    ~SessionRecorder() override;
+
+    // Before start(): the wall-clock origin of the session axis, the redaction choice, notes, the scenario.
+    void setClock(const Clock& clock);
+    void setRedaction(const RedactionSettings& settings);
+    void setNotes(const QString& notes);
+    void setConcurrency(int concurrency);
+    void setScenario(const QJsonObject& scenario);
+
+    // Creates the journal (and registers it for recovery). Connect sources before submitting runs.
+    bool start(QString* error);
+    void attach(RetryEngine* engine);
+    void attachLab(FaultServer* lab);
+
+    // Saves the session and removes the journal; on failure the journal stays for `retrylab recover`.
+    bool finish(QString* error);
+
+    const Session& session() const { return m_session; }
+    QString sessionPath() const { return m_path; }
+    QString journalPath() const { return SessionJournal::pathFor(m_path); }
+
+    void recordRunStarted(const RunRecord& run);
+    void recordAttempt(const AttemptRecord& attempt);
+    void recordRunFinished(const RunRecord& run);
+    void recordLabEvent(const LabEvent& event);
+
+private:
+    void noteRunFacts(const RunRecord& run, bool finished);
+
+    QString m_path;
+    Session m_session;
+    SessionJournal m_journal;
+    bool m_started = false;
+};

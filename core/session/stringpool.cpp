@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/stringpool.h"
+
+#include <QHashFunctions>
+
+StringPool::StringPool()
+{
+    clear();
+}
+
+void StringPool::clear()
+{
+    m_arena.clear();
+    m_offsets.assign({ 0u, 0u }); // id 0: the empty string
+    m_table.assign(1024, 0u);
+    m_used = 0;
+}
+
+QByteArrayView StringPool::view(quint32 id) const
+{
+    if (id + 1 >= m_offsets.size())
+        return {};
+    return QByteArrayView(m_arena.constData() + m_offsets[id], qsizetype(m_offsets[id + 1] - m_offsets[id]));
+}
+
+void StringPool::grow()
+{
+    std::vector<quint32> table(m_table.size() * 2, 0u);
+    const size_t mask = table.size() - 1;
+    for (quint32 slot : m_table) {
+        if (!slot)
+            continue;
+        size_t i = qHash(view(slot - 1)) & mask;
+        while (table[i])
+            i = (i + 1) & mask;
+        table[i] = slot;
+    }
+    m_table.swap(table);
+}
+
+quint32 StringPool::intern(QByteArrayView text)
+{
+    if (text.isEmpty())
+        return 0;
+    if (qsizetype(m_used + 1) * 2 > qsizetype(m_table.size()))
+        grow();
+    const size_t mask = m_table.size() - 1;
+    size_t i = qHash(text) & mask;
+    while (const quint32 slot = m_table[i]) {
+        if (view(slot - 1) == text)
+            return slot - 1;
+        i = (i + 1) & mask;
+    }
+    const quint32 id = quint32(m_offsets.size() - 1);
+    m_arena.append(text.data(), text.size());
+    m_offsets.push_back(quint32(m_arena.size()));
+    m_table[i] = id + 1;
+    ++m_used;
+    return id;
+}
+
+qsizetype StringPool::memoryBytes() const
+{
+    return m_arena.capacity() + qsizetype((m_offsets.capacity() + m_table.capacity()) * sizeof(quint32));
+}

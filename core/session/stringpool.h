@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Interned UTF-8 strings in one arena: an attempt refers to its texts by 32-bit ids, so a million
+// attempts that repeat the same reasons, URLs and header names store each text once and allocate nothing
+// per string. Id 0 is the empty string.
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+
+#include <vector>
+
+class StringPool
+{
+public:
+    StringPool();
+
+    quint32 intern(QByteArrayView text);
+    quint32 intern(const QString& text) { return intern(QByteArrayView(text.toUtf8())); }
+    QByteArrayView view(quint32 id) const;
+    QByteArray bytes(quint32 id) const { return view(id).toByteArray(); }
+    QString string(quint32 id) const { return QString::fromUtf8(view(id)); }
+
+    qsizetype count() const { return qsizetype(m_offsets.size()) - 1; }
+    qsizetype memoryBytes() const;
+    void clear();
+
+private:
+    void grow();
+    std::vector<quint32> m_offsets; // start of string i; one extra entry at the end
+    QByteArray m_arena;
+    std::vector<quint32> m_table; // open addressing: id+1, 0 = free
+    qsizetype m_used = 0;
+};

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The session file: round trip, migration of every older version from stored fixtures, refusal of
+// malformed, truncated and wrong-version files (message names line and field), atomic saves, redaction.
+#include "session/attemptjson.h"
+#include "session/sessionfile.h"
+#include "sessiontestdata.h"
+
+#include <QBuffer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+class TestSessionFile : public QObject
+{
+    Q_OBJECT
+
+private:
+    static QByteArray attemptText(const Session& s, quint32 row)
+    {
+        QByteArray out;
+        AttemptJson::write(out, s.attempts, s.attempts.packed(row), Redactor::none());
+        return out;
+    }
+
+private Q_SLOTS:
+    void roundTripIsExact()
+    {
+        Session original = SessionTestData::session(5, 3);
+        original.redaction.enabled = false; // compare every value as recorded
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.json"_s);
+        QString error;
+        QVERIFY2(SessionFile::save(original, path, {}, &error), qPrintable(error));
+        const std::unique_ptr<Session> back = SessionFile::open(path, {}, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->meta.readFromVersion, 1);
+        QCOMPARE(back->runs.size(), original.runs.size());
+        QCOMPARE(back->attemptCount(), original.attemptCount());
+        QCOMPARE(back->policies, original.policies);
+        QCOMPARE(back->requests, original.requests);
+        for (qsizetype r = 0; r < original.runs.size(); ++r) {
+            const RunRecord a = original.runRecord(r);
+            const RunRecord b = back->runRecord(r);
+            QCOMPARE(b.runId, a.runId);
+            QCOMPARE(b.seed, a.seed);
+            QCOMPARE(b.outcome, a.outcome);
+            QCOMPARE(b.attempts.size(), a.attempts.size());
+            for (qsizetype i = 0; i < a.attempts.size(); ++i) {
+                QCOMPARE(attemptText(*back, back->runs.at(r).rows.at(i)), attemptText(original, original.runs.at(r).rows.at(i)));
+                QCOMPARE(b.attempts.at(i).at.finished, a.attempts.at(i).at.finished);
+                QCOMPARE(b.attempts.at(i).requestHeaders, a.attempts.at(i).requestHeaders);
+                QCOMPARE(b.attempts.at(i).decision->delay, a.attempts.at(i).decision->delay);
+            }
+        }
+        QVERIFY(!back->redaction.enabled); // the choice is remembered
+    }
+
+    void savedSessionsRedactByDefault()
+    {
+        Session s = SessionTestData::session(2, 2);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.json"_s);
+        QVERIFY(SessionFile::save(s, path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(!text.contains("sk_live_123456789"));
+        QVERIFY(!text.contains("s3cr3t"));
+        QVERIFY(text.contains("[redacted:17-32:"));
+        const std::unique_ptr<Session> back = SessionFile::open(path);
+        QVERIFY(back);
+        QVERIFY(back->redaction.enabled);
+        // Same secret, same hash: attempts stay comparable.
+        const AttemptRecord a = back->attempt(0, 0);
+        const AttemptRecord b = back->attempt(1, 1);
+        QCOMPARE(a.requestHeaders.at(1).value, b.requestHeaders.at(1).value);
+    }
+
+    void userListRedactsHeadersAndQuery()
+    {
+        Session s = SessionTestData::session(1, 1);
+        s.redaction.headers = { "Idempotency-Key" };
+        s.redaction.queryParameters = { u"token"_s };
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(SessionFile::write(s, buffer, {}, nullptr));
+        const QByteArray text = buffer.data();
+        QVERIFY(!text.contains("token=abc"));
+        QVERIFY(text.contains("page=2"));
+        QVERIFY(!text.contains("\\\"k-1\\\""));
+    }
+
+    void migrates_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("version");
+        QTest::addColumn<int>("runs");
+        QTest::addColumn<int>("attempts");
+        // Stored fixtures, one per format version ever written.
+        QTest::addRow("version 0: the engine's interim attempt log (retrylab run --export)")
+            << u"v0-attempt-log.json"_s << 0 << 3 << 5;
+        QTest::addRow("version 1: retrylab run --session") << u"v1-session.json"_s << 1 << 3 << 5;
+    }
+    void migrates()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, version);
+        QFETCH(int, runs);
+        QFETCH(int, attempts);
+        QString error;
+        const std::unique_ptr<Session> s = SessionFile::open(QStringLiteral(RETRYLAB_TEST_DATA "/sessions/") + file, {}, &error);
+        QVERIFY2(s, qPrintable(error));
+        QCOMPARE(s->meta.readFromVersion, version);
+        QCOMPARE(s->runs.size(), runs);
+        QCOMPARE(s->attemptCount(), attempts);
+        for (qsizetype r = 0; r < s->runs.size(); ++r) {
+            const RunRecord run = s->runRecord(r);
+            QVERIFY(run.outcome != FinalKind::None);
+            QCOMPARE(run.request.method, u"POST"_s);
+            QVERIFY(validate(run.policy).isEmpty());
+            for (const AttemptRecord& a : run.attempts) {
+                QCOMPARE(a.runId, run.runId);
+                QVERIFY(a.decision.has_value());
+                QVERIFY(a.at.started.has_value());
+            }
+        }
+        // Saving a migrated session writes the current version, which reads back the same.
+        QTemporaryDir dir;
+        QVERIFY(SessionFile::save(*s, dir.filePath(u"m.json"_s)));
+        const std::unique_ptr<Session> again = SessionFile::open(dir.filePath(u"m.json"_s));
+        QVERIFY(again);
+        QCOMPARE(again->meta.readFromVersion, Session::currentVersion);
+        QCOMPARE(again->attemptCount(), s->attemptCount());
+        for (qsizetype i = 0; i < s->attemptCount(); ++i)
+            QCOMPARE(attemptText(*again, quint32(i)), attemptText(*s, quint32(i)));
+    }
+
+    void refused_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("where");
+        const QByteArray head = "{\"format\":\"retrylab-session\",\"version\":1,\n\"runs\":[\n{\"run\":1,\"attempts\":[\n";
+        const QByteArray good = "{\"index\":1,\"start_ms\":1.5,\"end_ms\":3,\"status\":503,\"decision\":\"stop\"}";
+        QTest::addRow("empty file") << QByteArray() << u"file is empty"_s;
+        QTest::addRow("not JSON") << QByteArray("hello") << u"line 1, column 1"_s;
+        QTest::addRow("not a session") << QByteArray("{\"format\":\"har\",\"version\":1}") << u"$.format"_s;
+        QTest::addRow("newer version") << QByteArray("{\"format\":\"retrylab-session\",\"version\":9,\"runs\":[]}")
+                                       << u"version 9 is newer"_s;
+        QTest::addRow("version missing") << QByteArray("{\"format\":\"retrylab-session\",\"runs\":[]}") << u"$.version"_s;
+        QTest::addRow("truncated inside an attempt") << head + good.left(30) << u"line 4"_s;
+        QTest::addRow("truncated between attempts") << head + good + ",\n" << u"truncated"_s;
+        QTest::addRow("unknown attempt field") << head + "{\"index\":1,\"colour\":\"red\"}]}]}" << u"$.runs[0].attempts[0].colour"_s;
+        QTest::addRow("status not HTTP") << head + "{\"index\":1,\"status\":7,\"decision\":\"stop\"}]}]}"
+                                         << u"$.runs[0].attempts[0].status"_s;
+        QTest::addRow("status a string") << head + "{\"index\":1,\"status\":\"503\",\"decision\":\"stop\"}]}]}"
+                                         << u"line 4, column"_s;
+        QTest::addRow("unknown decision") << head + "{\"index\":1,\"decision\":\"maybe\"}]}]}" << u"$.runs[0].attempts[0].decision"_s;
+        QTest::addRow("second attempt broken") << head + good + ",\n{\"index\":0,\"decision\":\"stop\"}]}]}"
+                                               << u"$.runs[0].attempts[1].index"_s;
+        QTest::addRow("run id missing") << QByteArray("{\"format\":\"retrylab-session\",\"version\":1,\"runs\":[{\"attempts\":[]}]}")
+                                        << u"$.runs[0].run"_s;
+        QTest::addRow("garbage after the end") << QByteArray("{\"format\":\"retrylab-session\",\"version\":1,\"runs\":[]} x")
+                                               << u"after the end"_s;
+        QTest::addRow("bad policy") << QByteArray("{\"format\":\"retrylab-session\",\"version\":1,\"policies\":[{\"max_attempts\":-3}]}")
+                                    << u"$.policies[0]"_s;
+    }
+    void refused()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, where);
+        QBuffer buffer(&text);
+        buffer.open(QIODevice::ReadOnly);
+        QString error;
+        SessionFile::Status status = SessionFile::Status::Ok;
+        const std::unique_ptr<Session> s = SessionFile::read(buffer, text.size(), {}, &error, &status);
+        QVERIFY(!s);
+        QCOMPARE(status, SessionFile::Status::Failed);
+        QVERIFY2(error.contains(where), qPrintable(error));
+    }
+
+    void cancelledSaveLeavesTheOldFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.json"_s);
+        const Session small = SessionTestData::session(1, 1);
+        QVERIFY(SessionFile::save(small, path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        const Session big = SessionTestData::session(3000, 3);
+        QString error;
+        QVERIFY(!SessionFile::save(big, path, [](qint64, qint64) { return false; }, &error));
+        QVERIFY(error.contains(u"cancelled"_s));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+    }
+
+    void cancelledOpenReturnsNothing()
+    {
+        const Session big = SessionTestData::session(3000, 3);
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(SessionFile::write(big, buffer, {}, nullptr));
+        buffer.close();
+        buffer.open(QIODevice::ReadOnly);
+        SessionFile::Status status = SessionFile::Status::Ok;
+        QList<qint64> seen;
+        const auto s = SessionFile::read(buffer, buffer.size(), [&](qint64 done, qint64) { seen << done; return seen.size() < 2; },
+            nullptr, &status);
+        QVERIFY(!s);
+        QCOMPARE(status, SessionFile::Status::Cancelled);
+        QCOMPARE(seen.size(), 2);
+        QVERIFY(seen.at(1) > seen.at(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionFile)
+#include "tst_sessionfile.moc"
