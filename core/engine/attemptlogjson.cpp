@@ -25,6 +25,36 @@ QJsonArray headersToJson(const HttpHeaderList& headers, bool redact)
     return out;
 }
 
+QJsonValue optionalNumber(const std::optional<qint64>& v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+
+QJsonObject snapshotToJson(const RateLimitSnapshot& q)
+{
+    return QJsonObject { { QStringLiteral("limit"), optionalNumber(q.limit) },
+        { QStringLiteral("remaining"), optionalNumber(q.remaining) },
+        { QStringLiteral("reset_seconds"), q.resetSeconds ? QJsonValue(*q.resetSeconds) : QJsonValue() },
+        { QStringLiteral("policy"), q.policy.isEmpty() ? QJsonValue() : QJsonValue(q.policy) },
+        { QStringLiteral("dialect"), q.dialect } };
+}
+
+// The most restrictive quota at the top level, every quota under "policies"; null when the answer stated none.
+QJsonValue rateLimitToJson(const RateLimitParse& parse)
+{
+    const RateLimitSnapshot* most = parse.mostRestrictive();
+    if (!most)
+        return QJsonValue();
+    QJsonObject o = snapshotToJson(*most);
+    QJsonArray all;
+    for (const RateLimitSnapshot& q : parse.snapshots)
+        all.append(snapshotToJson(q));
+    o[u"policies"] = all;
+    if (!parse.warnings.isEmpty())
+        o[u"warnings"] = QJsonArray::fromStringList(parse.warnings);
+    return o;
+}
+
 } // namespace
 
 QJsonObject attemptToJson(const AttemptRecord& a, bool redact)
@@ -60,7 +90,9 @@ QJsonObject attemptToJson(const AttemptRecord& a, bool redact)
         sent.append({ h.name, h.value });
     o[u"request_headers"] = headersToJson(sent, redact);
     o[u"response_headers"] = headersToJson(a.responseHeaders, redact);
-    o[u"rate_limit"] = a.rateLimitHeaders.isEmpty() ? QJsonValue() : QJsonValue(headersToJson(a.rateLimitHeaders, false));
+    o[u"rate_limit"] = rateLimitToJson(a.rateLimit);
+    o[u"rate_limit_fields"] = headersToJson(a.rateLimitHeaders, false);
+    o[u"throttle_wait_ms"] = qint64(a.throttleWait.count());
     o[u"retry_after_ms"] = a.retryAfter && a.retryAfter->delay ? QJsonValue(qint64(a.retryAfter->delay->count())) : QJsonValue();
     o[u"method"] = a.method;
     o[u"url"] = a.url.toString();

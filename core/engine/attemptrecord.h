@@ -7,6 +7,7 @@
 #include "engine/attemptphase.h"
 #include "engine/clock.h"
 #include "http/httpfield.h"
+#include "http/ratelimitparse.h"
 #include "http/retryafter.h"
 #include "policy/decide.h"
 #include "policy/errorclass.h"
@@ -61,7 +62,7 @@ struct AttemptRecord
     bool connectionReused = false; // no new connection was seen before the request went out
     bool http2Used = false;
     int requestSentSignals = 0; // > 1 would mean a transport re-send (made impossible by the body device)
-    QString idempotencyKey;
+    QString idempotencyKey; // the key itself; the header carries it as the policy's idempotency.format says
     QString attemptId;
 
     // ---- answer
@@ -79,8 +80,12 @@ struct AttemptRecord
     // ---- decision
     std::optional<RetryDecision> decision; // unset for a cancelled attempt
     std::optional<RetryAfterValue> retryAfter; // parsed Retry-After (or retry-after-ms)
-    HttpHeaderList rateLimitHeaders; // the rate-limit fields of the answer (raw until a snapshot type lands)
+    HttpHeaderList rateLimitHeaders; // the rate-limit fields of the answer, as received
+    RateLimitParse rateLimit; // every quota they state (any dialect) and the most restrictive one
     BudgetView budgetAfter; // budget and throttle state after the decision
+    // How long the per-host throttle held this attempt back before sending it, beyond the wait its decision
+    // chose (the first attempt of a run, or a host reset that moved while the run waited).
+    Millis throttleWait { 0 };
 
     std::optional<MonoTime> duration() const
     {

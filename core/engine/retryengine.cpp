@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/retryengine.h"
 
+#include "engine/answerreading.h"
 #include "engine/attempttransport.h"
 #include "engine/clock.h"
+#include "engine/enginerun.h"
 #include "engine/requestheaders.h"
 #include "engine/scheduler.h"
-#include "policy/backoff.h"
+#include "engine/throttlingfailure.h"
 #include "policy/decide.h"
-#include "policy/randomsource.h"
 #include "policy/retrybudget.h"
 
 #include <QCoreApplication>
@@ -21,24 +22,6 @@
 namespace {
 constexpr int kMaxRedirects = 10;
 }
-
-struct RetryEngine::Run
-{
-    RunRecord record;
-    std::unique_ptr<SeededRandomSource> random;
-    BackoffState backoff;
-    std::unique_ptr<QNetworkCookieJar> cookies;
-    QString idempotencyKey;
-    QUrl target; // where the next attempt goes (changes when a redirect is followed)
-    int redirects = 0;
-    bool started = false;
-    bool answerLost = false;
-    bool cancelling = false;
-    int quotaAcquired = 0;
-    Transport* transport = nullptr;
-    std::optional<Scheduler::TaskId> waitTask;
-    MonoTime waitDecidedAt { 0 };
-};
 
 void RetryEngine::registerMetaTypes()
 {
@@ -97,106 +80,53 @@ int RetryEngine::queuedCount() const
 
 int RetryEngine::submit(const RequestSpec& request, const RetryPolicy& policy, std::optional<std::uint64_t> seed)
 {
-    auto run = std::make_unique<Run>();
     const int id = m_nextId++;
-    run->record.runId = id;
-    run->record.request = request;
-    run->record.request.method = request.method.toUpper();
-    run->record.policy = policy;
-    // The request's overrides become part of the run's policy snapshot.
-    if (request.attemptTimeout)
-        run->record.policy.limits.attemptTimeout = request.attemptTimeout;
-    if (request.connectTimeout)
-        run->record.policy.limits.connectTimeout = request.connectTimeout;
-    if (request.deadline)
-        run->record.policy.limits.deadline = request.deadline;
-    run->record.seed = seed ? *seed : m_nextSeed++;
-    run->record.submittedAt = m_clock.now();
-    run->random = std::make_unique<SeededRandomSource>(run->record.seed);
-    run->cookies = std::make_unique<QNetworkCookieJar>();
-    run->target = request.url;
-    m_runs.emplace(id, std::move(run));
+    m_runs.emplace(id, std::make_unique<EngineRun>(id, request, policy, seed ? *seed : m_nextSeed++, m_clock.now()));
     pump();
     return id;
 }
 
 void RetryEngine::pump()
 {
-    int running = runningCount();
-    for (auto& [id, run] : m_runs) {
-        if (running >= m_limit)
-            break;
-        if (run->started)
-            continue;
-        ++running;
-        const int runId = id;
-        startRun(*run);
-        // startRun may have finished (and erased) runs; restart the scan from a valid iterator.
-        if (!m_runs.count(runId)) {
-            pump();
-            return;
-        }
+    // Not re-entrant: a run that ends while starting (the host throttle failing it fast) asks for another
+    // pass instead of recursing, so a long queue of such runs cannot grow the stack.
+    if (m_pumping) {
+        m_pumpAgain = true;
+        return;
     }
+    m_pumping = true;
+    do {
+        m_pumpAgain = false;
+        int running = runningCount();
+        for (auto it = m_runs.begin(); it != m_runs.end() && running < m_limit;) {
+            if (it->second->started) {
+                ++it;
+                continue;
+            }
+            ++running;
+            const int runId = it->first;
+            startRun(*it->second);
+            it = m_runs.upper_bound(runId); // startRun may have finished (and erased) runs
+        }
+    } while (m_pumpAgain);
+    m_pumping = false;
 }
 
-void RetryEngine::startRun(Run& run)
+void RetryEngine::startRun(EngineRun& run)
 {
     run.started = true;
     run.record.startedAt = m_clock.now();
     run.idempotencyKey = chooseIdempotencyKey(run.record.request, run.record.policy);
+    run.bodySha256 = bodyHash(run.record.request.body);
     Q_EMIT runStarted(run.record);
     startAttempt(run, *run.record.startedAt);
 }
 
-RetryBudget& RetryEngine::budgetFor(const Run& run)
+void RetryEngine::startAttempt(EngineRun& run, MonoTime scheduledAt)
 {
-    const RetryPolicy& p = run.record.policy;
-    const bool hostScoped = (p.quota.enabled && p.quota.scope == BudgetScope::Host)
-        || (!p.quota.enabled && p.throttling.enabled && p.throttling.scope == BudgetScope::Host);
-    QString key = p.name + u'|';
-    if (hostScoped)
-        key += run.target.host() + u':' + QString::number(run.target.port(run.target.scheme() == QLatin1String("https") ? 443 : 80));
-    auto& slot = m_budgets[key];
-    if (!slot)
-        slot = std::make_unique<RetryBudget>(p.quota, p.throttling);
-    return *slot;
-}
-
-AttemptRecord RetryEngine::prepareAttempt(Run& run, MonoTime scheduledAt)
-{
-    AttemptRecord a;
-    a.runId = run.record.runId;
-    a.index = int(run.record.attempts.size()) + 1;
-    a.at.scheduled = scheduledAt;
-    a.at.started = m_clock.now();
-    a.phaseReached = AttemptPhase::Scheduled;
-    const RequestSpec& spec = run.record.request;
-    a.method = spec.method;
-    a.url = run.target;
-    a.idempotencyKey = run.idempotencyKey;
-    a.attemptId = newAttemptId();
-    QByteArray cookie;
-    for (const QNetworkCookie& c : run.cookies->cookiesForUrl(a.url))
-        cookie += (cookie.isEmpty() ? QByteArray() : QByteArrayLiteral("; ")) + c.toRawForm(QNetworkCookie::NameAndValueOnly);
-    a.requestHeaders = buildRequestHeaders(spec, run.record.policy, a.url, a.idempotencyKey,
-        spec.attemptIdEnabled ? a.attemptId : QString(), cookie);
-    a.bodySize = spec.body.size();
-    a.bodySha256 = bodyHash(spec.body);
-    return a;
-}
-
-void RetryEngine::startAttempt(Run& run, MonoTime scheduledAt)
-{
-    const RetryPolicy& policy = run.record.policy;
-    AttemptRecord a = prepareAttempt(run, scheduledAt);
-    AttemptLimits limits;
-    limits.attemptTimeout = policy.limits.attemptTimeout;
-    limits.connectTimeout = policy.limits.connectTimeout;
-    if (policy.limits.deadline && run.record.startedAt)
-        limits.deadline = *run.record.startedAt + *policy.limits.deadline;
-    limits.http2Allowed = run.record.request.http2Allowed;
-    limits.bodyExcerptCap = run.record.request.bodyExcerptCap;
-    limits.extraCaCertificates = run.record.request.extraCaCertificates;
+    if (holdForHostThrottle(run))
+        return;
+    const AttemptRecord a = run.nextAttempt(scheduledAt, m_clock.now());
 
     Transport* t = m_factory(this);
     run.transport = t;
@@ -210,7 +140,59 @@ void RetryEngine::startAttempt(Run& run, MonoTime scheduledAt)
     connect(t, &Transport::finished, this,
         [this, runId](const AttemptRecord& record) { onAttemptFinished(runId, record); });
     Q_EMIT attemptStarted(a);
-    t->start(a, run.record.request.body, limits);
+    t->start(a, run.record.request.body, run.limits());
+}
+
+// Before any attempt goes to a host whose quota a response reported spent: wait for the reset (a wait with
+// source `throttle`), or end the run without sending when the reset is beyond the policy's maxWait.
+bool RetryEngine::holdForHostThrottle(EngineRun& run)
+{
+    const RetryPolicy& policy = run.record.policy;
+    const MonoTime now = m_clock.now();
+    const ThrottleHold hold = m_hostThrottle.check(run.target, policy.hostThrottle, now);
+    if (hold.kind == ThrottleHold::Kind::Send)
+        return false;
+    const int runId = run.record.runId;
+    const int index = int(run.record.attempts.size()) + 1;
+    if (hold.kind == ThrottleHold::Kind::FailFast) {
+        finishRun(runId, FinalKind::RateLimited,
+            tr("attempt %1 not sent: the host's rate limit (%2) resets in %3, beyond the throttle's %4 maximum wait")
+                .arg(index)
+                .arg(hold.cause, formatMillis(hold.wait), formatMillis(policy.hostThrottle.maxWait)),
+            hold.wait);
+        return true;
+    }
+    if (policy.limits.deadline && now + hold.wait > *run.record.startedAt + *policy.limits.deadline) {
+        finishRun(runId, FinalKind::Deadline,
+            tr("attempt %1 not sent: waiting %2 for the host's rate-limit reset would pass the %3 deadline")
+                .arg(index)
+                .arg(formatMillis(hold.wait), formatMillis(*policy.limits.deadline)));
+        return true;
+    }
+    WaitInfo info { runId, index, now, now + hold.wait, {} };
+    info.decision.verdict = Verdict::Retry;
+    info.decision.delay = info.decision.ceiling = info.decision.delayLow = info.decision.delayHigh = hold.wait;
+    info.decision.source = DelaySource::Throttle;
+    info.decision.reason = tr("attempt %1 held back %2 for the host's rate-limit reset (%3)")
+                               .arg(index)
+                               .arg(formatMillis(hold.wait), hold.cause);
+    scheduleWait(run, info, true);
+    return true;
+}
+
+void RetryEngine::noteHostReset(const AttemptRecord& record)
+{
+    const MonoTime received = record.at.headersReceived.value_or(record.at.finished.value_or(m_clock.now()));
+    if (const std::optional<HostReset> reset = HostThrottleState::reportedReset(record, received))
+        m_hostThrottle.note(HostThrottleState::hostKey(record.url), *reset);
+}
+
+std::optional<Millis> RetryEngine::hostResetIn(const QUrl& url) const
+{
+    const std::optional<MonoTime> in = m_hostThrottle.resetIn(HostThrottleState::hostKey(url), m_clock.now());
+    if (!in)
+        return std::nullopt;
+    return std::chrono::ceil<Millis>(*in);
 }
 
 void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
@@ -218,7 +200,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     auto it = m_runs.find(runId);
     if (it == m_runs.end())
         return;
-    Run& run = *it->second;
+    EngineRun& run = *it->second;
     if (run.transport) {
         run.transport->disconnect(this);
         run.transport->deleteLater();
@@ -227,13 +209,13 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     const RetryPolicy& policy = run.record.policy;
     const QDateTime wallNow = m_clock.wallNow();
 
+    readAnswerHints(record, wallNow);
     if (record.status) {
-        record.retryAfter = parseRetryAfter(record.responseHeaders, wallNow);
-        record.rateLimitHeaders = rateLimitFieldsOf(record.responseHeaders);
         for (const auto& [name, value] : std::as_const(record.responseHeaders)) {
             if (name.compare("set-cookie", Qt::CaseInsensitive) == 0)
                 run.cookies->setCookiesFromUrl(QNetworkCookie::parseCookies(value), record.url);
         }
+        noteHostReset(record);
     }
 
     if (run.cancelling || record.abortReason == AbortReason::Cancelled) {
@@ -243,12 +225,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
         return;
     }
 
-    AttemptOutcome outcome;
-    outcome.status = record.status;
-    outcome.headers = record.responseHeaders;
-    outcome.body = record.bodyExcerpt;
-    outcome.error = record.error;
-    outcome.errorDetail = record.qtError;
+    const AttemptOutcome outcome = outcomeOf(record);
 
     RequestFacts facts;
     facts.method = record.method;
@@ -257,9 +234,9 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     facts.bodyRewindable = true; // the engine keeps the body and sends each attempt through a fresh device
     facts.answerLostEarlier = run.answerLost;
 
-    RetryBudget& budget = budgetFor(run);
-    const bool failure = record.error || (record.status && (*record.status >= 500 || *record.status == 429));
-    if (failure)
+    RetryBudget& budget = m_budgets.budgetFor(policy, run.target);
+    // gRFC A6: only a failure the policy would retry (or a "don't retry" pushback) takes a token.
+    if (budget.throttlingEnabled() && takesThrottlingToken(policy, facts, outcome, wallNow))
         budget.recordFailure();
 
     DecisionContext context;
@@ -267,6 +244,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     context.elapsed = std::chrono::duration_cast<Millis>(m_clock.now() - *run.record.startedAt);
     context.now = wallNow;
     context.budget = budget.view();
+    context.budget.hostResetIn = hostResetIn(record.url);
 
     RandomSource& random = m_random ? *m_random : static_cast<RandomSource&>(*run.random);
     RetryDecision d = decide(policy, facts, outcome, context, run.backoff, random);
@@ -307,6 +285,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
 
     record.decision = d;
     record.budgetAfter = budget.view();
+    record.budgetAfter.hostResetIn = hostResetIn(run.target);
     run.record.attempts.append(record);
     Q_EMIT attemptFinished(record);
     if (!m_runs.count(runId))
@@ -316,24 +295,30 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
         finishRun(runId, d.finalKind == FinalKind::None ? FinalKind::Success : d.finalKind, d.reason, d.serverAskedFor);
         return;
     }
-    WaitInfo wait;
-    wait.runId = runId;
-    wait.nextIndex = record.index + 1;
-    wait.scheduledAt = m_clock.now();
-    wait.dueAt = wait.scheduledAt + d.delay;
-    wait.decision = d;
-    run.waitDecidedAt = wait.scheduledAt;
-    const MonoTime due = wait.dueAt;
-    run.waitTask = m_scheduler.scheduleAt(due, [this, runId, due] {
+    const MonoTime now = m_clock.now();
+    scheduleWait(run, WaitInfo { runId, record.index + 1, now, now + d.delay, d });
+}
+
+// Waits until INFO.dueAt on the scheduler, then starts the next attempt. A wait the host throttle imposed
+// (source throttle, before any decision asked for it) is also added to the next attempt's throttleWait.
+void RetryEngine::scheduleWait(EngineRun& run, const WaitInfo& info, bool throttleHold)
+{
+    const int runId = run.record.runId;
+    const MonoTime decidedAt = info.scheduledAt;
+    const MonoTime due = info.dueAt;
+    run.waitTask = m_scheduler.scheduleAt(due, [this, runId, decidedAt, due, throttleHold] {
         auto found = m_runs.find(runId);
         if (found == m_runs.end())
             return;
-        Run& r = *found->second;
+        EngineRun& r = *found->second;
         r.waitTask.reset();
-        r.record.totalWait += std::chrono::duration_cast<Millis>(m_clock.now() - r.waitDecidedAt);
+        const auto waited = std::chrono::duration_cast<Millis>(m_clock.now() - decidedAt);
+        r.record.totalWait += waited;
+        if (throttleHold)
+            r.throttleHeld += waited;
         startAttempt(r, due);
     });
-    Q_EMIT waitScheduled(wait);
+    Q_EMIT waitScheduled(info);
 }
 
 void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, std::optional<Millis> serverAskedFor)
@@ -341,7 +326,7 @@ void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, st
     auto it = m_runs.find(runId);
     if (it == m_runs.end())
         return;
-    std::unique_ptr<Run> run = std::move(it->second);
+    std::unique_ptr<EngineRun> run = std::move(it->second);
     m_runs.erase(it);
     if (run->waitTask)
         m_scheduler.cancel(*run->waitTask);
@@ -365,7 +350,7 @@ void RetryEngine::cancel(int runId)
     auto it = m_runs.find(runId);
     if (it == m_runs.end())
         return;
-    Run& run = *it->second;
+    EngineRun& run = *it->second;
     if (!run.started) {
         finishRun(runId, FinalKind::Cancelled, tr("cancelled before it started"));
         return;

@@ -6,6 +6,8 @@
 // schedules the next attempt on the injected Scheduler. Never blocks; no nested event loops.
 
 #include "engine/attemptrecord.h"
+#include "engine/budgetbook.h"
+#include "engine/hostthrottlestate.h"
 #include "engine/requestspec.h"
 #include "engine/runrecord.h"
 #include "engine/transport.h"
@@ -19,9 +21,9 @@
 #include <optional>
 
 class Clock;
+struct EngineRun;
 class QNetworkAccessManager;
 class RandomSource;
-class RetryBudget;
 class Scheduler;
 
 class RetryEngine final : public QObject
@@ -53,6 +55,8 @@ public:
     int queuedCount() const;
     bool isIdle() const { return m_runs.empty(); }
     QNetworkAccessManager& network() { return *m_nam; }
+    // The per-host throttle's state: what every run learnt about each host's quota (shared by all runs).
+    const HostThrottleState& hostThrottle() const { return m_hostThrottle; }
 
     static void registerMetaTypes();
 
@@ -66,14 +70,15 @@ Q_SIGNALS:
     void idle(); // no run queued or in progress
 
 private:
-    struct Run;
     void pump();
-    void startRun(Run& run);
-    void startAttempt(Run& run, MonoTime scheduledAt);
+    void startRun(EngineRun& run);
+    void startAttempt(EngineRun& run, MonoTime scheduledAt);
+    bool holdForHostThrottle(EngineRun& run);
+    void scheduleWait(EngineRun& run, const WaitInfo& info, bool throttleHold = false);
+    void noteHostReset(const AttemptRecord& record);
+    std::optional<Millis> hostResetIn(const QUrl& url) const;
     void onAttemptFinished(int runId, AttemptRecord record);
     void finishRun(int runId, FinalKind kind, const QString& reason, std::optional<Millis> serverAskedFor = {});
-    AttemptRecord prepareAttempt(Run& run, MonoTime scheduledAt);
-    RetryBudget& budgetFor(const Run& run);
 
     const Clock& m_clock;
     Scheduler& m_scheduler;
@@ -83,7 +88,10 @@ private:
     int m_limit = 8;
     int m_nextId = 1;
     std::uint64_t m_nextSeed = 0;
-    std::map<int, std::unique_ptr<Run>> m_runs;
+    std::map<int, std::unique_ptr<EngineRun>> m_runs;
     bool m_draining = false;
-    std::map<QString, std::unique_ptr<RetryBudget>> m_budgets; // "client" or "host:<host:port>"
+    bool m_pumping = false;
+    bool m_pumpAgain = false;
+    HostThrottleState m_hostThrottle;
+    BudgetBook m_budgets; // per policy, per client or host
 };

@@ -58,6 +58,8 @@ private Q_SLOTS:
     void cancel_data();
     void cancel();
     void cancelAllLeavesNothing();
+    void throttlingCountsOnlyRetryableFailures_data();
+    void throttlingCountsOnlyRetryableFailures();
 
 private:
     std::unique_ptr<ManualClock> m_clock;
@@ -229,6 +231,64 @@ void TestRetryEngine::cancelAllLeavesNothing()
     QCOMPARE(started.size(), 2); // the queued ones never started
     QVERIFY(m_engine->isIdle());
     QCOMPARE(m_scheduler->pending(), 0);
+}
+
+void TestRetryEngine::throttlingCountsOnlyRetryableFailures_data()
+{
+    // gRFC A6: "token_count is decremented by 1 every time an RPC fails with a status code in
+    // retryableStatusCodes, or the server pushback indicates that the RPC should not be retried".
+    QTest::addColumn<int>("status");
+    QTest::addColumn<HttpHeaderList>("headers");
+    QTest::addColumn<double>("tokensAfter");
+    QTest::addRow("gRFC A6: a retryable 503 takes a token") << 503 << HttpHeaderList {} << 9.0;
+    QTest::addRow("gRFC A6: a non-retryable 400 takes none") << 400 << HttpHeaderList {} << 10.0;
+    QTest::addRow("gRFC A6: a non-retryable 500 takes none") << 500 << HttpHeaderList {} << 10.0;
+    QTest::addRow("gRFC A6: a 400 whose pushback says don't retry takes a token")
+        << 400 << HttpHeaderList { { "grpc-retry-pushback-ms", "-1" } } << 9.0;
+    QTest::addRow("gRFC A6: a 503 whose pushback says don't retry takes one token")
+        << 503 << HttpHeaderList { { "grpc-retry-pushback-ms", "-1" } } << 9.0;
+    QTest::addRow("gRFC A6: a success takes none (and tokens stay at most max)") << 200 << HttpHeaderList {} << 10.0;
+}
+
+void TestRetryEngine::throttlingCountsOnlyRetryableFailures()
+{
+    QFETCH(int, status);
+    QFETCH(HttpHeaderList, headers);
+    QFETCH(double, tokensAfter);
+    RetryPolicy p = retry5xx(1);
+    p.rules.first().when.statuses = { StatusRange { 503, 503 } };
+    p.throttling.enabled = true;
+    p.throttling.maxTokens = 10;
+    p.throttling.tokenRatio = 0.1;
+    p.throttling.scope = BudgetScope::Client;
+    DelayHint pushback;
+    pushback.header = QStringLiteral("grpc-retry-pushback-ms");
+    pushback.format = HintFormat::Milliseconds;
+    pushback.negativeMeansStop = true;
+    pushback.invalidMeansStop = true;
+    p.hints = { pushback };
+    m_script.answers = { { status, {}, headers, 10ms } };
+    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    m_engine->submit(getSpec(), p);
+    while (m_scheduler->runNext()) { }
+    const auto run = runs.at(0).at(0).value<RunRecord>();
+    QCOMPARE(run.attempts.size(), 1);
+    QCOMPARE(run.attempts.at(0).budgetAfter.throttlingTokens.value_or(-1), tokensAfter);
+
+    // Ten non-retryable failures in a row never throttle a later retryable one.
+    if (status == 400 && headers.isEmpty()) {
+        p.limits.maxAttempts = 2;
+        for (int i = 0; i < 10; ++i)
+            m_engine->submit(getSpec(), p);
+        while (m_scheduler->runNext()) { }
+        m_script.answers = { { 503, {}, {}, 10ms }, { 200, {}, {}, 10ms } };
+        m_script.started = 0;
+        m_engine->submit(getSpec(), p);
+        while (m_scheduler->runNext()) { }
+        const auto last = runs.last().at(0).value<RunRecord>();
+        QCOMPARE(last.outcome, FinalKind::Success);
+        QCOMPARE(last.attempts.size(), 2);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRetryEngine)

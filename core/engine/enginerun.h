@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// One run as RetryEngine drives it: the record it reports plus the state kept between attempts. Private to
+// the engine (core/engine/retryengine.cpp).
+
+#include "engine/runrecord.h"
+#include "engine/scheduler.h"
+#include "engine/transport.h"
+#include "policy/backoff.h"
+#include "policy/randomsource.h"
+
+#include <QNetworkCookieJar>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+struct EngineRun
+{
+    // The request's timeouts and deadline become part of the run's policy snapshot.
+    EngineRun(int id, const RequestSpec& request, const RetryPolicy& policy, std::uint64_t seed, MonoTime submittedAt);
+
+    // The next attempt's request part: index, times, URL, ids, headers as they will be sent, body facts.
+    AttemptRecord nextAttempt(MonoTime scheduledAt, MonoTime now);
+    AttemptLimits limits() const;
+
+    RunRecord record;
+    std::unique_ptr<SeededRandomSource> random;
+    BackoffState backoff;
+    std::unique_ptr<QNetworkCookieJar> cookies;
+    QString idempotencyKey;
+    QUrl target; // where the next attempt goes (changes when a redirect is followed)
+    int redirects = 0;
+    bool started = false;
+    bool answerLost = false;
+    bool cancelling = false;
+    int quotaAcquired = 0;
+    Transport* transport = nullptr;
+    std::optional<Scheduler::TaskId> waitTask;
+    Millis throttleHeld { 0 }; // held back by the host throttle before the next attempt
+    QByteArray bodySha256; // hashed once per run (set when it starts)
+};
