@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/requestheaders.h"
 
+#include "http/idempotencykey.h"
+
 #include <QCryptographicHash>
 #include <QUuid>
 
@@ -46,7 +48,7 @@ QList<SentHeader> buildRequestHeaders(const RequestSpec& spec, const RetryPolicy
     if (!spec.body.isEmpty() && !hasHeader(spec.headers, "content-type"))
         put(list, "Content-Type", "application/octet-stream");
     if (!idempotencyKey.isEmpty())
-        put(list, policy.idempotency.header.toLatin1(), idempotencyKey.toLatin1());
+        put(list, policy.idempotency.header.toLatin1(), idempotencyKeyField(idempotencyKey, policy.idempotency.format));
     if (!attemptId.isEmpty())
         put(list, spec.attemptIdHeader, attemptId.toLatin1());
     if (!cookie.isEmpty())
@@ -69,8 +71,15 @@ QString chooseIdempotencyKey(const RequestSpec& spec, const RetryPolicy& policy)
         return {};
     if (hasHeader(spec.headers, policy.idempotency.header.toLatin1()))
         return {}; // the user's own key is sent as given
-    const QString uuid = policy.idempotency.prefix + QUuid::createUuid().toString(QUuid::WithoutBraces);
-    return policy.idempotency.format == KeyFormat::Quoted ? u'"' + uuid + u'"' : uuid;
+    return newIdempotencyKey(policy.idempotency.prefix);
+}
+
+QByteArray idempotencyKeyField(const QString& key, KeyFormat format)
+{
+    const QByteArray field = formatIdempotencyKey(key,
+        format == KeyFormat::Quoted ? IdempotencyKeyFormat::Quoted : IdempotencyKeyFormat::Bare);
+    // A key the format cannot carry (a user's key with a space, sent bare) goes out as given.
+    return field.isEmpty() ? key.toUtf8() : field;
 }
 
 QString newAttemptId()
@@ -80,6 +89,8 @@ QString newAttemptId()
 
 QByteArray bodyHash(const QByteArray& body)
 {
+    if (body.isEmpty()) // SHA-256 of nothing: no need to hash it for every GET
+        return QByteArrayLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     return QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex();
 }
 

@@ -21,8 +21,11 @@ bool isSecretHeader(QByteArrayView name);
 QList<SentHeader> buildRequestHeaders(const RequestSpec& spec, const RetryPolicy& policy, const QUrl& url,
     const QString& idempotencyKey, const QString& attemptId, const QByteArray& cookie);
 
-// The key every attempt of the run carries, or empty: as RequestSpec::keyMode and the policy say.
+// The key every attempt of the run carries, or empty: as RequestSpec::keyMode and the policy say. A new key
+// is the policy's prefix and a UUID (newIdempotencyKey); it is the key itself, not yet formatted.
 QString chooseIdempotencyKey(const RequestSpec& spec, const RetryPolicy& policy);
+// KEY as the field value the policy's idempotency.format writes: an sf-string ("…") or a bare token.
+QByteArray idempotencyKeyField(const QString& key, KeyFormat format);
 
 QString newAttemptId();
 QByteArray bodyHash(const QByteArray& body); // SHA-256, hex
