@@ -8,6 +8,10 @@
 #include "livesession.h"
 #include "run/attemptspage.h"
 #include "run/runcontroller.h"
+#include "delaychartview.h"
+#include "ratelimitchartview.h"
+#include "summaryview.h"
+#include "timelineview.h"
 
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
@@ -42,8 +46,20 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_views = new QTabWidget(this);
     m_views->setDocumentMode(true);
-    m_attempts = new AttemptsPage(m_controller->session(), m_views);
+    LiveSession* session = m_controller->session();
+    m_timeline = new TimelineView(session, m_views);
+    m_attempts = new AttemptsPage(session, m_views);
+    m_delayChart = new DelayChartView(session, m_views);
+    m_rateLimitChart = new RateLimitChartView(session, m_views);
+    m_summary = new SummaryView(session, m_views);
+    m_views->addTab(m_timeline, tr("&Timeline"));
+    m_views->addTab(m_delayChart, tr("&Delays"));
+    m_views->addTab(m_rateLimitChart, tr("Rate &limits"));
     m_views->addTab(m_attempts, tr("&Attempts"));
+    m_views->addTab(m_summary, tr("S&ummary"));
+    // The same attempt is highlighted in the timeline and the table, whichever the user picked it in.
+    connect(m_timeline, &TimelineView::attemptSelected, m_attempts, &AttemptsPage::selectAttempt);
+    connect(m_attempts, &AttemptsPage::attemptSelected, m_timeline, &TimelineView::selectAttempt);
     setCentralWidget(m_views);
 
     createActions();
@@ -128,7 +144,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, labDock);
 
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    resizeDocks({ editorsDock, labDock }, { 36 * em, 26 * em }, Qt::Horizontal);
+    resizeDocks({ editorsDock, labDock }, { 34 * em, 30 * em }, Qt::Horizontal);
 }
 
 void MainWindow::createMenus()

@@ -17,6 +17,10 @@ class QProgressBar;
 class QTabWidget;
 class RequestEditor;
 class RunController;
+class TimelineView;
+class DelayChartView;
+class RateLimitChartView;
+class SummaryView;
 
 class MainWindow : public QMainWindow
 {
@@ -31,6 +35,10 @@ public:
     LabPanel* labPanel() const { return m_lab; }
     AttemptsPage* attemptsPage() const { return m_attempts; }
     QTabWidget* liveViews() const { return m_views; }
+    TimelineView* timeline() const { return m_timeline; }
+    DelayChartView* delayChart() const { return m_delayChart; }
+    RateLimitChartView* rateLimitChart() const { return m_rateLimitChart; }
+    SummaryView* summary() const { return m_summary; }
     QAction* runAction() const { return m_runAction; }
     QAction* runManyAction() const { return m_runManyAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -65,6 +73,10 @@ private:
     RunController* m_controller;
     QTabWidget* m_views = nullptr;
     AttemptsPage* m_attempts = nullptr;
+    TimelineView* m_timeline = nullptr;
+    DelayChartView* m_delayChart = nullptr;
+    RateLimitChartView* m_rateLimitChart = nullptr;
+    SummaryView* m_summary = nullptr;
     RequestEditor* m_request = nullptr;
     PolicyEditor* m_policy = nullptr;
     LabPanel* m_lab = nullptr;

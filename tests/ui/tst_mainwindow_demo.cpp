@@ -3,6 +3,10 @@
 // over loopback, the attempts table fills, the lab's ledger updates, and Stop ends a batch.
 #include "mainwindow.h"
 
+#include "delaychartview.h"
+#include "ratelimitchartview.h"
+#include "timelineview.h"
+
 #include "editors/requesteditor.h"
 #include "labview/labpanel.h"
 #include "livesession.h"
@@ -61,6 +65,18 @@ private Q_SLOTS:
         QTRY_COMPARE(window.labPanel()->shownRequests(), ledger.requestsReceived());
         QCOMPARE(window.labPanel()->shownOperations(), ledger.operationsApplied());
         QVERIFY(ledger.attemptsReceivedMoreThanOnce().isEmpty());
+
+        // The live views hold what the session holds.
+        window.controller()->session()->flush();
+        QTRY_COMPARE(window.timeline()->laneCount(), 6);
+        QVERIFY(window.timeline()->segmentCount() >= attempts);
+        QVERIFY(window.timeline()->labTickCount() > 0);
+        int retries = 0;
+        for (const AttemptRecord& a : window.controller()->session()->attempts())
+            retries += a.decision && a.decision->verdict == Verdict::Retry ? 1 : 0;
+        QTRY_COMPARE(window.delayChart()->pointCount(), retries);
+        QVERIFY(window.rateLimitChart()->sampleCount() > 0);
+        QVERIFY(window.rateLimitChart()->trackCount() >= 1);
 
         // Selecting a row shows its detail.
         QTableView* table = window.attemptsPage()->table();

@@ -83,7 +83,8 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     jsonLayout->addWidget(m_jsonProblems);
 
     m_decisionView->setModel(m_decisions);
-    m_decisionView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_decisionView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_decisionView->horizontalHeader()->setMinimumSectionSize(fontMetrics().horizontalAdvance(u"retry"_s) + 8);
     m_decisionView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     m_decisionView->setSelectionMode(QAbstractItemView::NoSelection);
     m_waits->setWordWrap(true);

@@ -104,7 +104,11 @@ public:
     {
         auto* edit = lineEdit();
         PolicyField& f = row(path, label, edit, help);
-        f.load = [acc, edit](const RetryPolicy& p) { edit->setText(acc(p)); };
+        f.load = [acc, edit](const RetryPolicy& p) {
+            edit->setText(acc(p));
+            edit->setCursorPosition(0);
+            edit->setToolTip(acc(p));
+        };
         f.store = [acc, edit](RetryPolicy& p) { acc(p) = edit->text(); };
         return f;
     }

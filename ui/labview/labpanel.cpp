@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QTextOption>
 #include <QPushButton>
 #include <QSplitter>
 #include <QToolButton>
@@ -91,7 +92,8 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
 
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_log->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setPlaceholderText(tr("Server-side events appear here while requests run."));
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -151,9 +153,21 @@ void LabPanel::onSessionRefreshed(const LiveSessionDelta& delta)
     QStringList lines;
     for (qsizetype i = delta.labEventsBefore; i < delta.labEventsAfter && i < events.size(); ++i) {
         const LabEvent& e = events.at(i);
-        if (e.kind == LabEvent::Kind::RequestReceived || e.kind == LabEvent::Kind::ResponseFinished
-            || e.kind == LabEvent::Kind::OperationApplied || e.kind == LabEvent::Kind::ConnectionDropped)
-            lines << e.toLogLine();
+        const QString at = tr("+%1 ms").arg(e.atMs);
+        switch (e.kind) {
+        case LabEvent::Kind::RequestReceived:
+            lines << tr("%1 #%2 %3 %4").arg(at).arg(e.requestId).arg(QString::fromLatin1(e.method), e.path);
+            break;
+        case LabEvent::Kind::ResponseFinished:
+            lines << (e.status ? tr("%1 #%2 → %3 (%4)").arg(at).arg(e.requestId).arg(e.status).arg(e.stepKind)
+                               : tr("%1 #%2 → %3").arg(at).arg(e.requestId).arg(e.stepKind));
+            break;
+        case LabEvent::Kind::OperationApplied:
+            lines << tr("%1 #%2 applied %3").arg(at).arg(e.requestId).arg(e.route);
+            break;
+        default:
+            break;
+        }
     }
     if (!lines.isEmpty())
         m_log->appendPlainText(lines.join(u'\n'));

@@ -104,17 +104,20 @@ void ScenarioOutline::setScenario(const FaultScenario& scenario)
         QStringList methods;
         for (const QByteArray& m : route.methods)
             methods << QString::fromLatin1(m);
-        QString title = (methods.isEmpty() ? u"*"_s : methods.join(u'|')) + u' ' + route.path;
+        const QString title = (methods.isEmpty() ? u"*"_s : methods.join(u'|')) + u' ' + route.path;
         QStringList facts { route.name, modeName(route.mode) };
         if (route.idempotency.enabled)
             facts << (route.idempotency.required ? tr("idempotency key required") : tr("idempotency keys honoured"));
         if (route.rateLimit)
             facts << describeLimit(*route.rateLimit);
-        auto* item = new QTreeWidgetItem(this, { title + u"  ("_s + facts.join(u", "_s) + u')' });
-        item->setToolTip(0, item->text(0));
+        auto* item = new QTreeWidgetItem(this, { title });
+        item->setToolTip(0, title + u"\n"_s + facts.join(u", "_s));
         QFont bold = font();
         bold.setBold(true);
         item->setFont(0, bold);
+        auto* about = new QTreeWidgetItem(item, { facts.join(u", "_s) });
+        about->setToolTip(0, about->text(0));
+        about->setForeground(0, palette().brush(QPalette::PlaceholderText));
         for (const FaultStep& step : route.steps) {
             auto* child = new QTreeWidgetItem(item, { describeStep(step),
                 route.mode == FaultRoute::Mode::Random ? QString::number(step.weight) : QString() });

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "previews/delaypreview.h"
 
-#include "previews/chartpalette.h"
+#include "live/chartpalette.h"
 #include "previews/delaydistribution.h"
 
 #include <QtCharts/QAreaSeries>
@@ -16,6 +16,7 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -78,16 +79,12 @@ DelayPreview::DelayPreview(QWidget* parent)
     bars->setBarWidth(0.95);
     m_histChart->addSeries(bars);
     m_histChart->legend()->hide();
-    m_histX->setTitleText(tr("wait (s), bin start"));
     m_histY->setLabelFormat(u"%d"_s);
     m_histChart->addAxis(m_histX, Qt::AlignBottom);
     m_histChart->addAxis(m_histY, Qt::AlignLeft);
     bars->attachAxis(m_histX);
     bars->attachAxis(m_histY);
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.8);
-    m_histX->setLabelsFont(small);
-    m_histX->setLabelsAngle(-90);
+    m_histX->setLabelsVisible(false); // 24 bins do not fit labels in a side panel; the title gives the range
 
     m_caption->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
@@ -100,20 +97,17 @@ DelayPreview::DelayPreview(QWidget* parent)
 
 void DelayPreview::applyPalette()
 {
-    const QPalette pal = palette();
-    applyPaletteToChart(m_bandChart, pal);
-    applyPaletteToChart(m_histChart, pal);
-    QColor accent = pal.color(QPalette::Highlight);
-    QColor fill = accent;
-    fill.setAlphaF(0.30f);
-    m_band->setColor(fill);
-    m_band->setBorderColor(accent);
-    QPen meanPen(pal.color(QPalette::Text));
+    const ChartPalette colours = ChartPalette::fromPalette(palette());
+    applyChartPalette(m_bandChart, colours);
+    applyChartPalette(m_histChart, colours);
+    m_band->setColor(colours.band);
+    m_band->setBorderColor(colours.envelope);
+    QPen meanPen(colours.text);
     meanPen.setWidthF(1.5);
     meanPen.setStyle(Qt::DashLine);
     m_mean->setPen(meanPen);
-    m_bars->setColor(accent);
-    m_bars->setBorderColor(accent.darker(120));
+    m_bars->setColor(colours.backoffWait);
+    m_bars->setBorderColor(colours.backoffWait.darker(120));
 }
 
 void DelayPreview::changeEvent(QEvent* event)
@@ -142,6 +136,7 @@ void DelayPreview::setDistribution(const DelayDistribution& d)
     m_bandX->setRange(1, std::max(2, n));
     m_bandX->setTickCount(std::min(n, 10) < 2 ? 2 : std::min(n, 10));
     m_bandY->setRange(0, top * 1.05);
+    m_bandY->applyNiceNumbers();
 
     QStringList categories;
     int most = 1;
@@ -161,9 +156,13 @@ void DelayPreview::setDistribution(const DelayDistribution& d)
     for (qsizetype i = 0; i < d.histogram.size(); ++i)
         m_bars->replace(int(i), d.histogram.at(i));
     m_histY->setRange(0, most * 1.05);
+    m_histY->applyNiceNumbers();
+    m_histChart->setTitle(tr("%1 sampled waits, 0 – %2 s in %3 bins")
+                              .arg(QLocale().toString(d.samples))
+                              .arg(d.binWidthMs * double(d.histogram.size()) / 1000.0, 0, 'f', 2)
+                              .arg(d.histogram.size()));
 
-    m_caption->setText(tr("%1 waits sampled over retries 1–%2 (fixed seed); the longest was %3 s.")
-                           .arg(d.samples)
+    m_caption->setText(tr("Sampled over whole retry sequences 1–%2 with a fixed seed; the longest wait was %3 s.")
                            .arg(d.bands.size())
                            .arg(d.maxSampleMs / 1000.0, 0, 'f', 2));
 }
