@@ -35,3 +35,4 @@ CliCommand serveCommand();
 CliCommand runCommand();
 CliCommand exportCommand();
 CliCommand recoverCommand();
+CliCommand replayCommand();

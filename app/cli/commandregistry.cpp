@@ -13,6 +13,7 @@ const QList<CliCommand>& cliCommands()
         list << runCommand();
         list << exportCommand();
         list << recoverCommand();
+        list << replayCommand();
         return list;
     }();
     return commands;

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/replayrunner.h"
+
+#include "engine/clock.h"
+#include "engine/retryengine.h"
+#include "engine/timerscheduler.h"
+#include "lab/faultserver.h"
+#include "lab/scenarioloader.h"
+#include "session/replayscenario.h"
+
+#include <QCoreApplication>
+
+using namespace Qt::StringLiterals;
+
+ReplayRunner::ReplayRunner(const Session& recorded, ReplayOptions options, QObject* parent)
+    : QObject(parent)
+    , m_recorded(recorded)
+    , m_options(std::move(options))
+{
+}
+
+ReplayRunner::~ReplayRunner()
+{
+    if (m_engine)
+        m_engine->disconnect(this);
+}
+
+bool ReplayRunner::start(QString* error)
+{
+    m_clock = std::make_unique<ElapsedClock>();
+    m_scheduler = std::make_unique<TimerScheduler>(*m_clock);
+    m_engine = std::make_unique<RetryEngine>(*m_clock, *m_scheduler);
+    const int concurrency = m_options.concurrency > 0 ? m_options.concurrency : m_recorded.meta.concurrency;
+    m_engine->setConcurrencyLimit(std::max(1, concurrency));
+    m_result.meta = SessionMeta::current();
+    m_result.meta.source = m_options.live ? u"replay-live"_s : u"replay-offline"_s;
+    m_result.meta.concurrency = concurrency;
+    m_result.meta.wallOriginUtc = m_clock->wallNow();
+    m_result.redaction = m_recorded.redaction;
+
+    QUrl labUrl;
+    if (!m_options.live) {
+        const QJsonObject scenario = ReplayScenario::fromSession(m_recorded);
+        const ScenarioLoader::Result loaded = ScenarioLoader::fromObject(scenario);
+        if (!loaded.ok()) {
+            if (error)
+                *error = tr("the recorded answers do not make a valid scenario: %1").arg(loaded.problemText());
+            return false;
+        }
+        m_lab = std::make_unique<FaultServer>();
+        m_lab->setClockOrigin(m_clock->origin());
+        if (!m_lab->start()) {
+            if (error)
+                *error = tr("the fault lab could not start: %1").arg(m_lab->errorString());
+            return false;
+        }
+        m_lab->loadScenario(*loaded.scenario);
+        labUrl = m_lab->url();
+        m_result.scenario = scenario;
+        connect(m_lab.get(), &FaultServer::labEvent, this, [this](const LabEvent& e) { m_result.labEvents.append(e); });
+    }
+    connect(m_engine.get(), &RetryEngine::runFinished, this, [this](const RunRecord& run) {
+        m_result.addRun(run);
+        Q_EMIT progress(++m_done, int(m_recorded.runs.size()));
+    });
+    connect(m_engine.get(), &RetryEngine::idle, this, [this] {
+        if (!m_running)
+            return;
+        m_running = false;
+        // Runs finish in any order; the comparison pairs them by submission order (= run id).
+        std::sort(m_result.runs.begin(), m_result.runs.end(),
+            [](const SessionRun& a, const SessionRun& b) { return a.runId < b.runId; });
+        m_result.rebuildIndex();
+        if (m_lab)
+            m_lab->stop();
+        Q_EMIT finished();
+    }, Qt::QueuedConnection);
+
+    m_running = true;
+    for (const SessionRun& run : m_recorded.runs) {
+        RequestSpec spec = m_recorded.requests.value(run.request);
+        if (!m_options.live) {
+            QUrl url = labUrl;
+            url.setPath(ReplayScenario::pathFor(run.runId));
+            url.setQuery(spec.url.query(QUrl::FullyEncoded), QUrl::StrictMode);
+            spec.url = url;
+        } else if (m_options.baseUrl.isValid() && !m_options.baseUrl.isEmpty()) {
+            spec.url.setScheme(m_options.baseUrl.scheme());
+            spec.url.setHost(m_options.baseUrl.host());
+            spec.url.setPort(m_options.baseUrl.port());
+        }
+        const RetryPolicy policy = m_options.policy ? *m_options.policy : m_recorded.policies.value(run.policy);
+        m_engine->submit(spec, policy, run.seed);
+    }
+    if (m_recorded.runs.isEmpty()) {
+        m_running = false;
+        QMetaObject::invokeMethod(this, &ReplayRunner::finished, Qt::QueuedConnection);
+    }
+    return true;
+}
+
+void ReplayRunner::cancel()
+{
+    if (m_engine)
+        m_engine->cancelAll();
+}
