@@ -61,6 +61,8 @@ DelayChartView::DelayChartView(LiveSession* session, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
     connect(m_tabs, &QTabWidget::currentChanged, this, &DelayChartView::push);
+    m_pushTimer.setSingleShot(true);
+    connect(&m_pushTimer, &QTimer::timeout, this, &DelayChartView::push);
     connect(m_session, &LiveSession::refreshed, this, &DelayChartView::onRefreshed);
     connect(m_session, &LiveSession::cleared, this, &DelayChartView::onCleared);
     applyPalette();
@@ -96,6 +98,7 @@ QChart* DelayChartView::buildScatterChart()
         s->attachAxis(m_delayAxis);
     }
     m_scatterChart->legend()->setAlignment(Qt::AlignBottom);
+    m_scatterChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     return m_scatterChart;
 }
 
@@ -126,8 +129,11 @@ void DelayChartView::applyPalette()
 {
     m_palette = ChartPalette::fromPalette(palette());
     const ChartPalette& p = m_palette;
-    for (QChart* chart : { m_scatterChart, m_histChart })
+    for (QChart* chart : { m_scatterChart, m_histChart }) {
         applyChartPalette(chart, p);
+        QFont legendFont = font();
+        chart->legend()->setFont(legendFont);
+    }
     m_backoff->setColor(p.firstByte);
     m_backoff->setBorderColor(p.plotBackground);
     m_backoff->setMarkerSize(9);
@@ -160,13 +166,18 @@ void DelayChartView::onRefreshed(const LiveSessionDelta& delta)
     const QList<WaitInfo>& waits = m_session->waits();
     for (qsizetype i = delta.waitsBefore; i < delta.waitsAfter && i < waits.size(); ++i)
         m_data.add(waits.at(i));
-    if (!m_session->runs().isEmpty() && (!m_policy || !(*m_policy == m_session->runs().last().policy)))
+    if (!m_session->runs().isEmpty() && (!m_policy || !(*m_policy == m_session->runs().last().policy))) {
         m_policy = m_session->runs().last().policy;
+        m_envelopeRetries = 0; // redraw the envelope for the new policy
+        const QString name = m_policy->name.isEmpty() ? tr("policy") : m_policy->name;
+        m_ceiling->setName(tr("Ceiling of %1 (before jitter)").arg(name));
+        m_band->setName(tr("Jitter range of %1").arg(name));
+    }
     const bool changed = delta.waitsAfter > delta.waitsBefore || delta.runsAfter > delta.runsBefore;
     if (!m_session->runs().isEmpty())
         m_stack->setCurrentIndex(1);
     if (changed || delta.runsAfter == 0)
-        push();
+        schedulePush();
 }
 
 void DelayChartView::onCleared()
@@ -174,12 +185,30 @@ void DelayChartView::onCleared()
     m_data.clear();
     m_policy.reset();
     m_envelopeRetries = 0;
+    m_ceiling->setName(tr("Policy ceiling (before jitter)"));
+    m_band->setName(tr("Jitter range of the policy"));
     m_stack->setCurrentIndex(0);
     push();
 }
 
+void DelayChartView::schedulePush()
+{
+    if (m_pushTimer.isActive())
+        return;
+    const qint64 since = m_sinceLastPush.isValid() ? m_sinceLastPush.elapsed() : kMinPushIntervalMs;
+    if (since >= kMinPushIntervalMs)
+        push();
+    else
+        m_pushTimer.start(int(kMinPushIntervalMs - since));
+}
+
 void DelayChartView::push()
 {
+    m_pushTimer.stop();
+    if (m_session->runs().isEmpty())
+        m_sinceLastPush.invalidate(); // nothing shown yet: the first data appears at once
+    else
+        m_sinceLastPush.start();
     const int policyRetries = m_policy ? std::clamp(m_policy->maxRetries(), 1, kMaxEnvelopeRetries) : 1;
     const int retries = std::max(m_data.maxRetry(), policyRetries);
     if (retries != m_envelopeRetries) {

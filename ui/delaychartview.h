@@ -11,6 +11,8 @@
 #include "live/delayseries.h"
 #include "policy/retrypolicy.h"
 
+#include <QElapsedTimer>
+#include <QTimer>
 #include <QWidget>
 
 #include <optional>
@@ -31,7 +33,8 @@ class DelayChartView : public QWidget
 {
     Q_OBJECT
 public:
-    static constexpr int kMaxShownPoints = 4000;
+    static constexpr int kMinPushIntervalMs = 200; // series are replaced at most 5 times a second
+    static constexpr int kMaxShownPoints = 2000;
 
     explicit DelayChartView(LiveSession* session, QWidget* parent = nullptr);
 
@@ -52,11 +55,14 @@ private:
     void onRefreshed(const LiveSessionDelta& delta);
     void onCleared();
     void push();
+    void schedulePush(); // now, or when kMinPushIntervalMs have passed since the last push
     void applyPalette();
     QChart* buildScatterChart();
     QChart* buildHistogramChart();
 
     LiveSession* m_session;
+    QTimer m_pushTimer;
+    QElapsedTimer m_sinceLastPush;
     DelaySeries m_data;
     std::optional<RetryPolicy> m_policy;
     int m_envelopeRetries = 0;

@@ -67,6 +67,7 @@ RateLimitChartView::RateLimitChartView(LiveSession* session, QWidget* parent)
         s->attachAxis(m_valueAxis);
     }
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_resets = new ChartMarkerItem(m_chart, m_rejected);
     connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_resets->relayout(); });
     connect(m_timeAxis, &QValueAxis::rangeChanged, this, [this] { m_resets->relayout(); });
@@ -82,6 +83,8 @@ RateLimitChartView::RateLimitChartView(LiveSession* session, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
 
+    m_pushTimer.setSingleShot(true);
+    connect(&m_pushTimer, &QTimer::timeout, this, &RateLimitChartView::push);
     connect(m_session, &LiveSession::refreshed, this, &RateLimitChartView::onRefreshed);
     connect(m_session, &LiveSession::cleared, this, &RateLimitChartView::onCleared);
     applyPalette();
@@ -99,14 +102,17 @@ void RateLimitChartView::applyPalette()
 {
     m_palette = ChartPalette::fromPalette(palette());
     applyChartPalette(m_chart, m_palette);
+    m_chart->legend()->setFont(font());
     m_rejected->setColor(m_palette.failure);
     m_rejected->setBorderColor(m_palette.plotBackground);
     m_rejected->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-    m_rejected->setMarkerSize(13);
-    m_resetLegend->setPen(QPen(m_palette.mutedText, 1.5, Qt::DashLine));
+    m_rejected->setMarkerSize(14);
+    m_resetLegend->setPen(QPen(trackColor(0), 1.5, Qt::DashLine));
     for (int i = 0; i < m_remaining.size(); ++i) {
-        m_remaining[i]->setPen(QPen(trackColor(i), 2.2));
-        m_limit[i]->setPen(QPen(trackColor(i), 1.5, Qt::DashLine));
+        m_remaining[i]->setPen(QPen(trackColor(i), 2.4));
+        QColor limit = trackColor(i);
+        limit.setAlphaF(0.7f);
+        m_limit[i]->setPen(QPen(limit, 1.5, Qt::DashDotLine));
     }
 }
 
@@ -126,7 +132,7 @@ void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < attempts.size(); ++i)
         m_data.add(attempts.at(i), now);
     if (delta.attemptsAfter > delta.attemptsBefore || delta.attemptsAfter == 0)
-        push();
+        schedulePush();
 }
 
 void RateLimitChartView::onCleared()
@@ -143,8 +149,24 @@ void RateLimitChartView::onCleared()
     push();
 }
 
+void RateLimitChartView::schedulePush()
+{
+    if (m_pushTimer.isActive())
+        return;
+    const qint64 since = m_sinceLastPush.isValid() ? m_sinceLastPush.elapsed() : kMinPushIntervalMs;
+    if (since >= kMinPushIntervalMs)
+        push();
+    else
+        m_pushTimer.start(int(kMinPushIntervalMs - since));
+}
+
 void RateLimitChartView::push()
 {
+    m_pushTimer.stop();
+    if (m_data.sampleCount() == 0 && m_data.rejections().isEmpty())
+        m_sinceLastPush.invalidate(); // nothing shown yet: the first data appears at once
+    else
+        m_sinceLastPush.start();
     const QList<RateLimitTrack>& tracks = m_data.tracks();
     const bool hasData = !tracks.isEmpty() || !m_data.rejections().isEmpty();
     m_placeholder->setText(m_session->attempts().isEmpty()
@@ -167,12 +189,14 @@ void RateLimitChartView::push()
         m_limit.append(limit);
         applyPalette();
     }
-    const double end = std::max(m_data.maxSeconds(), m_session->latestMs() / 1000.0);
+    // Steps hold until the latest report; the axis also shows resets still to come.
+    const double latest = m_session->latestMs() / 1000.0;
+    const double end = std::max(m_data.maxSeconds(), latest);
     QList<QPair<double, QColor>> resets;
     for (int i = 0; i < m_remaining.size(); ++i) {
         const RateLimitTrack& t = tracks.at(i);
-        m_remaining[i]->replace(stepPoints(newest(t.remaining, kMaxShownSamples), end));
-        m_limit[i]->replace(stepPoints(newest(t.limit, kMaxShownSamples), end));
+        m_remaining[i]->replace(stepPoints(newest(t.remaining, kMaxShownSamples), latest));
+        m_limit[i]->replace(stepPoints(newest(t.limit, kMaxShownSamples), latest));
         for (const double r : newest(t.resets, kMaxShownSamples / 4))
             resets.append({ r, trackColor(i) });
     }
@@ -180,7 +204,10 @@ void RateLimitChartView::push()
     const double start = m_data.minSeconds();
     const double pad = std::max(0.2, (end - start) * 0.03);
     setNiceRange(m_timeAxis, std::max(0.0, start - pad), end + pad, 10);
-    setNiceRange(m_valueAxis, 0, std::max(1.0, m_data.maxValue() * 1.12), 6);
+    // A little room below zero, so 429 markers on an exhausted quota are not cut by the axis.
+    const double top = std::max(1.0, m_data.maxValue() * 1.12);
+    setNiceRange(m_valueAxis, 0, top, 6);
+    m_valueAxis->setMin(-top * 0.04);
     m_resets->setValues(resets);
 }
 

@@ -9,6 +9,8 @@
 #include "live/chartpalette.h"
 #include "live/ratelimitseries.h"
 
+#include <QElapsedTimer>
+#include <QTimer>
 #include <QWidget>
 
 class ChartMarkerItem;
@@ -25,8 +27,9 @@ class RateLimitChartView : public QWidget
 {
     Q_OBJECT
 public:
+    static constexpr int kMinPushIntervalMs = 200; // series are replaced at most 5 times a second
     static constexpr int kMaxTracks = 6;
-    static constexpr int kMaxShownSamples = 3000;
+    static constexpr int kMaxShownSamples = 1500;
 
     explicit RateLimitChartView(LiveSession* session, QWidget* parent = nullptr);
 
@@ -46,10 +49,13 @@ private:
     void onRefreshed(const LiveSessionDelta& delta);
     void onCleared();
     void push();
+    void schedulePush(); // now, or when kMinPushIntervalMs have passed since the last push
     void applyPalette();
     QColor trackColor(int track) const;
 
     LiveSession* m_session;
+    QTimer m_pushTimer;
+    QElapsedTimer m_sinceLastPush;
     RateLimitSeries m_data;
     ChartPalette m_palette;
     QStackedWidget* m_stack = nullptr;

@@ -3,7 +3,7 @@
 
 #include "live/chartpalette.h"
 #include "livesession.h"
-#include "live/outcomebars.h"
+#include "live/sharebars.h"
 #include "live/placeholderlabel.h"
 #include "live/summarytile.h"
 #include "live/wholesessiondelta.h"
@@ -46,14 +46,19 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     };
     for (qsizetype i = 0; i < tiles.size(); ++i)
         grid->addWidget(addTile(tiles.at(i).first, tiles.at(i).second), int(i / 4), int(i % 4));
-    auto* outcomes = new QGroupBox(tr("Outcome breakdown (finished runs)"));
-    m_outcomes = new OutcomeBars;
-    auto* box = new QVBoxLayout(outcomes);
-    box->addWidget(m_outcomes);
-    box->addStretch(1);
-    grid->addWidget(outcomes, 2, 0, 1, 3);
+    const auto group = [](const QString& title, ShareBars* bars) {
+        auto* box = new QGroupBox(title);
+        auto* layout = new QVBoxLayout(box);
+        layout->addWidget(bars);
+        layout->addStretch(1);
+        return box;
+    };
+    m_outcomes = new ShareBars(tr("No run has finished yet"));
+    m_attemptBars = new ShareBars(tr("No run has finished yet"));
+    grid->addWidget(group(tr("Outcome breakdown (finished runs)"), m_outcomes), 2, 0, 1, 2);
+    grid->addWidget(group(tr("Attempts per finished run"), m_attemptBars), 2, 2);
     grid->addWidget(addTile(u"server"_s, tr("Fault lab: operations applied")), 2, 3);
-    grid->setRowStretch(3, 1);
+    grid->setRowStretch(3, 1); // figures at the top, room below
     for (int c = 0; c < 4; ++c)
         grid->setColumnStretch(c, 1);
 
@@ -107,6 +112,11 @@ int SummaryView::outcomeRowCount() const
     return m_outcomes->rowCount();
 }
 
+int SummaryView::attemptsRowCount() const
+{
+    return m_attemptBars->rowCount();
+}
+
 bool SummaryView::isShowingPlaceholder() const
 {
     return m_stack->currentIndex() == 0;
@@ -148,8 +158,20 @@ void SummaryView::refreshNow()
                                  tr("%1 % of the finished runs' time was spent waiting to retry").arg(share, 0, 'f', 0));
     QString server = tr("%1 requests received").arg(s.serverRequests);
     if (s.duplicateApplications > 0)
-        server += u'\n' + tr("%n applied again under an idempotency key already used", nullptr, s.duplicateApplications);
+        server += u'\n' + tr("%1 applied again under an idempotency key already used").arg(s.duplicateApplications);
     tile(u"server"_s)->setValue(QString::number(s.operationsApplied), server);
     tile(u"server"_s)->setValueColor(s.duplicateApplications > 0 ? palette.failure : QColor());
-    m_outcomes->setOutcomes(s.outcomes);
+    QList<ShareBars::Row> outcomes;
+    for (const auto& [kind, count] : s.outcomes) {
+        const QColor color = kind == FinalKind::Success ? palette.success
+            : kind == FinalKind::Cancelled              ? palette.mutedText
+            : kind == FinalKind::RateLimited            ? palette.serverWait
+                                                        : palette.failure;
+        outcomes.append({ finalKindLabel(kind), count, color });
+    }
+    m_outcomes->setRows(outcomes);
+    QList<ShareBars::Row> attempts;
+    for (const auto& [n, count] : s.attemptCounts)
+        attempts.append({ n == 1 ? tr("1 attempt") : tr("%1 attempts").arg(n), count, n == 1 ? palette.firstByte : palette.serverWait });
+    m_attemptBars->setRows(attempts);
 }

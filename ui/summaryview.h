@@ -11,7 +11,7 @@
 #include <QWidget>
 
 class LiveSession;
-class OutcomeBars;
+class ShareBars;
 class QStackedWidget;
 class SummaryTile;
 struct LiveSessionDelta;
@@ -27,6 +27,7 @@ public:
     // "p95", "p99", "waiting", "server" (for tests).
     QString tileText(const QString& key) const;
     int outcomeRowCount() const;
+    int attemptsRowCount() const;
     bool isShowingPlaceholder() const;
 
 public Q_SLOTS:
@@ -41,6 +42,7 @@ private:
     SessionSummaryBuilder m_builder;
     QTimer m_timer;
     QStackedWidget* m_stack = nullptr;
-    OutcomeBars* m_outcomes = nullptr;
+    ShareBars* m_outcomes = nullptr;
+    ShareBars* m_attemptBars = nullptr;
     QList<QPair<QString, SummaryTile*>> m_tiles;
 };

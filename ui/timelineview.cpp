@@ -9,7 +9,6 @@
 #include "live/timelineitem.h"
 #include "live/wholesessiondelta.h"
 
-#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -49,10 +48,9 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     m_timeAxis->setTitleText(tr("Time since the session started (s)"));
     m_timeAxis->setTickType(QValueAxis::TicksDynamic);
     m_timeAxis->setTickAnchor(0);
-    m_laneAxis = new QCategoryAxis;
+    m_laneAxis = new QValueAxis;
     m_laneAxis->setReverse(true);
-    m_laneAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    m_laneAxis->setTitleText(tr("Runs"));
+    m_laneAxis->setLabelsVisible(false);
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_laneAxis, Qt::AlignLeft);
     m_anchor->attachAxis(m_timeAxis);
@@ -80,6 +78,7 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     hint->setForegroundRole(QPalette::PlaceholderText);
 
     auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 0, 6, 0);
     bar->addWidget(reset);
     bar->addWidget(m_follow);
     bar->addSpacing(12);
@@ -145,11 +144,13 @@ void TimelineView::applyPalette()
     m_anchor->setPen(QPen(Qt::transparent));
     m_laneAxis->setGridLineVisible(false);
     m_laneAxis->setLineVisible(false);
+    m_laneAxis->setLabelsVisible(false);
+    m_labelDigits = 0; // margins for the lane labels are recomputed with the font
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_item->setFont(small);
     m_item->setPalette(m_palette);
-    m_layout.laneHeight = std::round(QFontMetricsF(m_laneAxis->labelsFont()).height() * 1.7);
+    m_layout.laneHeight = std::round(QFontMetricsF(small).height() * 1.9);
     using S = LegendStrip::Swatch;
     const ChartPalette& p = m_palette;
     m_legend->setEntries({ { S::Bar, p.connect, timelinePhaseName(TimelinePhase::Connect) },
@@ -207,7 +208,7 @@ void TimelineView::followIfLive()
     if (!followLive() || m_model.laneCount() == 0)
         return;
     const double start = m_model.startMs() / 1000.0;
-    const double end = m_model.endMs() / 1000.0;
+    const double end = (m_model.isActive() ? m_model.endMs() : m_model.contentEndMs()) / 1000.0;
     const double span = m_layout.t1 - m_layout.t0;
     m_layout = m_layout.followingEnd(std::max(end + span * 0.04, start - span * 0.02 + span));
     m_layout.laneTop = m_model.laneCount() - m_layout.visibleLanes();
@@ -230,7 +231,7 @@ void TimelineView::resetZoom()
         m_layout.t1 = kDefaultSpan;
     } else {
         const double start = m_model.startMs() / 1000.0;
-        const double span = std::max(0.5, m_model.endMs() / 1000.0 - start);
+        const double span = std::max(0.5, m_model.contentEndMs() / 1000.0 - start);
         m_layout.t0 = start - span * 0.02;
         m_layout.t1 = start + span * 1.05;
     }
@@ -255,26 +256,23 @@ void TimelineView::applyLayout()
     m_laneBar->setPageStep(std::max(1, visible));
     m_laneBar->setValue(int(std::round(m_layout.laneTop)));
     m_laneBar->setVisible(m_model.laneCount() > visible);
-    m_item->setNowMs(m_model.laneCount() > 0 ? m_model.endMs() : 0);
+    m_item->setNowMs(m_model.isActive() ? m_model.endMs() : 0); // the live edge, while something runs
     m_item->setLayout(m_layout);
     m_applying = false;
 }
 
 void TimelineView::rebuildLaneLabels()
 {
-    const int first = m_layout.firstVisibleLane();
-    const int last = std::min(m_layout.lastVisibleLane(), m_model.laneCount() - 1);
-    if (first == m_labelFirst && last == m_labelLast)
+    // The left margin fits "Run N" for the largest run id; changes only when the id gains a digit.
+    const int digits = int(QString::number(std::max(1, m_model.runIdOfLane(m_model.laneCount() - 1))).size());
+    if (digits == m_labelDigits)
         return;
-    m_labelFirst = first;
-    m_labelLast = last;
-    const QStringList old = m_laneAxis->categoriesLabels();
-    for (const QString& label : old)
-        m_laneAxis->remove(label);
-    m_laneAxis->setStartValue(first);
-    const QList<RunRecord>& runs = m_session->runs();
-    for (int lane = first; lane <= last && lane < runs.size(); ++lane)
-        m_laneAxis->append(tr("Run %1").arg(runs.at(lane).runId), lane + 0.5);
+    m_labelDigits = digits;
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    const double width = QFontMetricsF(small).horizontalAdvance(tr("Run %1").arg(QString(std::max(3, digits), u'9')));
+    m_item->setLabelWidth(width);
+    m_chart->setMargins(QMargins(int(width) + 12, 6, 16, 4));
 }
 
 QPointF TimelineView::toPlot(const QPoint& viewportPos) const

@@ -15,7 +15,6 @@
 
 class LegendStrip;
 class LiveSession;
-class QCategoryAxis;
 class QChart;
 class QChartView;
 class QLineSeries;
@@ -79,7 +78,7 @@ private:
     QChart* m_chart = nullptr;
     QChartView* m_chartView = nullptr;
     QValueAxis* m_timeAxis = nullptr;
-    QCategoryAxis* m_laneAxis = nullptr;
+    QValueAxis* m_laneAxis = nullptr; // lanes, reversed; labels painted by the item
     QLineSeries* m_anchor = nullptr; // empty series the axes hang on
     TimelineItem* m_item = nullptr;
     QScrollBar* m_laneBar = nullptr;
@@ -89,8 +88,7 @@ private:
     QPoint m_lastDragPos;
     bool m_dragging = false;
     bool m_applying = false;
-    int m_labelFirst = -1;
-    int m_labelLast = -2;
+    int m_labelDigits = 0;
     int m_selectedRun = 0;
     int m_selectedAttempt = 0;
 };

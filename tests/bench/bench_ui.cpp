@@ -231,6 +231,8 @@ int main(int argc, char** argv)
     cli.addOption({ u"seconds"_s, u"duration"_s, u"s"_s, u"60"_s });
     cli.addOption({ u"runs"_s, u"runs in progress at once"_s, u"n"_s, u"200"_s });
     cli.addOption({ u"rate"_s, u"attempts per second"_s, u"n"_s, u"1000"_s });
+    cli.addOption({ u"views"_s, u"views to show: timeline,delays,ratelimits,summary or none"_s, u"list"_s,
+                    u"timeline,delays,ratelimits,summary"_s });
     cli.process(app);
     const double seconds = cli.value(u"seconds"_s).toDouble();
 
@@ -239,9 +241,13 @@ int main(int argc, char** argv)
     DelayChartView delays(&session);
     RateLimitChartView limits(&session);
     SummaryView summary(&session);
-    for (QWidget* w : std::initializer_list<QWidget*> { &timeline, &delays, &limits, &summary }) {
+    const QStringList shown = cli.value(u"views"_s).split(u',');
+    const std::pair<QString, QWidget*> views[] = { { u"timeline"_s, &timeline }, { u"delays"_s, &delays },
+        { u"ratelimits"_s, &limits }, { u"summary"_s, &summary } };
+    for (const auto& [name, w] : views) {
         w->resize(1400, 800);
-        w->show();
+        if (shown.contains(name))
+            w->show();
     }
     int refreshes = 0;
     QObject::connect(&session, &LiveSession::refreshed, &app, [&] { ++refreshes; });

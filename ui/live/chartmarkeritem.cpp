@@ -43,9 +43,17 @@ void ChartMarkerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
 {
     painter->save();
     painter->setClipRect(m_plot);
+    // A faint line across the plot and a solid notch at the top, so many markers stay readable.
+    painter->setRenderHint(QPainter::Antialiasing);
     for (const auto& [px, color] : std::as_const(m_pixels)) {
-        painter->setPen(QPen(color, 1.2, m_style));
+        QColor faint = color;
+        faint.setAlphaF(0.35f);
+        painter->setPen(QPen(faint, 1, m_style));
         painter->drawLine(QPointF(px, m_plot.top()), QPointF(px, m_plot.bottom()));
+        const QPointF notch[3] = { { px - 5, m_plot.top() }, { px + 5, m_plot.top() }, { px, m_plot.top() + 7 } };
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(color);
+        painter->drawPolygon(notch, 3);
     }
     painter->restore();
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/sessionsummary.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 
@@ -36,6 +38,7 @@ void SessionSummaryBuilder::update(const LiveSession& session, const LiveSession
         m_maxAttempts = std::max(m_maxAttempts, int(r.attempts.size()));
         m_waitingMs += double(r.totalWait.count());
         ++m_outcomes[int(r.outcome)];
+        ++m_attemptCounts[int(r.attempts.size())];
         if (r.startedAt && r.finishedAt) {
             const double took = toMs(*r.finishedAt - *r.startedAt);
             m_latencies.append(took);
@@ -78,6 +81,38 @@ SessionSummary SessionSummaryBuilder::summary() const
     s.duplicateApplications = m_duplicates;
     for (auto it = m_outcomes.cbegin(); it != m_outcomes.cend(); ++it)
         s.outcomes.append({ FinalKind(it.key()), it.value() });
+    for (auto it = m_attemptCounts.cbegin(); it != m_attemptCounts.cend(); ++it)
+        s.attemptCounts.append({ it.key(), it.value() });
     std::stable_sort(s.outcomes.begin(), s.outcomes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return s;
+}
+
+QString finalKindLabel(FinalKind kind)
+{
+    const auto tr = [](const char* text) { return QCoreApplication::translate("SessionSummary", text); };
+    switch (kind) {
+    case FinalKind::None:
+        return tr("Running");
+    case FinalKind::Success:
+        return tr("Succeeded");
+    case FinalKind::RateLimited:
+        return tr("Rate limited (429)");
+    case FinalKind::ServerError:
+        return tr("Server error (5xx)");
+    case FinalKind::ClientError:
+        return tr("Client error (4xx)");
+    case FinalKind::Network:
+        return tr("Network error");
+    case FinalKind::Deadline:
+        return tr("Deadline reached");
+    case FinalKind::BudgetExhausted:
+        return tr("Retry budget exhausted");
+    case FinalKind::RetryAfterTooLong:
+        return tr("Retry-After too long");
+    case FinalKind::BodyNotRewindable:
+        return tr("Body not rewindable");
+    case FinalKind::Cancelled:
+        return tr("Cancelled");
+    }
+    return {};
 }

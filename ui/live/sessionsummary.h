@@ -33,7 +33,11 @@ struct SessionSummary
     int operationsApplied = 0; // lab: operations applied
     int duplicateApplications = 0; // lab: applied again under an idempotency key already applied
     QList<QPair<FinalKind, int>> outcomes; // finished runs per final kind, most frequent first
+    QList<QPair<int, int>> attemptCounts; // (attempts, finished runs that took that many), by attempts
 };
+
+// A final kind in words for people: "Rate limited (429)" (translated).
+QString finalKindLabel(FinalKind kind);
 
 double nearestRankPercentile(QList<double> values, double p);
 
@@ -48,6 +52,7 @@ private:
     QSet<int> m_finished; // run indexes already counted
     QList<double> m_latencies;
     QMap<int, int> m_outcomes; // FinalKind → runs
+    QMap<int, int> m_attemptCounts; // attempts → runs
     QHash<QString, int> m_appliedKeys;
     int m_runs = 0;
     int m_succeeded = 0;

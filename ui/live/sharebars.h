@@ -1,30 +1,36 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The outcome breakdown of the Summary view: one horizontal bar per final kind (success, rate-limited,
-// server error, …) with its count and share, success in the palette's success colour.
+// Horizontal bars, one per row, each with its count and share of the total: the Summary's outcome
+// breakdown and attempts-per-run distribution.
 
-#include "live/chartpalette.h"
-#include "policy/retrydecision.h"
-
+#include <QColor>
 #include <QList>
+#include <QString>
 #include <QWidget>
 
-class OutcomeBars : public QWidget
+class ShareBars : public QWidget
 {
     Q_OBJECT
 public:
-    explicit OutcomeBars(QWidget* parent = nullptr);
-    void setOutcomes(const QList<QPair<FinalKind, int>>& outcomes);
-    int rowCount() const { return int(m_outcomes.size()); }
+    struct Row
+    {
+        QString label;
+        int count = 0;
+        QColor color;
+        friend bool operator==(const Row&, const Row&) = default;
+    };
+
+    explicit ShareBars(const QString& emptyText, QWidget* parent = nullptr);
+    void setRows(const QList<Row>& rows);
+    int rowCount() const { return int(m_rows.size()); }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-
-    static QString outcomeLabel(FinalKind kind); // translated, for people: "Rate limited"
 
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    QList<QPair<FinalKind, int>> m_outcomes;
+    QString m_emptyText;
+    QList<Row> m_rows;
 };

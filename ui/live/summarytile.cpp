@@ -44,6 +44,7 @@ void SummaryTile::setValueColor(const QColor& color)
     }
     QPalette p = m_value->palette();
     p.setColor(QPalette::WindowText, color);
+    p.setColor(QPalette::Text, color); // a selectable label paints with Text
     m_value->setPalette(p);
 }
 

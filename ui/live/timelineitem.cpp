@@ -33,7 +33,7 @@ QString shortSource(DelaySource source)
 
 QString shortDelay(double ms)
 {
-    return ms < 1000 ? QString::number(ms, 'f', 0) + u" ms"_s : QString::number(ms / 1000.0, 'g', 3) + u" s"_s;
+    return ms < 999.5 ? QString::number(ms, 'f', 0) + u" ms"_s : QString::number(ms / 1000.0, 'g', 3) + u" s"_s;
 }
 
 } // namespace
@@ -78,18 +78,29 @@ void TimelineItem::setNowMs(double ms)
     m_nowMs = ms;
 }
 
+void TimelineItem::setLabelWidth(double width)
+{
+    prepareGeometryChange();
+    m_labelWidth = width;
+}
+
 QRectF TimelineItem::boundingRect() const
 {
-    return m_layout.plot;
+    return m_layout.plot.adjusted(-m_labelWidth - 8, 0, 0, 0);
 }
 
 void TimelineItem::paintWaitLabel(QPainter* painter, const QRectF& rect, const TimelineMark& mark) const
 {
-    const QString text = shortDelay(mark.endMs - mark.startMs) + u" · "_s + shortSource(DelaySource(mark.detail));
+    // The delay and its source when there is room, else just the delay, else nothing.
+    QString text = shortDelay(mark.endMs - mark.startMs) + u" · "_s + shortSource(DelaySource(mark.detail));
     const QFontMetricsF fm(m_font);
-    const double w = fm.horizontalAdvance(text) + 8;
-    if (rect.width() < w + 4)
-        return;
+    double w = fm.horizontalAdvance(text) + 8;
+    if (rect.width() < w + 4) {
+        text = shortDelay(mark.endMs - mark.startMs);
+        w = fm.horizontalAdvance(text) + 8;
+        if (rect.width() < w + 4)
+            return;
+    }
     const QRectF box(rect.center().x() - w / 2, rect.center().y() - fm.height() / 2, w, fm.height());
     painter->setPen(Qt::NoPen);
     painter->setBrush(m_palette.plotBackground);
@@ -109,7 +120,7 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
     const double h = l.laneHeight;
     switch (mark.kind) {
     case TimelineMark::Kind::Phase: {
-        const QRectF r(x0, y + h * 0.22, std::max(1.0, x1 - x0), h * 0.56);
+        const QRectF r(x0, y + h * 0.22, std::max(2.0, x1 - x0), h * 0.56);
         QColor c = m_palette.phaseColor(mark.detail);
         if (mark.live)
             c.setAlphaF(0.55f);
@@ -170,10 +181,19 @@ void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
 {
     const TimelineLayout& l = m_layout;
     painter->save();
-    painter->setClipRect(l.plot);
     painter->setFont(m_font);
     const int first = l.firstVisibleLane();
     const int last = std::min(l.lastVisibleLane(), m_model->laneCount() - 1);
+    // Lane labels in the margin (painted here rather than as axis categories, which relayout the chart).
+    painter->setClipRect(boundingRect());
+    painter->setPen(m_palette.text);
+    for (int lane = first; lane <= last; ++lane) {
+        const QRectF r(l.plot.left() - m_labelWidth - 6, l.yForLane(lane), m_labelWidth, l.laneHeight);
+        if (r.center().y() >= l.plot.top() && r.center().y() <= l.plot.bottom())
+            painter->drawText(r, Qt::AlignRight | Qt::AlignVCenter,
+                              QCoreApplication::translate("TimelineItem", "Run %1").arg(m_model->runIdOfLane(lane)));
+    }
+    painter->setClipRect(l.plot);
     for (int lane = first; lane <= last; ++lane) {
         if (lane % 2)
             painter->fillRect(QRectF(l.plot.left(), l.yForLane(lane), l.plot.width(), l.laneHeight), m_palette.laneStripe);

@@ -24,6 +24,8 @@ public:
     void setFont(const QFont& font);
     void setSelection(int lane, int attempt); // lane -1: none
     void setNowMs(double ms);
+    // Lane labels ("Run 12") are painted right-aligned in this many pixels left of the plot area.
+    void setLabelWidth(double width);
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -39,4 +41,5 @@ private:
     int m_selectedLane = -1;
     int m_selectedAttempt = 0;
     double m_nowMs = 0;
+    double m_labelWidth = 0;
 };

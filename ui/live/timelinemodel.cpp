@@ -62,6 +62,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             seen(toMs(*run.startedAt));
         m_lanes.append(QList<TimelineMark>());
         m_finalMarked.append(false);
+        m_runIds.append(run.runId);
     }
 
     const QList<AttemptRecord>& attempts = session.attempts();
@@ -143,6 +144,15 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     }
     m_pendingLab = pending;
     m_endMs = std::max(m_endMs, now);
+    for (qsizetype i = 0; i < delta.changedRuns.size(); ++i) {
+        const int lane = delta.changedRuns.at(i);
+        if (lane >= 0 && lane < m_lanes.size()) {
+            for (const TimelineMark& m : std::as_const(m_lanes.at(lane)))
+                m_contentEndMs = std::max(m_contentEndMs, m.endMs);
+        }
+    }
+    for (const auto& [lane, m] : std::as_const(m_live))
+        m_contentEndMs = std::max(m_contentEndMs, m.endMs);
 }
 
 std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double toleranceMs) const
@@ -265,8 +275,7 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
         double took = 0;
         if (r.startedAt && r.finishedAt)
             took = toMs(*r.finishedAt - *r.startedAt);
-        lines << tr("%n attempt(s), waited %1, took %2", nullptr, int(r.attempts.size()))
-                     .arg(formatMillis(r.totalWait), duration(took));
+        lines << tr("Attempts: %1, waited %2, took %3").arg(r.attempts.size()).arg(formatMillis(r.totalWait), duration(took));
         if (r.serverAskedFor)
             lines << tr("The server asked for %1").arg(formatMillis(*r.serverAskedFor));
         return lines.join(u'\n');

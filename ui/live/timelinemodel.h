@@ -40,13 +40,16 @@ public:
     void update(const LiveSession& session, const LiveSessionDelta& delta);
 
     int laneCount() const { return int(m_lanes.size()); }
+    int runIdOfLane(int lane) const { return m_runIds.value(lane); }
     const QList<TimelineMark>& lane(int index) const { return m_lanes.at(index); }
     // Phase spans of attempts in flight, with their lanes (rebuilt on every update).
     const QList<QPair<int, TimelineMark>>& live() const { return m_live; }
     const QList<AttemptRecord>& liveAttempts() const { return m_liveAttempts; }
     // Lab events whose attempt is unknown (no attempt-id header): drawn on the axis, not in a lane.
     const QList<TimelineMark>& unmatchedLab() const { return m_unmatched; }
-    double endMs() const { return m_endMs; }
+    double endMs() const { return m_endMs; } // the latest time the session reported
+    double contentEndMs() const { return m_contentEndMs; } // the end of the last thing drawn
+    bool isActive() const { return !m_live.isEmpty() || m_outcomes < laneCount(); } // a run is still going
     double startMs() const { return m_startMs; }
 
     int segmentCount() const { return m_phases + int(m_live.size()); } // phase spans, finished and live
@@ -68,6 +71,7 @@ private:
 
     QList<QList<TimelineMark>> m_lanes;
     QList<bool> m_finalMarked;
+    QList<int> m_runIds; // lane → run id
     QList<QPair<int, TimelineMark>> m_live;
     QList<AttemptRecord> m_liveAttempts;
     QList<TimelineMark> m_unmatched;
@@ -75,6 +79,7 @@ private:
     QList<QPair<int, int>> m_pendingLab; // (labEvents index, updates waited)
     double m_startMs = 0;
     double m_endMs = 0;
+    double m_contentEndMs = 0;
     bool m_anything = false;
     int m_phases = 0;
     int m_waits = 0;
