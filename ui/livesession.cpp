@@ -78,7 +78,7 @@ void LiveSession::clear()
     emit cleared();
 }
 
-void LiveSession::onRunStarted(const RunRecord& run)
+int LiveSession::upsertRun(const RunRecord& run)
 {
     int index = m_runIndex.value(run.runId, -1);
     if (index < 0) {
@@ -88,6 +88,12 @@ void LiveSession::onRunStarted(const RunRecord& run)
     } else {
         m_runs[index] = run;
     }
+    return index;
+}
+
+void LiveSession::onRunStarted(const RunRecord& run)
+{
+    const int index = upsertRun(run);
     if (run.startedAt)
         seen(toMs(*run.startedAt));
     touch(index);
@@ -151,14 +157,7 @@ void LiveSession::onWaitScheduled(const WaitInfo& wait)
 
 void LiveSession::onRunFinished(const RunRecord& run)
 {
-    int index = runIndex(run.runId);
-    if (index < 0) {
-        index = int(m_runs.size());
-        m_runIndex.insert(run.runId, index);
-        m_runs << run;
-    } else {
-        m_runs[index] = run;
-    }
+    const int index = upsertRun(run);
     if (run.finishedAt)
         seen(toMs(*run.finishedAt));
     touch(index);

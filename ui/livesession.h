@@ -68,6 +68,7 @@ Q_SIGNALS:
     void cleared();
 
 private:
+    int upsertRun(const RunRecord& run); // the run's index; appended when new, replaced otherwise
     void touch(int runIndex);
     void seen(double ms);
     void schedule();

@@ -20,182 +20,12 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include "presetcase.h"
+
 using namespace Qt::StringLiterals;
+using namespace presettest;
+using SystemCase = PresetCase;
 
-namespace {
-
-// One row: a request and an attempt outcome on a preset, and what must come of it.
-struct SystemCase
-{
-    QString preset;
-    QList<QPair<QString, QJsonValue>> overrides; // JSON path → value, applied to the preset's JSON first
-
-    QString method = u"GET"_s;
-    bool key = false;
-    bool autoKey = false; // the key is present when the preset adds one automatically for this method
-    bool rewindable = true;
-    bool lost = false;
-    std::optional<int> status;
-    QString error; // error class name when there is no status
-    HttpHeaderList headers;
-    QByteArray body;
-    int attempt = 1;
-    qint64 elapsedMs = 0;
-    std::optional<qint64> hostResetMs;
-    std::optional<int> quotaTokens;
-    std::optional<double> throttlingTokens;
-
-    QString verdict; // "retry", "stop", "success"; empty for a settings row
-    std::optional<qint64> low, high; // delay with every draw pinned at 0, and at 1
-    QString source;
-    QString finalKind;
-    std::optional<qint64> asked;
-
-    QString settingPath; // settings row: the preset's JSON at this path …
-    QJsonValue settingValue; // … equals this
-    QString invalidPath; // validation row: setting settingValue here is refused with a problem at this path
-
-    QString gap; // a known modelling gap: the row is expected to fail, and why
-
-    SystemCase& with(const QString& path, const QJsonValue& value) { overrides.append({ path, value }); return *this; }
-    SystemCase& on(const QString& m) { method = m; return *this; }
-    SystemCase& withKey() { key = true; return *this; }
-    SystemCase& withAutoKey() { autoKey = true; return *this; }
-    SystemCase& bodyNotRewindable() { rewindable = false; return *this; }
-    SystemCase& afterLostAnswer() { lost = true; return *this; }
-    SystemCase& answered(int s) { status = s; return *this; }
-    SystemCase& failed(const QString& e) { error = e; return *this; }
-    SystemCase& header(const char* name, const char* value) { headers.append({ QByteArray(name), QByteArray(value) }); return *this; }
-    SystemCase& json(const char* text) { body = QByteArray(text); return *this; }
-    SystemCase& at(int n) { attempt = n; return *this; }
-    SystemCase& elapsed(qint64 ms) { elapsedMs = ms; return *this; }
-    SystemCase& hostResetIn(qint64 ms) { hostResetMs = ms; return *this; }
-    SystemCase& quota(int tokens) { quotaTokens = tokens; return *this; }
-    SystemCase& throttlingAt(double tokens) { throttlingTokens = tokens; return *this; }
-    SystemCase& retry(qint64 lo, qint64 hi, const QString& src = u"backoff"_s)
-    {
-        verdict = u"retry"_s;
-        low = lo;
-        high = hi;
-        source = src;
-        return *this;
-    }
-    SystemCase& retryAnyDelay() { verdict = u"retry"_s; return *this; }
-    SystemCase& stop(const QString& kind = {}) { verdict = u"stop"_s; finalKind = kind; return *this; }
-    SystemCase& success() { verdict = u"success"_s; finalKind = u"success"_s; return *this; }
-    SystemCase& serverAsked(qint64 ms) { asked = ms; return *this; }
-    SystemCase& setting(const QString& path, const QJsonValue& value) { settingPath = path; settingValue = value; return *this; }
-    SystemCase& refused(const QString& path, const QJsonValue& value)
-    {
-        invalidPath = path;
-        overrides.append({ path, value });
-        return *this;
-    }
-    SystemCase& knownGap(const QString& why) { gap = why; return *this; }
-};
-
-SystemCase on(const QString& preset)
-{
-    SystemCase c;
-    c.preset = preset;
-    return c;
-}
-
-QJsonObject setPath(QJsonObject object, QStringList path, const QJsonValue& value)
-{
-    const QString head = path.takeFirst();
-    if (path.isEmpty())
-        object[head] = value;
-    else
-        object[head] = setPath(object.value(head).toObject(), path, value);
-    return object;
-}
-
-QJsonValue valueAt(const QJsonObject& object, const QString& path)
-{
-    QJsonValue current = object;
-    for (const QString& step : path.split(u'.'))
-        current = current.toObject().value(step);
-    return current;
-}
-
-QJsonObject presetJson(const QString& name)
-{
-    const PolicyParseResult parsed = PresetCatalog::load(name);
-    return parsed.policy ? policyToJson(*parsed.policy) : QJsonObject();
-}
-
-const QDateTime& now()
-{
-    static const QDateTime fixed(QDate(2026, 11, 6), QTime(12, 0), Qt::UTC); // a Friday
-    return fixed;
-}
-
-// decide() for the row with every jitter draw pinned at PIN, earlier retries included.
-RetryDecision decideAt(const RetryPolicy& policy, const SystemCase& c, double pin)
-{
-    RequestFacts request;
-    request.method = c.method;
-    request.hasIdempotencyKey = c.key
-        || (c.autoKey && policy.idempotency.autoAdd && policy.idempotency.methods.contains(c.method));
-    request.bodyRewindable = c.rewindable;
-    request.answerLostEarlier = c.lost;
-
-    AttemptOutcome outcome;
-    if (c.status)
-        outcome = AttemptOutcome::answered(*c.status, c.headers, c.body);
-    else
-        outcome = AttemptOutcome::failed(errorClassFromName(c.error).value_or(ErrorClass::Protocol));
-
-    const RetryRule* rule = firstMatchingRule(policy, request, outcome);
-    BackoffState state;
-    FixedRandomSource history({ pin });
-    for (int i = 1; i < c.attempt; ++i)
-        drawBackoff(policy.backoff, policy.jitter, state, history, rule && rule->throttling);
-
-    DecisionContext context;
-    context.attempt = c.attempt;
-    context.elapsed = Millis(c.elapsedMs);
-    context.now = now();
-    if (c.hostResetMs)
-        context.budget.hostResetIn = Millis(*c.hostResetMs);
-    context.budget.quotaTokens = c.quotaTokens;
-    context.budget.throttlingTokens = c.throttlingTokens;
-    FixedRandomSource random({ pin });
-    return decide(policy, request, outcome, context, state, random);
-}
-
-QString expectedSummary(const SystemCase& c)
-{
-    QString s = c.verdict;
-    if (c.low)
-        s += u" %1..%2 ms"_s.arg(*c.low).arg(*c.high);
-    if (!c.source.isEmpty())
-        s += u" via "_s + c.source;
-    if (!c.finalKind.isEmpty())
-        s += u" (%1)"_s.arg(c.finalKind);
-    if (c.asked)
-        s += u" asked %1 ms"_s.arg(*c.asked);
-    return s;
-}
-
-QString actualSummary(const SystemCase& c, const RetryDecision& d0, const RetryDecision& d1)
-{
-    QString s = verdictName(d0.verdict);
-    if (d1.verdict != d0.verdict)
-        s += u"/"_s + verdictName(d1.verdict);
-    if (c.low)
-        s += u" %1..%2 ms"_s.arg(d0.delay.count()).arg(d1.delay.count());
-    if (!c.source.isEmpty())
-        s += u" via "_s + delaySourceName(d0.source);
-    if (!c.finalKind.isEmpty())
-        s += u" (%1)"_s.arg(finalKindName(d0.finalKind));
-    if (c.asked)
-        s += u" asked %1 ms"_s.arg(d0.serverAskedFor ? d0.serverAskedFor->count() : -1);
-    return s;
-}
-
-} // namespace
 
 namespace {
 
@@ -256,7 +86,6 @@ QString joined(const QList<qint64>& values)
 
 } // namespace
 
-Q_DECLARE_METATYPE(SystemCase)
 Q_DECLARE_METATYPE(DelayCase)
 Q_DECLARE_METATYPE(SequenceCase)
 
