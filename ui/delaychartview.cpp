@@ -143,7 +143,7 @@ void DelayChartView::applyPalette()
     m_server->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_ceiling->setPen(QPen(p.envelope, 2, Qt::DashLine));
     QColor band = p.firstByte;
-    band.setAlphaF(p.dark ? 0.28f : 0.16f);
+    band.setAlphaF(p.dark ? 0.32f : 0.22f);
     m_band->setBrush(band);
     m_band->setPen(QPen(Qt::NoPen));
     m_histBackoff->setColor(p.firstByte);

@@ -55,9 +55,9 @@ int main(int argc, char** argv)
     QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
     QCommandLineParser cli;
     cli.addOption({ u"out"_s, u"directory for the PNGs"_s, u"dir"_s, u"."_s });
-    cli.addOption({ u"preset"_s, u"retry policy preset"_s, u"name"_s, u"paymongo"_s });
+    cli.addOption({ u"preset"_s, u"retry policy preset"_s, u"name"_s, u"slen"_s });
     cli.addOption({ u"scenario"_s, u"fault-lab scenario"_s, u"name"_s, u"flaky-api"_s });
-    cli.addOption({ u"repeat"_s, u"runs"_s, u"n"_s, u"40"_s });
+    cli.addOption({ u"repeat"_s, u"runs"_s, u"n"_s, u"60"_s });
     cli.addOption({ u"concurrency"_s, u"runs at once"_s, u"n"_s, u"8"_s });
     cli.addOption({ u"dark"_s, u"use a dark palette"_s });
     cli.process(app);
