@@ -58,6 +58,13 @@ void Session::rebuildIndex()
         m_runIndex.insert(runs.at(i).runId, i);
 }
 
+SessionRun& Session::appendRun(const SessionRun& r)
+{
+    runs.append(r);
+    m_runIndex.insert(r.runId, runs.size() - 1);
+    return runs.last();
+}
+
 void Session::setRunFacts(const RunRecord& r)
 {
     SessionRun& s = run(r.runId);

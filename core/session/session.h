@@ -43,6 +43,7 @@ public:
     void addAttempt(const AttemptRecord& attempt); // to its run
     void addRun(const RunRecord& run); // facts and attempts
     void rebuildIndex();
+    SessionRun& appendRun(const SessionRun& run); // a run not in the session yet
 
     RunRecord runRecord(qsizetype runIndex, bool withAttempts = true) const;
     QList<RunRecord> runRecords() const;

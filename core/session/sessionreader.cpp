@@ -151,8 +151,7 @@ bool Reader::readRun(qsizetype index)
     for (quint32 row : std::as_const(rows))
         s.attempts.packed(row).runId = run.runId;
     run.rows = rows;
-    s.runs.append(run);
-    s.rebuildIndex();
+    s.appendRun(run);
     return true;
 }
 

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/sessionplayback.h"
+
+#include <algorithm>
+
+SessionPlayback::SessionPlayback(const Session& session, QObject* parent)
+    : QObject(parent)
+{
+    m_events.reserve(size_t(session.attemptCount()) * 2 + size_t(session.labEvents.size()));
+    for (qsizetype i = 0; i < session.attemptCount(); ++i) {
+        const PackedAttempt& p = session.attempts.packed(i);
+        const qint64 start = p.at[PackedAttempt::Started] != PackedAttempt::kUnset ? p.at[PackedAttempt::Started]
+                                                                                   : p.at[PackedAttempt::Scheduled];
+        const qint64 end = p.at[PackedAttempt::Finished];
+        if (start != PackedAttempt::kUnset)
+            m_events.push_back({ PlaybackEvent::Kind::AttemptStarted, start, quint32(i), -1 });
+        if (end != PackedAttempt::kUnset) {
+            m_events.push_back({ PlaybackEvent::Kind::AttemptFinished, end, quint32(i), -1 });
+            if (p.verdict == qint8(Verdict::Retry))
+                m_events.push_back({ PlaybackEvent::Kind::WaitStarted, end, quint32(i), -1 });
+        }
+    }
+    for (qsizetype i = 0; i < session.labEvents.size(); ++i)
+        m_events.push_back({ PlaybackEvent::Kind::Lab, session.labEvents.at(i).atMs * 1000000, 0, i });
+    std::stable_sort(m_events.begin(), m_events.end(),
+        [](const PlaybackEvent& a, const PlaybackEvent& b) { return a.atNs < b.atNs; });
+    m_position = startNs();
+    m_timer.setInterval(16);
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &SessionPlayback::onTick);
+}
+
+qint64 SessionPlayback::startNs() const
+{
+    return m_events.empty() ? 0 : m_events.front().atNs;
+}
+
+qint64 SessionPlayback::endNs() const
+{
+    return m_events.empty() ? 0 : m_events.back().atNs;
+}
+
+void SessionPlayback::stepForward()
+{
+    if (m_cursor >= eventCount())
+        return;
+    m_position = m_events[size_t(m_cursor)].atNs;
+    Q_EMIT eventReached(m_cursor++);
+    Q_EMIT positionChanged(m_position);
+    if (m_cursor == eventCount())
+        Q_EMIT finished();
+}
+
+void SessionPlayback::stepBackward()
+{
+    if (m_cursor == 0)
+        return;
+    Q_EMIT eventUndone(--m_cursor);
+    m_position = m_cursor > 0 ? m_events[size_t(m_cursor - 1)].atNs : startNs();
+    Q_EMIT positionChanged(m_position);
+}
+
+void SessionPlayback::seek(qint64 ns)
+{
+    while (m_cursor > 0 && m_events[size_t(m_cursor - 1)].atNs > ns)
+        Q_EMIT eventUndone(--m_cursor);
+    while (m_cursor < eventCount() && m_events[size_t(m_cursor)].atNs <= ns)
+        Q_EMIT eventReached(m_cursor++);
+    m_position = ns;
+    Q_EMIT positionChanged(m_position);
+}
+
+void SessionPlayback::advance(qint64 wallNs)
+{
+    const qint64 target = m_position + qint64(double(wallNs) * m_speed);
+    seek(std::min(target, endNs()));
+    if (m_cursor >= eventCount()) {
+        pause();
+        Q_EMIT finished();
+    }
+}
+
+void SessionPlayback::play(double speed)
+{
+    m_speed = speed > 0 ? speed : 1.0;
+    m_wall.start();
+    m_timer.start();
+}
+
+void SessionPlayback::pause()
+{
+    m_timer.stop();
+}
+
+void SessionPlayback::onTick()
+{
+    advance(m_wall.nsecsElapsed());
+    m_wall.restart();
+}

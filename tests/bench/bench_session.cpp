@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Session open/save at scale: for 10k, 100k and 1M attempts, the save time, file size, and — each in a
+// fresh child process so the peak is its own — the open time and peak resident memory.
+//   bench_session [--sizes 10000,100000,1000000]
+#include "../core/session/sessiontestdata.h"
+#include "session/sessionfile.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// VmHWM: this process image's own peak (ru_maxrss would carry the parent's peak across fork/exec).
+long peakRssKb()
+{
+    QFile status(u"/proc/self/status"_s);
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLong();
+    }
+    return 0;
+}
+
+int openChild(const QString& path)
+{
+    const long before = peakRssKb();
+    QElapsedTimer t;
+    t.start();
+    QString error;
+    qint64 calls = 0;
+    const std::unique_ptr<Session> s = SessionFile::open(path, [&](qint64, qint64) { ++calls; return true; }, &error);
+    const qint64 ms = t.elapsed();
+    if (!s) {
+        QTextStream(stderr) << error << '\n';
+        return 1;
+    }
+    QTextStream(stdout) << ms << ' ' << peakRssKb() << ' ' << before << ' ' << s->attemptCount() << ' '
+                        << s->attempts.memoryBytes() << ' ' << calls << '\n';
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() == 3 && args.at(1) == u"--open"_s)
+        return openChild(args.at(2));
+    QList<int> sizes { 10000, 100000, 1000000 };
+    if (args.size() == 3 && args.at(1) == u"--sizes"_s) {
+        sizes.clear();
+        for (const QString& s : args.at(2).split(u','))
+            sizes << s.toInt();
+    }
+    QTextStream out(stdout);
+    QTemporaryDir dir;
+    out << "attempts   save ms   file MB   open ms   open peak RSS MB (baseline)   store MB   B/attempt   progress calls\n";
+    for (int n : std::as_const(sizes)) {
+        const int perRun = 4;
+        Session s;
+        s.meta = SessionMeta::current();
+        s.redaction.enabled = false;
+        s.attempts.reserve(n);
+        for (int r = 1; r <= n / perRun; ++r)
+            s.addRun(SessionTestData::run(r, perRun));
+        const QString path = dir.filePath(u"bench-%1.json"_s.arg(n));
+        QElapsedTimer t;
+        t.start();
+        QString error;
+        if (!SessionFile::save(s, path, {}, &error)) {
+            out << error << '\n';
+            return 1;
+        }
+        const qint64 saveMs = t.elapsed();
+        QProcess child;
+        child.start(app.applicationFilePath(), { u"--open"_s, path });
+        child.waitForFinished(-1);
+        const QStringList f = QString::fromLatin1(child.readAllStandardOutput()).trimmed().split(u' ');
+        if (f.size() < 6) {
+            out << "open failed: " << child.readAllStandardError() << '\n';
+            return 1;
+        }
+        const double rssMb = f.at(1).toDouble() / 1024.0;
+        const double baseMb = f.at(2).toDouble() / 1024.0;
+        const double storeMb = f.at(4).toDouble() / 1048576.0;
+        out << QString::asprintf("%8d %9lld %9.1f %9s %12.1f (%5.1f) %18.1f %10.0f %12s\n", n, saveMs,
+            double(QFileInfo(path).size()) / 1048576.0, qPrintable(f.at(0)), rssMb, baseMb, storeMb,
+            (rssMb - baseMb) * 1048576.0 / n, qPrintable(f.at(5)));
+        out.flush();
+        QFile::remove(path);
+    }
+    return 0;
+}
