@@ -7,6 +7,7 @@
 #include "labview/labpanel.h"
 #include "livesession.h"
 #include "run/attemptspage.h"
+#include <QTableView>
 #include "run/runcontroller.h"
 #include "delaychartview.h"
 #include "ratelimitchartview.h"
@@ -323,23 +324,37 @@ void MainWindow::saveScreenshotWhenIdle(const QString& directory)
     });
 }
 
+namespace {
+
+// Screenshots for the docs: a 256-colour palette keeps them small (the UI has few distinct colours).
+void saveSmall(const QPixmap& pixmap, const QString& path)
+{
+    pixmap.toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither | Qt::AvoidDither).save(path, "PNG", 0);
+}
+
+} // namespace
+
 void MainWindow::saveScreenshots()
 {
     if (m_screenshotDir.isEmpty())
         return;
     const QDir dir(m_screenshotDir);
     dir.mkpath(u"."_s);
-    grab().save(dir.filePath(u"main.png"_s));
-    m_lab->grab().save(dir.filePath(u"lab-panel.png"_s));
+    saveSmall(grab(), dir.filePath(u"main.png"_s));
+    saveSmall(m_lab->grab(), dir.filePath(u"lab-panel.png"_s));
+    m_views->setCurrentWidget(m_attempts);
+    m_attempts->table()->selectRow(0);
     m_policy->tabs()->setCurrentIndex(3);
     QTimer::singleShot(300, this, [this, dir] {
-        m_policy->grab().save(dir.filePath(u"policy-editor.png"_s));
+        saveSmall(grab(), dir.filePath(u"main-attempts.png"_s));
+        m_views->setCurrentWidget(m_timeline);
+        saveSmall(m_policy->grab(), dir.filePath(u"policy-editor.png"_s));
         m_policy->tabs()->setCurrentIndex(2);
         QTimer::singleShot(300, this, [this, dir] {
-            m_policy->grab().save(dir.filePath(u"policy-decisions.png"_s));
+            saveSmall(m_policy->grab(), dir.filePath(u"policy-decisions.png"_s));
             m_policy->tabs()->setCurrentIndex(0);
             QTimer::singleShot(300, this, [this, dir] {
-                m_policy->grab().save(dir.filePath(u"policy-form.png"_s));
+                saveSmall(m_policy->grab(), dir.filePath(u"policy-form.png"_s));
                 m_screenshotDir.clear();
                 close();
             });

@@ -14,6 +14,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <iterator>
 
 AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
@@ -44,10 +45,14 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    const int em = m_table->fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    const int widths[] = { 4, 5, 6, 5, 8, 9, 6, 5, 5, 7 };
-    for (int c = 0; c < int(std::size(widths)); ++c)
-        m_table->setColumnWidth(c, widths[c] * em);
+    // Wide enough for typical values (and their headers), so a fresh table needs no resizing.
+    const QFontMetrics fm = m_table->fontMetrics();
+    const QString samples[] = { tr("Run 00"), tr("Attempt"), tr("00.000 s"), tr("DELETE"), tr("/api/orders"),
+        tr("503 Service Unavail"), tr("0000.0 ms"), tr("success"), tr("00.5 s"), tr("retry-after-ms") };
+    for (int c = 0; c < int(std::size(samples)); ++c) {
+        const QString header = m_model->headerData(c, Qt::Horizontal).toString();
+        m_table->setColumnWidth(c, std::max(fm.horizontalAdvance(samples[c]), fm.horizontalAdvance(header)) + 18);
+    }
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AttemptsPage::onCurrentChanged);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
