@@ -125,8 +125,10 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     connect(m_json, &QPlainTextEdit::textChanged, this, &PolicyEditor::onJsonEdited);
     connect(m_presets, &QComboBox::activated, this, &PolicyEditor::onPresetPicked);
 
-    const int stripe = m_presets->findData(u"stripe"_s);
-    loadPreset(m_presets->itemData(stripe >= 0 ? stripe : 0).toString());
+    // The demo's default: slen retries the lab's 429s after Retry-After and its lost answers after a
+    // jittered backoff, so the first Run shows both kinds of wait (stripe would stop at every 429).
+    const int demo = m_presets->findData(u"slen"_s);
+    loadPreset(m_presets->itemData(demo >= 0 ? demo : 0).toString());
 }
 
 bool PolicyEditor::loadPreset(const QString& name)
