@@ -34,7 +34,7 @@ class DelayChartView : public QWidget
     Q_OBJECT
 public:
     static constexpr int kMinPushIntervalMs = 200; // series are replaced at most 5 times a second
-    static constexpr int kMaxShownPoints = 2000;
+    static constexpr int kMaxShownPoints = 750; // Qt Charts makes one graphics item per scatter marker
 
     explicit DelayChartView(LiveSession* session, QWidget* parent = nullptr);
 

@@ -200,7 +200,7 @@ void RateLimitChartView::push()
         for (const double r : newest(t.resets, kMaxShownSamples / 4))
             resets.append({ r, trackColor(i) });
     }
-    m_rejected->replace(newest(m_data.rejections(), kMaxShownSamples));
+    m_rejected->replace(newest(m_data.rejections(), kMaxShownRejections));
     const double start = m_data.minSeconds();
     const double pad = std::max(0.2, (end - start) * 0.03);
     setNiceRange(m_timeAxis, std::max(0.0, start - pad), end + pad, 10);

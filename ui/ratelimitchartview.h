@@ -30,6 +30,7 @@ public:
     static constexpr int kMinPushIntervalMs = 200; // series are replaced at most 5 times a second
     static constexpr int kMaxTracks = 6;
     static constexpr int kMaxShownSamples = 1500;
+    static constexpr int kMaxShownRejections = 300; // scatter markers are one graphics item each
 
     explicit RateLimitChartView(LiveSession* session, QWidget* parent = nullptr);
 
