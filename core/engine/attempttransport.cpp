@@ -32,6 +32,8 @@ AttemptTransport::~AttemptTransport()
 
 void AttemptTransport::reach(AttemptPhase phase)
 {
+    if (m_done)
+        return;
     const MonoTime now = m_clock.now();
     switch (phase) {
     case AttemptPhase::Connecting:
@@ -111,18 +113,24 @@ void AttemptTransport::start(AttemptRecord record, QByteArray body, AttemptLimit
         m_sawConnecting = true;
         reach(AttemptPhase::Connecting);
     });
-    connect(reply, &QNetworkReply::encrypted, this, [this] { reach(AttemptPhase::TlsDone); });
     connect(reply, &QNetworkReply::requestSent, this, [this] { reach(AttemptPhase::RequestSent); });
-    connect(reply, &QNetworkReply::uploadProgress, this, [this](qint64 sent, qint64) {
-        if (sent > 0)
-            m_record.bytesUp = std::max(m_record.bytesUp, sent);
-    });
+    if (m_record.bodySize > 0) { // an empty body reports no upload progress (bytesUp comes from the device)
+        connect(reply, &QNetworkReply::uploadProgress, this, [this](qint64 sent, qint64) {
+            if (sent > 0 && !m_done)
+                m_record.bytesUp = std::max(m_record.bytesUp, sent);
+        });
+    }
     connect(reply, &QNetworkReply::metaDataChanged, this, &AttemptTransport::onMetaData);
     connect(reply, &QNetworkReply::readyRead, this, &AttemptTransport::onReadyRead);
-    connect(reply, &QNetworkReply::sslErrors, this, [this](const QList<QSslError>& errors) {
-        for (const QSslError& e : errors)
-            m_record.qtError += (m_record.qtError.isEmpty() ? QString() : QStringLiteral("; ")) + e.errorString();
-    });
+    if (m_record.url.scheme() == QLatin1String("https")) { // connections a plain-HTTP attempt never needs
+        connect(reply, &QNetworkReply::encrypted, this, [this] { reach(AttemptPhase::TlsDone); });
+        connect(reply, &QNetworkReply::sslErrors, this, [this](const QList<QSslError>& errors) {
+            if (m_done)
+                return;
+            for (const QSslError& e : errors)
+                m_record.qtError += (m_record.qtError.isEmpty() ? QString() : QStringLiteral("; ")) + e.errorString();
+        });
+    }
     connect(reply, &QNetworkReply::finished, this, &AttemptTransport::onFinished);
 
     // Own precise timers (qt-internals.md §2.3): Qt's transferTimeout measures inactivity only.
@@ -255,7 +263,7 @@ void AttemptTransport::onFinished()
     in.sendObservable = m_record.bodySize > 0;
     m_record.error = classifyError(in);
 
-    reply->disconnect(this);
+    // No disconnect (a string-based lookup per attempt): every slot above ignores a finished attempt.
     reply->deleteLater();
     m_reply.clear();
     Q_EMIT phaseReached(AttemptPhase::Finished, *m_record.at.finished);

@@ -8,7 +8,7 @@
 #include <utility>
 
 EngineRun::EngineRun(int id, const RequestSpec& request, const RetryPolicy& policy, std::uint64_t seed, MonoTime submittedAt)
-    : random(std::make_unique<SeededRandomSource>(seed))
+    : random(std::make_unique<LazyRandomSource>(seed))
     , cookies(std::make_unique<QNetworkCookieJar>())
     , target(request.url)
 {

@@ -4,6 +4,7 @@
 // One run as RetryEngine drives it: the record it reports plus the state kept between attempts. Private to
 // the engine (core/engine/retryengine.cpp).
 
+#include "engine/lazyrandomsource.h"
 #include "engine/runrecord.h"
 #include "engine/scheduler.h"
 #include "engine/transport.h"
@@ -26,7 +27,7 @@ struct EngineRun
     AttemptLimits limits() const;
 
     RunRecord record;
-    std::unique_ptr<SeededRandomSource> random;
+    std::unique_ptr<LazyRandomSource> random;
     BackoffState backoff;
     std::unique_ptr<QNetworkCookieJar> cookies;
     QString idempotencyKey;

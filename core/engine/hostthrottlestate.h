@@ -53,6 +53,7 @@ public:
     // Whether an attempt to URL may go out NOW under THROTTLE (a disabled throttle always sends).
     ThrottleHold check(const QUrl& url, const HostThrottle& throttle, MonoTime now) const;
     void clear() { m_resets.clear(); }
+    bool isEmpty() const { return m_resets.isEmpty(); }
 
 private:
     QHash<QString, HostReset> m_resets;

@@ -8,52 +8,69 @@
 
 namespace {
 
+// Replaces a header of the same name (case-insensitive) or appends one.
 void put(QList<SentHeader>& list, const QByteArray& name, const QByteArray& value)
 {
     for (SentHeader& h : list) {
         if (h.name.compare(name, Qt::CaseInsensitive) == 0) {
             h.value = value;
+            h.secret = isSecretHeader(name);
             return;
         }
     }
     list.append({ name, value, isSecretHeader(name) });
 }
 
+QLatin1String latin1(QByteArrayView text)
+{
+    return QLatin1String(text.data(), text.size());
+}
+
 } // namespace
 
+// Compared in place: this runs for several headers of every attempt, so it allocates nothing.
 bool isSecretHeader(QByteArrayView name)
 {
-    const QByteArray n = name.toByteArray().toLower();
-    return n == "authorization" || n == "proxy-authorization" || n == "cookie" || n == "set-cookie"
-        || n == "x-api-key" || n.contains("token") || n.contains("secret") || n.contains("api-key");
+    const QLatin1String n = latin1(name);
+    for (const char* exact : { "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key" }) {
+        if (n.compare(QLatin1String(exact), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    for (const char* part : { "token", "secret", "api-key" }) {
+        if (n.contains(QLatin1String(part), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
 }
 
 QList<SentHeader> buildRequestHeaders(const RequestSpec& spec, const RetryPolicy& policy, const QUrl& url,
     const QString& idempotencyKey, const QString& attemptId, const QByteArray& cookie)
 {
     QList<SentHeader> list;
+    list.reserve(8 + spec.headers.size() + 5);
     QByteArray host = url.host(QUrl::FullyEncoded).toLatin1();
     if (host.contains(':'))
         host = '[' + host + ']';
     if (url.port() != -1)
         host += ':' + QByteArray::number(url.port());
-    put(list, "Host", host);
-    put(list, "User-Agent", QByteArrayLiteral("retrylab/" RETRYLAB_VERSION));
-    put(list, "Accept", "*/*");
-    put(list, "Accept-Encoding", "identity");
-    put(list, "Accept-Language", "en");
-    put(list, "Connection", "keep-alive");
+    // The defaults are distinct and not secret: appended without a search (static names and values).
+    list.append({ QByteArrayLiteral("Host"), host, false });
+    list.append({ QByteArrayLiteral("User-Agent"), QByteArrayLiteral("retrylab/" RETRYLAB_VERSION), false });
+    list.append({ QByteArrayLiteral("Accept"), QByteArrayLiteral("*/*"), false });
+    list.append({ QByteArrayLiteral("Accept-Encoding"), QByteArrayLiteral("identity"), false });
+    list.append({ QByteArrayLiteral("Accept-Language"), QByteArrayLiteral("en"), false });
+    list.append({ QByteArrayLiteral("Connection"), QByteArrayLiteral("keep-alive"), false });
     for (const auto& [name, value] : spec.headers)
         put(list, name, value);
     if (!spec.body.isEmpty() && !hasHeader(spec.headers, "content-type"))
-        put(list, "Content-Type", "application/octet-stream");
+        put(list, QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/octet-stream"));
     if (!idempotencyKey.isEmpty())
         put(list, policy.idempotency.header.toLatin1(), idempotencyKeyField(idempotencyKey, policy.idempotency.format));
     if (!attemptId.isEmpty())
         put(list, spec.attemptIdHeader, attemptId.toLatin1());
     if (!cookie.isEmpty())
-        put(list, "Cookie", cookie);
-    put(list, "Content-Length", QByteArray::number(spec.body.size()));
+        put(list, QByteArrayLiteral("Cookie"), cookie);
+    put(list, QByteArrayLiteral("Content-Length"), QByteArray::number(spec.body.size()));
     return list;
 }
 
@@ -98,9 +115,11 @@ HttpHeaderList rateLimitFieldsOf(const HttpHeaderList& headers)
 {
     HttpHeaderList out;
     for (const auto& [name, value] : headers) {
-        const QByteArray n = name.toLower();
-        if (n.startsWith("ratelimit") || n.startsWith("x-ratelimit") || n.startsWith("x-rate-limit")
-            || n == "retry-after" || n == "retry-after-ms")
+        const QLatin1String n = latin1(name);
+        const auto starts = [&n](const char* prefix) { return n.startsWith(QLatin1String(prefix), Qt::CaseInsensitive); };
+        const auto is = [&n](const char* other) { return n.compare(QLatin1String(other), Qt::CaseInsensitive) == 0; };
+        if (starts("ratelimit") || starts("x-ratelimit") || starts("x-rate-limit") || is("retry-after")
+            || is("retry-after-ms"))
             out.append({ name, value });
     }
     return out;

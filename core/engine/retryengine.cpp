@@ -70,7 +70,7 @@ void RetryEngine::setConcurrencyLimit(int limit)
 
 int RetryEngine::runningCount() const
 {
-    return int(std::count_if(m_runs.begin(), m_runs.end(), [](const auto& e) { return e.second->started; }));
+    return m_running; // kept as runs start and end: counting the map made a long queue quadratic
 }
 
 int RetryEngine::queuedCount() const
@@ -115,6 +115,7 @@ void RetryEngine::pump()
 void RetryEngine::startRun(EngineRun& run)
 {
     run.started = true;
+    ++m_running;
     run.record.startedAt = m_clock.now();
     run.idempotencyKey = chooseIdempotencyKey(run.record.request, run.record.policy);
     run.bodySha256 = bodyHash(run.record.request.body);
@@ -126,7 +127,7 @@ void RetryEngine::startAttempt(EngineRun& run, MonoTime scheduledAt)
 {
     if (holdForHostThrottle(run))
         return;
-    const AttemptRecord a = run.nextAttempt(scheduledAt, m_clock.now());
+    AttemptRecord a = run.nextAttempt(scheduledAt, m_clock.now());
 
     Transport* t = m_factory(this);
     run.transport = t;
@@ -140,7 +141,7 @@ void RetryEngine::startAttempt(EngineRun& run, MonoTime scheduledAt)
     connect(t, &Transport::finished, this,
         [this, runId](const AttemptRecord& record) { onAttemptFinished(runId, record); });
     Q_EMIT attemptStarted(a);
-    t->start(a, run.record.request.body, run.limits());
+    t->start(std::move(a), run.record.request.body, run.limits());
 }
 
 // Before any attempt goes to a host whose quota a response reported spent: wait for the reset (a wait with
@@ -189,6 +190,8 @@ void RetryEngine::noteHostReset(const AttemptRecord& record)
 
 std::optional<Millis> RetryEngine::hostResetIn(const QUrl& url) const
 {
+    if (m_hostThrottle.isEmpty())
+        return std::nullopt;
     const std::optional<MonoTime> in = m_hostThrottle.resetIn(HostThrottleState::hostKey(url), m_clock.now());
     if (!in)
         return std::nullopt;
@@ -328,6 +331,8 @@ void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, st
         return;
     std::unique_ptr<EngineRun> run = std::move(it->second);
     m_runs.erase(it);
+    if (run->started)
+        --m_running;
     if (run->waitTask)
         m_scheduler.cancel(*run->waitTask);
     if (run->transport) {

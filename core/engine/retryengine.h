@@ -91,6 +91,7 @@ private:
     std::map<int, std::unique_ptr<EngineRun>> m_runs;
     bool m_draining = false;
     bool m_pumping = false;
+    int m_running = 0; // runs started and not finished
     bool m_pumpAgain = false;
     HostThrottleState m_hostThrottle;
     BudgetBook m_budgets; // per policy, per client or host
