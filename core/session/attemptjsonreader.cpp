@@ -66,10 +66,10 @@ bool readHeaders(JsonPullReader& in, AttemptStore& store, quint32* offset)
                 in.fail(tr("a header must be a [name, value] pair"));
                 return false;
             }
-            const std::optional<QByteArray> s = in.readUtf8();
-            if (!s)
+            static thread_local QByteArray scratch;
+            if (!in.readUtf8Into(scratch))
                 return false;
-            ids.push_back(store.strings().intern(QByteArrayView(*s)));
+            ids.push_back(store.strings().intern(QByteArrayView(scratch)));
         }
         if (in.nextElement()) {
             in.fail(tr("a header must be a [name, value] pair"));
@@ -89,10 +89,11 @@ bool readText(JsonPullReader& in, AttemptStore& store, quint32* id)
         *id = 0;
         return true;
     }
-    const std::optional<QByteArray> s = in.readUtf8();
-    if (s)
-        *id = store.strings().intern(QByteArrayView(*s));
-    return s.has_value();
+    static thread_local QByteArray scratch;
+    if (!in.readUtf8Into(scratch))
+        return false;
+    *id = store.strings().intern(QByteArrayView(scratch));
+    return true;
 }
 
 bool readOptInt(JsonPullReader& in, qint64* v)
@@ -186,9 +187,10 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
             if (in.readNullIfPresent()) {
                 p->at[it->second] = PackedAttempt::kUnset;
             } else {
-                const auto t = in.readNumberText();
-                ok = t && JsonText::nsFromMillisText(QByteArrayView(*t), &p->at[it->second]);
-                if (t && !ok)
+                static thread_local QByteArray number;
+                const bool read = in.readNumberInto(number);
+                ok = read && JsonText::nsFromMillisText(QByteArrayView(number), &p->at[it->second]);
+                if (read && !ok)
                     in.fail(tr("malformed time"));
             }
             break;

@@ -142,10 +142,8 @@ bool JsonPullReader::nextKey(QByteArray* key)
         fail(peekByte() < 0 ? tr("the file ends early (truncated?) inside an object") : tr("expected a field name"));
         return false;
     }
-    std::optional<QByteArray> name = readUtf8();
-    if (!name || !expect(':'))
+    if (!readUtf8Into(*key) || !expect(':'))
         return false;
-    *key = std::move(*name);
     return true;
 }
 
@@ -216,40 +214,52 @@ bool JsonPullReader::appendEscape(QByteArray& out)
 
 std::optional<QByteArray> JsonPullReader::readUtf8()
 {
-    if (!expect('"'))
-        return std::nullopt;
     QByteArray out;
+    if (!readUtf8Into(out))
+        return std::nullopt;
+    return out;
+}
+
+bool JsonPullReader::readUtf8Into(QByteArray& out)
+{
+    out.resize(0);
+    if (!expect('"'))
+        return false;
     for (;;) {
         if (m_pos >= m_buf.size() && !fill()) {
             fail(tr("the file ends early (truncated?) inside a string"));
-            return std::nullopt;
+            return false;
         }
         // Fast path: copy the run of plain bytes in this chunk.
+        const char* data = m_buf.constData();
+        const qsizetype size = m_buf.size();
         const qsizetype start = m_pos;
-        while (m_pos < m_buf.size()) {
-            const char c = m_buf.at(m_pos);
+        qsizetype i = m_pos;
+        while (i < size) {
+            const char c = data[i];
             if (c == '"' || c == '\\' || uchar(c) < 0x20)
                 break;
-            ++m_pos;
+            ++i;
         }
-        out.append(m_buf.constData() + start, m_pos - start);
-        if (m_pos >= m_buf.size())
+        m_pos = i;
+        out.append(data + start, i - start);
+        if (i >= size)
             continue;
-        const char c = m_buf.at(m_pos);
+        const char c = data[i];
         if (c == '"') {
             ++m_pos;
-            return out;
+            return true;
         }
         if (c == '\\') {
             ++m_pos;
             if (!appendEscape(out)) {
                 fail(tr("invalid escape sequence in a string"));
-                return std::nullopt;
+                return false;
             }
             continue;
         }
         fail(tr("control character inside a string"));
-        return std::nullopt;
+        return false;
     }
 }
 
@@ -263,20 +273,37 @@ std::optional<QString> JsonPullReader::readString()
 
 std::optional<QByteArray> JsonPullReader::readNumberText()
 {
+    QByteArray text;
+    if (!readNumberInto(text))
+        return std::nullopt;
+    return text;
+}
+
+bool JsonPullReader::readNumberInto(QByteArray& text)
+{
+    text.resize(0);
     if (peek() != Kind::Number) {
         fail(tr("expected a number"));
-        return std::nullopt;
+        return false;
     }
-    QByteArray text;
     for (;;) {
-        const int c = peekByte();
-        if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
-            text += char(get());
-            continue;
+        if (m_pos >= m_buf.size() && !fill())
+            return true;
+        const char* data = m_buf.constData();
+        const qsizetype size = m_buf.size();
+        const qsizetype start = m_pos;
+        qsizetype i = m_pos;
+        while (i < size) {
+            const char c = data[i];
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+                break;
+            ++i;
         }
-        break;
+        text.append(data + start, i - start);
+        m_pos = i;
+        if (i < size)
+            return true;
     }
-    return text;
 }
 
 std::optional<double> JsonPullReader::readDouble()
@@ -295,13 +322,12 @@ std::optional<double> JsonPullReader::readDouble()
 
 std::optional<qint64> JsonPullReader::readInteger()
 {
-    const std::optional<QByteArray> text = readNumberText();
-    if (!text)
+    if (!readNumberInto(m_number))
         return std::nullopt;
     bool ok = false;
-    const qint64 v = text->toLongLong(&ok);
+    const qint64 v = m_number.toLongLong(&ok);
     if (!ok) {
-        fail(tr("expected an integer, found \"%1\"").arg(QLatin1String(*text)));
+        fail(tr("expected an integer, found \"%1\"").arg(QLatin1String(m_number)));
         return std::nullopt;
     }
     return v;

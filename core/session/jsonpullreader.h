@@ -31,8 +31,10 @@ public:
     bool nextElement();
 
     std::optional<QByteArray> readUtf8(); // a string's bytes, unescaped
+    bool readUtf8Into(QByteArray& out); // the same into OUT (its capacity is reused)
     std::optional<QString> readString();
     std::optional<QByteArray> readNumberText(); // the number token as written
+    bool readNumberInto(QByteArray& out);
     std::optional<double> readDouble();
     std::optional<qint64> readInteger(); // a number without fraction or exponent
     std::optional<bool> readBool();
@@ -66,4 +68,5 @@ private:
     qint64 m_lineStart = 0;
     std::vector<bool> m_first; // per open container: no element read yet
     QString m_error;
+    QByteArray m_number; // scratch for number tokens
 };

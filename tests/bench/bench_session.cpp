@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 
+#include <sys/resource.h>
+
 
 using namespace Qt::StringLiterals;
 
@@ -39,12 +41,16 @@ int openChild(const QString& path)
     qint64 calls = 0;
     const std::unique_ptr<Session> s = SessionFile::open(path, [&](qint64, qint64) { ++calls; return true; }, &error);
     const qint64 ms = t.elapsed();
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    const qint64 cpuMs = qint64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+        + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000;
     if (!s) {
         QTextStream(stderr) << error << '\n';
         return 1;
     }
     QTextStream(stdout) << ms << ' ' << peakRssKb() << ' ' << before << ' ' << s->attemptCount() << ' '
-                        << s->attempts.memoryBytes() << ' ' << calls << '\n';
+                        << s->attempts.memoryBytes() << ' ' << calls << ' ' << cpuMs << '\n';
     return 0;
 }
 
@@ -64,7 +70,7 @@ int main(int argc, char** argv)
     }
     QTextStream out(stdout);
     QTemporaryDir dir;
-    out << "attempts   save ms   file MB   open ms   open peak RSS MB (baseline)   store MB   B/attempt   progress calls\n";
+    out << "attempts   save ms   file MB   open ms (cpu ms)   open peak RSS MB (baseline)   store MB   B/attempt   progress calls\n";
     for (int n : std::as_const(sizes)) {
         const int perRun = 4;
         Session s;
@@ -86,15 +92,15 @@ int main(int argc, char** argv)
         child.start(app.applicationFilePath(), { u"--open"_s, path });
         child.waitForFinished(-1);
         const QStringList f = QString::fromLatin1(child.readAllStandardOutput()).trimmed().split(u' ');
-        if (f.size() < 6) {
+        if (f.size() < 7) {
             out << "open failed: " << child.readAllStandardError() << '\n';
             return 1;
         }
         const double rssMb = f.at(1).toDouble() / 1024.0;
         const double baseMb = f.at(2).toDouble() / 1024.0;
         const double storeMb = f.at(4).toDouble() / 1048576.0;
-        out << QString::asprintf("%8d %9lld %9.1f %9s %12.1f (%5.1f) %18.1f %10.0f %12s\n", n, saveMs,
-            double(QFileInfo(path).size()) / 1048576.0, qPrintable(f.at(0)), rssMb, baseMb, storeMb,
+        out << QString::asprintf("%8d %9lld %9.1f %9s (%6s) %14.1f (%5.1f) %18.1f %10.0f %12s\n", n, saveMs,
+            double(QFileInfo(path).size()) / 1048576.0, qPrintable(f.at(0)), qPrintable(f.at(6)), rssMb, baseMb, storeMb,
             (rssMb - baseMb) * 1048576.0 / n, qPrintable(f.at(5)));
         out.flush();
         QFile::remove(path);
