@@ -19,10 +19,21 @@ def load(path):
         return json.load(f)
 
 
+def local_store(schema_dir):
+    """Every schema by its $id, so a $ref between them resolves locally (CI has no network)."""
+    store = {}
+    for path in schema_dir.glob("*.schema.json"):
+        schema = load(path)
+        if "$id" in schema:
+            store[schema["$id"]] = schema
+    return store
+
+
 def check(schema_path, documents, label):
     schema = load(schema_path)
     jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    resolver = jsonschema.RefResolver.from_schema(schema, store=local_store(schema_path.parent))
+    validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
     failures = 0
     for name, document in documents:
         errors = sorted(validator.iter_errors(document), key=lambda e: list(e.path))
