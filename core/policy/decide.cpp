@@ -2,6 +2,7 @@
 #include "policy/decide.h"
 
 #include "http/retryafter.h"
+#include "policy/hintreader.h"
 #include "policy/backoff.h"
 #include "policy/jitter.h"
 #include "policy/randomsource.h"
@@ -45,39 +46,6 @@ FinalKind finalKindFor(const AttemptOutcome& outcome, bool throttling)
     if (status >= 400)
         return FinalKind::ClientError;
     return FinalKind::ClientError;
-}
-
-HintValueFormat valueFormat(HintFormat format)
-{
-    switch (format) {
-    case HintFormat::RetryAfter:
-        return HintValueFormat::RetryAfter;
-    case HintFormat::Milliseconds:
-        return HintValueFormat::Milliseconds;
-    case HintFormat::Seconds:
-        return HintValueFormat::Seconds;
-    }
-    return HintValueFormat::RetryAfter;
-}
-
-bool hintApplies(const DelayHint& hint, const AttemptOutcome& outcome)
-{
-    if (hint.statuses.isEmpty())
-        return true;
-    if (outcome.isError() || !outcome.status)
-        return false;
-    const int status = *outcome.status;
-    return std::any_of(hint.statuses.begin(), hint.statuses.end(), [status](const StatusRange& r) { return r.contains(status); });
-}
-
-// Reads one hint as the policy declares it. A Retry-After hint with alsoRetryAfterMs also reads
-// retry-after-ms when the Retry-After field is absent (seed 002: "read only when Retry-After is absent").
-std::optional<RetryAfterValue> readHint(const DelayHint& hint, const AttemptOutcome& outcome, const QDateTime& now)
-{
-    if (hint.alsoRetryAfterMs && hint.format == HintFormat::RetryAfter
-        && hint.header.compare(u"Retry-After", Qt::CaseInsensitive) == 0)
-        return parseRetryAfter(outcome.headers, now);
-    return parseHintHeader(outcome.headers, hint.header.toLatin1(), valueFormat(hint.format), now);
 }
 
 DelaySource sourceFor(const RetryAfterValue& value)
@@ -152,9 +120,9 @@ RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, con
 
     // What the server asked for is reported even when it is not honoured (e.g. the final 429).
     for (const DelayHint& hint : policy.hints) {
-        if (!hintApplies(hint, outcome))
+        if (!hintAppliesTo(hint, outcome))
             continue;
-        const std::optional<RetryAfterValue> value = readHint(hint, outcome, context.now);
+        const std::optional<RetryAfterValue> value = readDelayHint(hint, outcome, context.now);
         if (value && value->delay && value->delay->count() >= 0) {
             d.serverAskedFor = *value->delay;
             break;
@@ -217,9 +185,9 @@ RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, con
         : tr("waiting %1 (backoff ceiling %2, %3)").arg(formatMillis(d.delay), formatMillis(d.ceiling), jitterWords(policy.jitter));
 
     for (const DelayHint& hint : policy.hints) {
-        if (!hintApplies(hint, outcome))
+        if (!hintAppliesTo(hint, outcome))
             continue;
-        const std::optional<RetryAfterValue> value = readHint(hint, outcome, context.now);
+        const std::optional<RetryAfterValue> value = readDelayHint(hint, outcome, context.now);
         if (!value)
             continue;
         const QString label = hintLabel(*value);
