@@ -122,12 +122,7 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArray& buffer)
             break;
         }
         case Phase::Body: {
-            const qsizetype n = std::min(m_remaining, buffer.size());
-            m_request.body += buffer.left(n);
-            buffer.remove(0, n);
-            m_consumed += n;
-            m_remaining -= n;
-            if (m_remaining > 0)
+            if (!takeBodyBytes(buffer))
                 return m_state;
             m_phase = Phase::Done;
             break;
@@ -139,12 +134,7 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArray& buffer)
                 return m_state;
             break;
         case Phase::ChunkData: {
-            const qsizetype n = std::min(m_remaining, buffer.size());
-            m_request.body += buffer.left(n);
-            buffer.remove(0, n);
-            m_consumed += n;
-            m_remaining -= n;
-            if (m_remaining > 0)
+            if (!takeBodyBytes(buffer))
                 return m_state;
             m_phase = Phase::ChunkDataEnd;
             break;
@@ -297,6 +287,16 @@ bool HttpRequestParser::finishHeaders()
     m_remaining = static_cast<qsizetype>(length);
     m_phase = m_remaining > 0 ? Phase::Body : Phase::Done;
     return true;
+}
+
+bool HttpRequestParser::takeBodyBytes(QByteArray& buffer)
+{
+    const qsizetype n = std::min(m_remaining, buffer.size());
+    m_request.body += buffer.left(n);
+    buffer.remove(0, n);
+    m_consumed += n;
+    m_remaining -= n;
+    return m_remaining == 0;
 }
 
 bool HttpRequestParser::parseChunkSize(const QByteArray& line)

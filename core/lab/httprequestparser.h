@@ -48,6 +48,8 @@ private:
     bool parseHeaderLine(const QByteArray& line);
     bool finishHeaders();
     bool parseChunkSize(const QByteArray& line);
+    // Moves up to m_remaining body bytes from BUFFER into the request; true once none remain.
+    bool takeBodyBytes(QByteArray& buffer);
 
     HttpParserLimits m_limits;
     Phase m_phase = Phase::RequestLine;
