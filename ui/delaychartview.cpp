@@ -61,8 +61,6 @@ DelayChartView::DelayChartView(LiveSession* session, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
     connect(m_tabs, &QTabWidget::currentChanged, this, &DelayChartView::push);
-    m_pushTimer.setSingleShot(true);
-    connect(&m_pushTimer, &QTimer::timeout, this, &DelayChartView::push);
     connect(m_session, &LiveSession::refreshed, this, &DelayChartView::onRefreshed);
     connect(m_session, &LiveSession::cleared, this, &DelayChartView::onCleared);
     applyPalette();
@@ -193,22 +191,12 @@ void DelayChartView::onCleared()
 
 void DelayChartView::schedulePush()
 {
-    if (m_pushTimer.isActive())
-        return;
-    const qint64 since = m_sinceLastPush.isValid() ? m_sinceLastPush.elapsed() : kMinPushIntervalMs;
-    if (since >= kMinPushIntervalMs)
-        push();
-    else
-        m_pushTimer.start(int(kMinPushIntervalMs - since));
+    m_pacer.request();
 }
 
 void DelayChartView::push()
 {
-    m_pushTimer.stop();
-    if (m_session->runs().isEmpty())
-        m_sinceLastPush.invalidate(); // nothing shown yet: the first data appears at once
-    else
-        m_sinceLastPush.start();
+    m_pacer.pushing(!m_session->runs().isEmpty());
     const int policyRetries = m_policy ? std::clamp(m_policy->maxRetries(), 1, kMaxEnvelopeRetries) : 1;
     const int retries = std::max(m_data.maxRetry(), policyRetries);
     if (retries != m_envelopeRetries) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "live/pushpacer.h"
+
 // The delays chart: each chosen wait as a point over its retry number, backoff-chosen and
 // server-directed (Retry-After, hints, throttle) in different colours, in front of the policy's ceiling
 // envelope and jitter band; a second tab shows the histogram of the delays. Series are pushed with
@@ -61,8 +63,7 @@ private:
     QChart* buildHistogramChart();
 
     LiveSession* m_session;
-    QTimer m_pushTimer;
-    QElapsedTimer m_sinceLastPush;
+    PushPacer m_pacer { kMinPushIntervalMs, [this] { push(); } };
     DelaySeries m_data;
     std::optional<RetryPolicy> m_policy;
     int m_envelopeRetries = 0;

@@ -83,8 +83,6 @@ RateLimitChartView::RateLimitChartView(LiveSession* session, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
 
-    m_pushTimer.setSingleShot(true);
-    connect(&m_pushTimer, &QTimer::timeout, this, &RateLimitChartView::push);
     connect(m_session, &LiveSession::refreshed, this, &RateLimitChartView::onRefreshed);
     connect(m_session, &LiveSession::cleared, this, &RateLimitChartView::onCleared);
     applyPalette();
@@ -151,22 +149,12 @@ void RateLimitChartView::onCleared()
 
 void RateLimitChartView::schedulePush()
 {
-    if (m_pushTimer.isActive())
-        return;
-    const qint64 since = m_sinceLastPush.isValid() ? m_sinceLastPush.elapsed() : kMinPushIntervalMs;
-    if (since >= kMinPushIntervalMs)
-        push();
-    else
-        m_pushTimer.start(int(kMinPushIntervalMs - since));
+    m_pacer.request();
 }
 
 void RateLimitChartView::push()
 {
-    m_pushTimer.stop();
-    if (m_data.sampleCount() == 0 && m_data.rejections().isEmpty())
-        m_sinceLastPush.invalidate(); // nothing shown yet: the first data appears at once
-    else
-        m_sinceLastPush.start();
+    m_pacer.pushing(m_data.sampleCount() != 0 || !m_data.rejections().isEmpty());
     const QList<RateLimitTrack>& tracks = m_data.tracks();
     const bool hasData = !tracks.isEmpty() || !m_data.rejections().isEmpty();
     m_placeholder->setText(m_session->attempts().isEmpty()

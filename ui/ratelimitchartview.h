@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "live/pushpacer.h"
+
 // The rate-limit chart: for each host and quota policy seen, the remaining quota (solid steps) and the
 // limit (dashed) over time as the responses reported them, with the dialect in the legend; quota resets
 // as dashed vertical markers and 429 answers as red triangles. Series are pushed with replace() at the
@@ -55,8 +57,7 @@ private:
     QColor trackColor(int track) const;
 
     LiveSession* m_session;
-    QTimer m_pushTimer;
-    QElapsedTimer m_sinceLastPush;
+    PushPacer m_pacer { kMinPushIntervalMs, [this] { push(); } };
     RateLimitSeries m_data;
     ChartPalette m_palette;
     QStackedWidget* m_stack = nullptr;
