@@ -4,8 +4,7 @@
 #include "cli/clicommand.h"
 
 #include "session/journalregistry.h"
-#include "session/sessionfile.h"
-#include "session/sessionjournal.h"
+#include "session/sessionrecovery.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -67,33 +66,28 @@ int runRecover(const QStringList& rawArgs, CliIo& io)
     }
     int failures = 0;
     int found = 0;
-    for (const QString& journal : std::as_const(journals)) {
-        SessionJournal::Info info;
-        QString error;
-        std::unique_ptr<Session> session = SessionJournal::recover(journal, &info, &error);
-        if (!session) {
-            io.err << "retrylab recover: " << error << '\n';
-            ++failures;
-            continue;
-        }
-        if (info.closed)
-            continue;
+    QStringList errors;
+    const QList<SessionRecovery::Candidate> candidates = SessionRecovery::scan(journals, &errors);
+    for (const QString& error : std::as_const(errors)) {
+        io.err << "retrylab recover: " << error << '\n';
+        ++failures;
+    }
+    for (const SessionRecovery::Candidate& c : candidates) {
         ++found;
-        const QString target = a.value(u"output"_s).value_or(info.sessionPath);
-        const QString state = info.processAlive ? tr("still recording (pid %1)").arg(info.pid) : tr("interrupted");
+        const QString target = a.value(u"output"_s).value_or(c.info.sessionPath);
+        const QString state = c.info.processAlive ? tr("still recording (pid %1)").arg(c.info.pid) : tr("interrupted");
         io.out << tr("%1: %2, %3 runs, %4 attempts, started %5 → %6")
-                      .arg(journal, state).arg(info.runs).arg(info.attempts).arg(info.startedUtc, target)
+                      .arg(c.journalPath, state).arg(c.info.runs).arg(c.info.attempts).arg(c.info.startedUtc, target)
                << '\n';
-        if (a.isSet(u"list"_s) || info.processAlive)
+        if (a.isSet(u"list"_s) || !c.recoverable())
             continue;
-        if (!SessionFile::save(*session, target, {}, &error)) {
+        QString error;
+        if (!SessionRecovery::restore(c.journalPath, target, nullptr, &error)) {
             io.err << "retrylab recover: " << error << '\n';
             ++failures;
             continue;
         }
-        QFile::remove(journal);
-        JournalRegistry::remove(journal);
-        io.out << tr("recovered %1 (%2 attempts)").arg(target).arg(info.attempts) << '\n';
+        io.out << tr("recovered %1 (%2 attempts)").arg(target).arg(c.info.attempts) << '\n';
     }
     if (!found)
         io.out << tr("no interrupted sessions") << '\n';

@@ -31,22 +31,28 @@ void SessionJobs::deliver(quint64 generation, std::function<void()> emitter)
     }, Qt::QueuedConnection);
 }
 
+SessionProgress SessionJobs::progressFor(quint64 generation)
+{
+    // Reported once per percent at most: a million attempts must not mean a million queued signals.
+    auto lastPercent = std::make_shared<qint64>(-1);
+    return [this, generation, current = m_generation, lastPercent](qint64 done, qint64 total) {
+        if (current->load() != generation)
+            return false;
+        const qint64 percent = total > 0 ? done * 100 / total : 0;
+        if (percent != *lastPercent) {
+            *lastPercent = percent;
+            deliver(generation, [this, generation, done, total] { Q_EMIT this->progress(generation, done, total); });
+        }
+        return true;
+    };
+}
+
 quint64 SessionJobs::open(const QString& path)
 {
     const quint64 generation = ++*m_generation;
     auto current = m_generation;
     m_pool.start([this, path, generation, current] {
-        qint64 lastPercent = -1;
-        const SessionProgress progress = [&](qint64 done, qint64 total) {
-            if (current->load() != generation)
-                return false;
-            const qint64 percent = total > 0 ? done * 100 / total : 0;
-            if (percent != lastPercent) {
-                lastPercent = percent;
-                deliver(generation, [this, generation, done, total] { Q_EMIT this->progress(generation, done, total); });
-            }
-            return true;
-        };
+        const SessionProgress progress = progressFor(generation);
         QString error;
         SessionFile::Status status = SessionFile::Status::Ok;
         std::shared_ptr<Session> session(SessionFile::open(path, progress, &error, &status).release());
@@ -64,17 +70,28 @@ quint64 SessionJobs::open(const QString& path)
 
 quint64 SessionJobs::save(std::shared_ptr<const Session> session, const QString& path)
 {
+    return write(path, [session, path](const SessionProgress& progress, QString* error) {
+        return SessionFile::save(*session, path, progress, error);
+    });
+}
+
+quint64 SessionJobs::exportTo(std::shared_ptr<const Session> session, SessionExport::Format format, bool redact,
+    const QString& path)
+{
+    return write(path, [session, format, redact, path](const SessionProgress& progress, QString* error) {
+        const Redactor redactor = SessionExport::redactorFor(*session, redact);
+        return SessionExport::save(*session, format, redactor, path, progress, error);
+    });
+}
+
+quint64 SessionJobs::write(const QString& path, Writer writer)
+{
     const quint64 generation = ++*m_generation;
     auto current = m_generation;
-    m_pool.start([this, session, path, generation, current] {
-        const SessionProgress progress = [&](qint64 done, qint64 total) {
-            if (current->load() != generation)
-                return false;
-            deliver(generation, [this, generation, done, total] { Q_EMIT this->progress(generation, done, total); });
-            return true;
-        };
+    m_pool.start([this, writer = std::move(writer), path, generation, current] {
+        const SessionProgress progress = progressFor(generation);
         QString error;
-        const bool ok = SessionFile::save(*session, path, progress, &error);
+        const bool ok = writer(progress, &error);
         if (!ok && current->load() != generation) {
             QMetaObject::invokeMethod(this, [this, generation] { Q_EMIT cancelled(generation); }, Qt::QueuedConnection);
             return;

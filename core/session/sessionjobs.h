@@ -7,6 +7,7 @@
 // thread that owns this object.
 
 #include "session/session.h"
+#include "session/sessionexport.h"
 
 #include <QObject>
 #include <QThreadPool>
@@ -23,6 +24,8 @@ public:
 
     quint64 open(const QString& path);
     quint64 save(std::shared_ptr<const Session> session, const QString& path);
+    // Writes SESSION to PATH in FORMAT (SessionExport); secrets redacted unless REDACT is false.
+    quint64 exportTo(std::shared_ptr<const Session> session, SessionExport::Format format, bool redact, const QString& path);
     void cancel();
     quint64 generation() const { return m_generation->load(); }
     bool waitForIdle(int msecs = -1) { return m_pool.waitForDone(msecs); }
@@ -35,6 +38,9 @@ Q_SIGNALS:
     void cancelled(quint64 generation);
 
 private:
+    using Writer = std::function<bool(const SessionProgress& progress, QString* error)>;
+    quint64 write(const QString& path, Writer writer);
+    SessionProgress progressFor(quint64 generation); // cancels when a newer job starts
     void deliver(quint64 generation, std::function<void()> emitter);
 
     std::shared_ptr<std::atomic<quint64>> m_generation = std::make_shared<std::atomic<quint64>>(0);

@@ -116,8 +116,16 @@ bool SessionRecorder::finish(QString* error)
 {
     if (!SessionFile::save(m_session, m_path, {}, error))
         return false;
+    releaseJournal();
+    return true;
+}
+
+void SessionRecorder::releaseJournal()
+{
+    if (!m_started)
+        return;
     m_journal.close();
     m_journal.remove();
     JournalRegistry::remove(journalPath());
-    return true;
+    m_started = false;
 }

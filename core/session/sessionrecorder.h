@@ -35,6 +35,9 @@ public:
 
     // Saves the session and removes the journal; on failure the journal stays for `retrylab recover`.
     bool finish(QString* error);
+    // Closes and removes the journal once the caller saved session() itself (the desktop app saves off
+    // the GUI thread). Only after a successful save: the journal is what a crash would recover.
+    void releaseJournal();
 
     const Session& session() const { return m_session; }
     QString sessionPath() const { return m_path; }
