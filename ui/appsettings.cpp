@@ -27,25 +27,50 @@ bool AppSettings::restoreWindow(QMainWindow& window) const
     return true;
 }
 
-QStringList AppSettings::recentFiles() const
+QStringList AppSettings::recent(const QString& key) const
 {
-    return m_settings.value(u"recent/files"_s).toStringList();
+    return m_settings.value(key).toStringList();
 }
 
-void AppSettings::addRecentFile(const QString& path)
+void AppSettings::addRecent(const QString& key, const QString& path)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    QStringList files = recentFiles();
+    QStringList files = recent(key);
     files.removeAll(absolute);
     files.prepend(absolute);
     while (files.size() > maxRecentFiles)
         files.removeLast();
-    m_settings.setValue(u"recent/files"_s, files);
+    m_settings.setValue(key, files);
+}
+
+QStringList AppSettings::recentFiles() const
+{
+    return recent(u"recent/files"_s);
+}
+
+void AppSettings::addRecentFile(const QString& path)
+{
+    addRecent(u"recent/files"_s, path);
 }
 
 void AppSettings::clearRecentFiles()
 {
     m_settings.remove(u"recent/files"_s);
+}
+
+QStringList AppSettings::recentSessions() const
+{
+    return recent(u"recent/sessions"_s);
+}
+
+void AppSettings::addRecentSession(const QString& path)
+{
+    addRecent(u"recent/sessions"_s, path);
+}
+
+void AppSettings::clearRecentSessions()
+{
+    m_settings.remove(u"recent/sessions"_s);
 }
 
 QString AppSettings::lastPreset() const

@@ -24,9 +24,17 @@ public:
     void addRecentFile(const QString& path);
     void clearRecentFiles();
 
+    // Recently opened or saved session files (separate from policy files).
+    QStringList recentSessions() const;
+    void addRecentSession(const QString& path);
+    void clearRecentSessions();
+
     QString lastPreset() const;
     void setLastPreset(const QString& name);
 
 private:
+    QStringList recent(const QString& key) const;
+    void addRecent(const QString& key, const QString& path);
+
     mutable QSettings m_settings;
 };

@@ -2,6 +2,7 @@
 #include "guimain.h"
 
 #include "mainwindow.h"
+#include "sessions/sessioncommands.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -23,12 +24,21 @@ int runGui(int argc, char** argv)
     const QCommandLineOption screenshot(u"screenshot"_s,
         QApplication::translate("main", "After the autorun batch ends, save the window to FILE.png and quit (for docs)."),
         u"file"_s);
+    const QCommandLineOption open(u"open"_s,
+        QApplication::translate("main", "Open FILE at start-up: a saved session or a policy."), u"file"_s);
     parser.addOption(autorun);
     parser.addOption(screenshot);
+    parser.addOption(open);
     parser.process(app);
 
     MainWindow window;
     window.show();
+    const bool unattended = parser.isSet(autorun) || parser.isSet(screenshot) || qEnvironmentVariableIntValue("RETRYLAB_AUTORUN") == 1;
+    // Sessions a crash interrupted are offered back first (nothing recorded is lost); not in unattended runs.
+    if (!unattended)
+        QTimer::singleShot(0, &window, [&window] { window.sessions()->recoverInterrupted(true); });
+    if (parser.isSet(open))
+        QTimer::singleShot(0, &window, [&window, path = parser.value(open)] { window.openFile(path); });
     if (parser.isSet(autorun) || qEnvironmentVariableIntValue("RETRYLAB_AUTORUN") == 1)
         QTimer::singleShot(0, &window, &MainWindow::runMany);
     if (parser.isSet(screenshot))

@@ -6,21 +6,29 @@
 #include "editors/requesteditor.h"
 #include "labview/labpanel.h"
 #include "livesession.h"
-#include "run/attemptspage.h"
-#include <QTableView>
-#include "run/runcontroller.h"
 #include "delaychartview.h"
 #include "ratelimitchartview.h"
+#include "run/attemptspage.h"
+#include "run/runcontroller.h"
+#include "sessions/compareview.h"
+#include "sessions/playbackbar.h"
+#include "sessions/sessioncommands.h"
 #include "summaryview.h"
 #include "timelineview.h"
 
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
+#include "policy/presetcatalog.h"
+#include "session/replayrunner.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QTableView>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -53,15 +61,33 @@ MainWindow::MainWindow(QWidget* parent)
     m_delayChart = new DelayChartView(session, m_views);
     m_rateLimitChart = new RateLimitChartView(session, m_views);
     m_summary = new SummaryView(session, m_views);
+    m_compare = new CompareView(m_views);
     m_views->addTab(m_timeline, tr("&Timeline"));
     m_views->addTab(m_delayChart, tr("&Delays"));
     m_views->addTab(m_rateLimitChart, tr("Rate &limits"));
     m_views->addTab(m_attempts, tr("&Attempts"));
     m_views->addTab(m_summary, tr("S&ummary"));
+    m_views->addTab(m_compare, tr("Co&mpare"));
     // The same attempt is highlighted in the timeline and the table, whichever the user picked it in.
     connect(m_timeline, &TimelineView::attemptSelected, m_attempts, &AttemptsPage::selectAttempt);
     connect(m_attempts, &AttemptsPage::attemptSelected, m_timeline, &TimelineView::selectAttempt);
     setCentralWidget(m_views);
+    setAcceptDrops(true);
+
+    m_playback = new PlaybackBar(this);
+    SessionCommands::Parts parts;
+    parts.window = this;
+    parts.controller = m_controller;
+    parts.views = m_views;
+    parts.compare = m_compare;
+    parts.playback = m_playback;
+    parts.editorPolicy = [this] { return m_policy->policy(); };
+    parts.editorPolicyName = [this] {
+        return m_policy->presetName().isEmpty() ? tr("the edited policy") : m_policy->presetName();
+    };
+    m_sessions = new SessionCommands(parts, this);
+    connect(m_sessions, &SessionCommands::statusMessage, this, [this](const QString& text) { m_status->setText(text); });
+    connect(m_sessions, &SessionCommands::titleChanged, this, &MainWindow::setSessionTitle);
 
     createActions();
     createDocks();
@@ -102,11 +128,11 @@ void MainWindow::createActions()
     m_stopAction->setToolTip(tr("Cancel every run in progress (Ctrl+. or Esc)"));
     connect(m_stopAction, &QAction::triggered, this, &MainWindow::stop);
 
-    m_openAction = new QAction(tr("&Open Policy…"), this);
-    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction = new QAction(tr("Open &Policy…"), this);
+    m_openAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::openPolicy);
-    m_saveAction = new QAction(tr("&Save Policy As…"), this);
-    m_saveAction->setShortcut(QKeySequence::Save);
+    m_saveAction = new QAction(tr("Save Polic&y As…"), this);
+    m_saveAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     connect(m_saveAction, &QAction::triggered, this, &MainWindow::savePolicyAs);
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
@@ -119,6 +145,18 @@ void MainWindow::createActions()
     toolbar->addAction(m_runAction);
     toolbar->addAction(m_runManyAction);
     toolbar->addAction(m_stopAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_sessions->openAction());
+    toolbar->addAction(m_sessions->saveAction());
+    toolbar->addAction(m_sessions->exportAction());
+    m_sessions->openAction()->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_sessions->saveAction()->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    m_sessions->exportAction()->setIcon(style()->standardIcon(QStyle::SP_FileDialogDetailedView));
+
+    auto* playback = addToolBar(tr("Playback"));
+    playback->setObjectName(u"PlaybackToolBar"_s);
+    playback->setMovable(false);
+    playback->addWidget(m_playback);
 }
 
 void MainWindow::createDocks()
@@ -151,8 +189,10 @@ void MainWindow::createDocks()
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_sessions->fillFileMenu(file);
+    file->addSeparator();
     file->addAction(m_openAction);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu = file->addMenu(tr("Recent Po&licies"));
     rebuildRecentMenu();
     file->addAction(m_saveAction);
     file->addSeparator();
@@ -162,6 +202,8 @@ void MainWindow::createMenus()
     run->addAction(m_runAction);
     run->addAction(m_runManyAction);
     run->addAction(m_stopAction);
+
+    m_sessions->fillSessionMenu(menuBar()->addMenu(tr("&Session")));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < m_views->count(); ++i) {
@@ -228,6 +270,7 @@ void MainWindow::onRunningChanged(bool running)
     m_runAction->setEnabled(!running);
     m_runManyAction->setEnabled(!running);
     m_stopAction->setEnabled(running);
+    m_playback->setEnabled(!running);
 }
 
 void MainWindow::onProgress(int finished, int total)
@@ -304,6 +347,36 @@ void MainWindow::showAbout()
             .arg(QCoreApplication::applicationVersion()));
 }
 
+void MainWindow::setSessionTitle(const QString& title)
+{
+    setWindowTitle(title.isEmpty() ? tr("Retrylab") : tr("%1 — Retrylab").arg(title));
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    if (SessionCommands::looksLikeSession(path))
+        m_sessions->openSession(path);
+    else
+        openPolicyFile(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    const QString path = urls.first().toLocalFile();
+    QTimer::singleShot(0, this, [this, path] { openFile(path); }); // not inside the drag's event
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     m_controller->stop();
@@ -355,9 +428,30 @@ void MainWindow::saveScreenshots()
             m_policy->tabs()->setCurrentIndex(0);
             QTimer::singleShot(300, this, [this, dir] {
                 saveSmall(m_policy->grab(), dir.filePath(u"policy-form.png"_s));
-                m_screenshotDir.clear();
-                close();
+                saveCompareScreenshot(dir);
             });
         });
     });
+}
+
+// The batch just recorded, replayed offline under AWS standard retries and compared with the recording.
+void MainWindow::saveCompareScreenshot(const QDir& dir)
+{
+    const PolicyParseResult aws = PresetCatalog::load(u"aws-standard"_s);
+    ReplayOptions options;
+    if (aws.ok())
+        options.policy = *aws.policy;
+    const auto done = [this, dir] {
+        QTimer::singleShot(500, this, [this, dir] {
+            saveSmall(grab(), dir.filePath(u"compare.png"_s));
+            m_screenshotDir.clear();
+            close();
+        });
+    };
+    connect(m_sessions, &SessionCommands::replayFinished, this, done, Qt::SingleShotConnection);
+    if (!m_sessions->replay(options, tr("what-if under aws-standard"))) {
+        disconnect(m_sessions, &SessionCommands::replayFinished, this, nullptr);
+        m_screenshotDir.clear();
+        close();
+    }
 }

@@ -8,6 +8,10 @@
 #include <QMainWindow>
 
 class AttemptsPage;
+class QDir;
+class CompareView;
+class PlaybackBar;
+class SessionCommands;
 class LabPanel;
 class PolicyEditor;
 class QAction;
@@ -39,6 +43,9 @@ public:
     DelayChartView* delayChart() const { return m_delayChart; }
     RateLimitChartView* rateLimitChart() const { return m_rateLimitChart; }
     SummaryView* summary() const { return m_summary; }
+    CompareView* compareView() const { return m_compare; }
+    PlaybackBar* playbackBar() const { return m_playback; }
+    SessionCommands* sessions() const { return m_sessions; }
     QAction* runAction() const { return m_runAction; }
     QAction* runManyAction() const { return m_runManyAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -50,9 +57,13 @@ public Q_SLOTS:
     // Saves main.png, policy-editor.png and lab-panel.png into DIRECTORY once the next batch has ended
     // (or at once when none is started), then quits. For the docs' screenshots (--screenshot DIR).
     void saveScreenshotWhenIdle(const QString& directory);
+    // Opens FILE: a session (shown in the views) or a policy (into the editor), by its content.
+    void openFile(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createActions();
@@ -68,7 +79,9 @@ private:
     void openPolicy();
     void savePolicyAs();
     void showAbout();
+    void setSessionTitle(const QString& title);
     void saveScreenshots();
+    void saveCompareScreenshot(const QDir& dir);
 
     RunController* m_controller;
     QTabWidget* m_views = nullptr;
@@ -77,6 +90,9 @@ private:
     DelayChartView* m_delayChart = nullptr;
     RateLimitChartView* m_rateLimitChart = nullptr;
     SummaryView* m_summary = nullptr;
+    CompareView* m_compare = nullptr;
+    PlaybackBar* m_playback = nullptr;
+    SessionCommands* m_sessions = nullptr;
     RequestEditor* m_request = nullptr;
     PolicyEditor* m_policy = nullptr;
     LabPanel* m_lab = nullptr;

@@ -259,6 +259,35 @@ void TimelineView::applyLayout()
     m_item->setNowMs(m_model.isActive() ? m_model.endMs() : 0); // the live edge, while something runs
     m_item->setLayout(m_layout);
     m_applying = false;
+    if (!m_syncing && (m_layout.t0 != m_emittedT0 || m_layout.t1 != m_emittedT1)) {
+        m_emittedT0 = m_layout.t0;
+        m_emittedT1 = m_layout.t1;
+        emit timeRangeChanged(m_layout.t0, m_layout.t1);
+    }
+}
+
+void TimelineView::setTimeRange(double t0, double t1)
+{
+    if (t1 <= t0 || (t0 == m_layout.t0 && t1 == m_layout.t1))
+        return;
+    m_follow->setChecked(false);
+    m_layout.t0 = t0;
+    m_layout.t1 = t1;
+    m_syncing = true;
+    applyLayout();
+    m_syncing = false;
+    m_emittedT0 = m_layout.t0;
+    m_emittedT1 = m_layout.t1;
+}
+
+double TimelineView::contentStartSeconds() const
+{
+    return m_model.laneCount() ? m_model.startMs() / 1000.0 : 0.0;
+}
+
+double TimelineView::contentEndSeconds() const
+{
+    return m_model.laneCount() ? m_model.contentEndMs() / 1000.0 : 0.0;
 }
 
 void TimelineView::rebuildLaneLabels()

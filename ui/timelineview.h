@@ -44,6 +44,9 @@ public:
     // The tooltip text of whatever is drawn at POS (viewport coordinates of the chart view); empty if none.
     QString toolTipAt(const QPoint& pos) const;
     QPoint viewportPosFor(double seconds, int lane) const; // for tests: where a time in a lane is drawn
+    // The drawn content's time span in seconds (0, 0 when empty): what "Reset zoom" fits.
+    double contentStartSeconds() const;
+    double contentEndSeconds() const;
 
 public Q_SLOTS:
     // Highlights attempt INDEX of run RUN_ID and scrolls it into view; does not emit attemptSelected.
@@ -51,9 +54,12 @@ public Q_SLOTS:
     void clearSelection();
     void resetZoom();
     void setFollowLive(bool follow);
+    // Shows [T0, T1] seconds (another view keeps both on one time axis); does not re-emit timeRangeChanged.
+    void setTimeRange(double t0, double t1);
 
 Q_SIGNALS:
     void attemptSelected(int runId, int index); // the user clicked an attempt
+    void timeRangeChanged(double t0, double t1); // zoom, pan, reset or follow-live moved the time axis
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -88,6 +94,9 @@ private:
     QPoint m_lastDragPos;
     bool m_dragging = false;
     bool m_applying = false;
+    bool m_syncing = false; // inside setTimeRange
+    double m_emittedT0 = 0;
+    double m_emittedT1 = 0;
     int m_labelDigits = 0;
     int m_selectedRun = 0;
     int m_selectedAttempt = 0;

@@ -8,6 +8,13 @@
 #include "engine/timerscheduler.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
+#include "session/sessionfile.h"
+#include "session/sessionrecorder.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
 
 #include <algorithm>
 
@@ -17,7 +24,9 @@ RunController::RunController(QObject* parent)
     : QObject(parent)
     , m_session(new LiveSession(this))
     , m_lab(new FaultServer(this))
+    , m_recordingDir(defaultRecordingDirectory())
 {
+    m_savePool.setMaxThreadCount(1);
     RetryEngine::registerMetaTypes();
     connect(m_lab, &FaultServer::labEvent, m_session, &LiveSession::onLabEvent);
     connect(m_lab, &FaultServer::listeningChanged, this, &RunController::labChanged);
@@ -25,6 +34,8 @@ RunController::RunController(QObject* parent)
 
 RunController::~RunController()
 {
+    // A batch still running keeps its journal (recovered at the next start); saves under way finish.
+    m_savePool.waitForDone();
     // The engine's replies and timers go before the clock and scheduler they point to.
     m_engine.reset();
     m_scheduler.reset();
@@ -132,6 +143,7 @@ bool RunController::run(const RunPlan& plan)
         resetLab();
 
     m_session->clear();
+    startRecording(std::max(1, plan.concurrency));
     RetryEngine* engine = m_engine.get();
     connect(engine, &RetryEngine::runStarted, m_session, &LiveSession::onRunStarted);
     connect(engine, &RetryEngine::attemptStarted, m_session, &LiveSession::onAttemptStarted);
@@ -180,6 +192,7 @@ void RunController::onIdle()
         return;
     m_running = false;
     m_session->flush();
+    finishRecording();
     emit runningChanged(false);
     emit statusChanged(statusText());
 }
@@ -205,4 +218,71 @@ QString RunController::statusText() const
         .arg(m_finished - m_succeeded)
         .arg(m_attempts)
         .arg(amplification, 0, 'f', 2);
+}
+
+QString RunController::defaultRecordingDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + u"/sessions"_s;
+}
+
+void RunController::startRecording(int concurrency)
+{
+    m_recorder.reset();
+    if (m_recordingDir.isEmpty())
+        return;
+    if (!QDir().mkpath(m_recordingDir)) {
+        fail(tr("Runs are not recorded: the folder %1 cannot be created.").arg(m_recordingDir));
+        return;
+    }
+    const QString name = u"run-"_s + QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss-zzz"_s) + u".json"_s;
+    auto recorder = std::make_unique<SessionRecorder>(QDir(m_recordingDir).filePath(name));
+    recorder->setClock(*m_clock);
+    recorder->setConcurrency(concurrency);
+    if (isLabEnabled())
+        recorder->setScenario(m_lab->scenario().source);
+    QString error;
+    if (!recorder->start(&error)) {
+        fail(tr("Runs are not recorded: %1").arg(error));
+        return;
+    }
+    recorder->attach(m_engine.get());
+    if (isLabEnabled())
+        recorder->attachLab(m_lab);
+    m_recorder = std::move(recorder);
+}
+
+void RunController::finishRecording()
+{
+    if (!m_recorder)
+        return;
+    // The lab's last events (the final answer's ledger entry) are in; stop listening before the copy.
+    disconnect(m_lab, nullptr, m_recorder.get(), nullptr);
+    auto session = std::make_shared<const Session>(m_recorder->session());
+    const QString path = m_recorder->sessionPath();
+    SessionRecorder* recorder = m_recorder.release();
+    recorder->setParent(this);
+    emit batchRecorded(session, path);
+    // Saved off the GUI thread; the journal goes only once the file is on disk.
+    m_savePool.start([this, recorder, session, path] {
+        QString error;
+        const bool ok = SessionFile::save(*session, path, {}, &error);
+        QMetaObject::invokeMethod(recorder, [this, recorder, ok, path, error] {
+            if (ok)
+                recorder->releaseJournal();
+            recorder->deleteLater();
+            if (ok)
+                pruneRecordings();
+            emit recordingSaved(path, ok, error);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void RunController::pruneRecordings() const
+{
+    QDir dir(m_recordingDir);
+    const QFileInfoList files = dir.entryInfoList({ u"run-*.json"_s }, QDir::Files, QDir::Name | QDir::Reversed);
+    for (qsizetype i = keepRecordings; i < files.size(); ++i) {
+        if (!QFileInfo::exists(files.at(i).absoluteFilePath() + u".journal"_s))
+            QFile::remove(files.at(i).absoluteFilePath());
+    }
 }

@@ -10,9 +10,13 @@
 #include <QObject>
 #include <QString>
 
+#include <QThreadPool>
+
 #include <memory>
 
 class ElapsedClock;
+class Session;
+class SessionRecorder;
 class FaultServer;
 class LiveSession;
 class RetryEngine;
@@ -54,6 +58,17 @@ public:
     int succeeded() const { return m_succeeded; }
     int attempts() const { return m_attempts; }
 
+    // ---- recording
+    // Every batch is recorded into a session file in DIRECTORY (journalled while it runs, so a crash loses
+    // nothing; saved off the GUI thread when the batch ends). Empty: no recording. The default is
+    // defaultRecordingDirectory(); the newest keepRecordings files are kept, older ones deleted.
+    static QString defaultRecordingDirectory();
+    static constexpr int keepRecordings = 50;
+    void setRecordingDirectory(const QString& directory) { m_recordingDir = directory; }
+    QString recordingDirectory() const { return m_recordingDir; }
+    // Blocks until the recordings handed to the background are on disk (tests, quitting).
+    bool waitForRecordings(int msecs = -1) { return m_savePool.waitForDone(msecs); }
+
     QString lastError() const { return m_error; }
     QString statusText() const;
 
@@ -62,17 +77,26 @@ Q_SIGNALS:
     void progressChanged(int finished, int total);
     void statusChanged(const QString& text);
     void labChanged(); // listening state or scenario changed, or the lab was reset
+    // A batch ended: SESSION is what it recorded; it is being saved to PATH (recordingSaved follows).
+    void batchRecorded(std::shared_ptr<const Session> session, const QString& path);
+    void recordingSaved(const QString& path, bool ok, const QString& error);
 
 private:
     void onRunFinished(const RunRecord& run);
     void onIdle();
     void fail(const QString& message);
+    void startRecording(int concurrency);
+    void finishRecording();
+    void pruneRecordings() const;
 
     LiveSession* m_session = nullptr;
     FaultServer* m_lab = nullptr;
     std::unique_ptr<ElapsedClock> m_clock;
     std::unique_ptr<TimerScheduler> m_scheduler;
     std::unique_ptr<RetryEngine> m_engine;
+    std::unique_ptr<SessionRecorder> m_recorder;
+    QString m_recordingDir;
+    QThreadPool m_savePool;
     bool m_resetLabBeforeRun = true;
     bool m_running = false;
     bool m_stopping = false;

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessions/compareview.h"
+
+#include "live/chartpalette.h"
+#include "live/placeholderlabel.h"
+#include "livesession.h"
+#include "sessions/comparemodel.h"
+#include "sessions/sessionfeeder.h"
+#include "timelineview.h"
+
+#include "session/replaycomparison.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Tints the "compared with A" cell: better in the palette's success colour, worse in its failure colour.
+class DirectionDelegate final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        const int direction = index.data(CompareModel::directionRole).toInt();
+        if (direction != 0 && index.column() == CompareModel::Change) {
+            const ChartPalette palette = ChartPalette::fromPalette(option.palette);
+            QColor tint = direction > 0 ? palette.success : palette.failure;
+            tint.setAlphaF(0.28f);
+            painter->fillRect(option.rect, tint);
+        }
+        QStyleOptionViewItem bold = option;
+        if (direction != 0)
+            bold.font.setBold(true);
+        QStyledItemDelegate::paint(painter, bold, index);
+    }
+};
+
+QWidget* titled(QLabel* label, QWidget* content, QWidget* parent)
+{
+    auto* box = new QWidget(parent);
+    auto* column = new QVBoxLayout(box);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    label->setTextFormat(Qt::PlainText);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    column->addWidget(label);
+    column->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new CompareModel(this))
+    , m_liveA(new LiveSession(this))
+    , m_liveB(new LiveSession(this))
+{
+    setObjectName(u"CompareView"_s);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(new PlaceholderLabel(
+        tr("Nothing to compare yet.\nSession ▸ Compare With Policy… replays this session under another policy;\n"
+           "Session ▸ Compare With Session… puts another recording beside it."),
+        m_stack));
+
+    auto* content = new QWidget(m_stack);
+    m_title = new QLabel(content);
+    m_title->setWordWrap(true);
+    m_table = new QTableView(content);
+    m_table->setModel(m_model);
+    m_table->setItemDelegate(new DirectionDelegate(m_table));
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->setAlternatingRowColors(true);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+
+    m_timelineA = new TimelineView(m_liveA, content);
+    m_timelineB = new TimelineView(m_liveB, content);
+    m_labelA = new QLabel(content);
+    m_labelB = new QLabel(content);
+    auto* split = new QSplitter(Qt::Vertical, content);
+    split->addWidget(titled(m_labelA, m_timelineA, split));
+    split->addWidget(titled(m_labelB, m_timelineB, split));
+    split->setChildrenCollapsible(false);
+
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(6, 6, 6, 6);
+    column->addWidget(m_title);
+    column->addWidget(m_table);
+    column->addWidget(split, 1);
+    m_stack->addWidget(content);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+
+    // One time axis: whichever timeline moves, the other shows the same seconds.
+    connect(m_timelineA, &TimelineView::timeRangeChanged, m_timelineB, &TimelineView::setTimeRange);
+    connect(m_timelineB, &TimelineView::timeRangeChanged, m_timelineA, &TimelineView::setTimeRange);
+}
+
+CompareView::~CompareView() = default;
+
+bool CompareView::isEmpty() const
+{
+    return m_stack->currentIndex() == 0;
+}
+
+void CompareView::clear()
+{
+    delete m_feederA;
+    delete m_feederB;
+    m_feederA = m_feederB = nullptr;
+    m_liveA->clear();
+    m_liveB->clear();
+    m_model->clear();
+    m_stack->setCurrentIndex(0);
+}
+
+void CompareView::setSessions(std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b,
+    const QString& nameB)
+{
+    clear();
+    if (!a || !b)
+        return;
+    const ReplayComparison comparison = ReplayComparison::compare(*a, *b);
+    m_model->setSideNames(tr("A: %1").arg(nameA), tr("B: %1").arg(nameB));
+    m_model->setTotals(comparison.recorded, comparison.replayed);
+    const qsizetype paired = comparison.runs.size();
+    QString title = tr("A: %1\nB: %2").arg(nameA, nameB);
+    if (a->runs.size() != b->runs.size())
+        title += u"\n"_s + tr("A has %1 runs and B %2: the first %3 of each are compared.")
+                               .arg(a->runs.size()).arg(b->runs.size()).arg(paired);
+    m_title->setText(title);
+    m_labelA->setText(tr("A: %1").arg(nameA));
+    m_labelB->setText(tr("B: %1").arg(nameB));
+    // Fit the table to its rows: the timelines get the rest of the height.
+    m_table->resizeRowsToContents();
+    int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        height += m_table->rowHeight(r);
+    m_table->setFixedHeight(height);
+
+    m_feederA = new SessionFeeder(std::move(a), m_liveA, false, this);
+    m_feederB = new SessionFeeder(std::move(b), m_liveB, false, this);
+    m_feederA->showAll();
+    m_feederB->showAll();
+    m_stack->setCurrentIndex(1);
+    fitBoth();
+}
+
+void CompareView::fitBoth()
+{
+    const double start = std::min(m_timelineA->contentStartSeconds(), m_timelineB->contentStartSeconds());
+    const double end = std::max(m_timelineA->contentEndSeconds(), m_timelineB->contentEndSeconds());
+    const double span = std::max(0.5, end - start);
+    m_timelineA->setFollowLive(false);
+    m_timelineB->setFollowLive(false);
+    m_timelineA->setTimeRange(start - span * 0.02, start + span * 1.05);
+    m_timelineB->setTimeRange(start - span * 0.02, start + span * 1.05);
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessions/sessionfeeder.h"
+
+#include "livesession.h"
+
+#include "session/sessionplayback.h"
+
+SessionFeeder::SessionFeeder(std::shared_ptr<const Session> session, LiveSession* live, bool alreadyShown, QObject* parent)
+    : QObject(parent)
+    , m_session(std::move(session))
+    , m_live(live)
+    , m_playback(new SessionPlayback(*m_session, this))
+{
+    connect(m_playback, &SessionPlayback::eventReached, this, [this](qsizetype i) {
+        if (!m_needsRebuild && !m_silent)
+            apply(i);
+    });
+    connect(m_playback, &SessionPlayback::eventUndone, this, [this] { m_needsRebuild = true; });
+    connect(m_playback, &SessionPlayback::positionChanged, this, [this] {
+        if (m_silent)
+            return;
+        if (m_needsRebuild)
+            rebuild();
+        else
+            m_live->flush();
+    });
+    if (alreadyShown) {
+        m_silent = true;
+        m_playback->seek(m_playback->endNs());
+        m_silent = false;
+    } else {
+        m_live->clear(); // from now on the views show this session
+    }
+}
+
+SessionFeeder::~SessionFeeder() = default;
+
+qsizetype SessionFeeder::hiddenAttempts() const
+{
+    return std::max<qsizetype>(0, m_session->attemptCount() - maxShownAttempts);
+}
+
+void SessionFeeder::showAll()
+{
+    m_playback->pause();
+    m_playback->seek(m_playback->endNs());
+}
+
+void SessionFeeder::showNone()
+{
+    m_playback->pause();
+    m_needsRebuild = true;
+    m_playback->seek(m_playback->startNs() - 1);
+}
+
+void SessionFeeder::rebuild()
+{
+    m_needsRebuild = false;
+    m_live->clear();
+    m_finishedPerRun.clear();
+    m_shown = 0;
+    for (qsizetype i = 0; i < m_playback->cursor(); ++i)
+        apply(i);
+    m_live->flush();
+}
+
+void SessionFeeder::apply(qsizetype eventIndex)
+{
+    const PlaybackEvent& e = m_playback->event(eventIndex);
+    const Session& s = *m_session;
+    if (e.kind == PlaybackEvent::Kind::Lab) {
+        m_live->onLabEvent(s.labEvents.at(e.labIndex));
+        return;
+    }
+    const PackedAttempt& p = s.attempts.packed(e.row);
+    const qsizetype runIndex = s.runIndex(p.runId);
+    if (runIndex < 0)
+        return;
+    switch (e.kind) {
+    case PlaybackEvent::Kind::AttemptStarted: {
+        if (m_shown >= maxShownAttempts)
+            return;
+        ++m_shown;
+        if (!m_finishedPerRun.contains(int(runIndex))) {
+            m_finishedPerRun.insert(int(runIndex), 0);
+            m_live->onRunStarted(s.runRecord(runIndex, false));
+        }
+        // In flight: only the moments reached when it was handed to the transport.
+        const AttemptRecord full = s.attempts.record(e.row);
+        AttemptRecord started;
+        started.runId = full.runId;
+        started.index = full.index;
+        started.method = full.method;
+        started.url = full.url;
+        started.at.scheduled = full.at.scheduled;
+        started.at.started = full.at.started;
+        started.phaseReached = AttemptPhase::Started;
+        m_live->onAttemptStarted(started);
+        break;
+    }
+    case PlaybackEvent::Kind::AttemptFinished: {
+        auto finished = m_finishedPerRun.find(int(runIndex));
+        if (finished == m_finishedPerRun.end())
+            return; // its start was beyond maxShownAttempts
+        m_live->onAttemptFinished(s.attempts.record(e.row));
+        const SessionRun& run = s.runs.at(runIndex);
+        if (++*finished == run.rows.size() && run.outcome != FinalKind::None)
+            m_live->onRunFinished(s.runRecord(runIndex, true));
+        break;
+    }
+    case PlaybackEvent::Kind::WaitStarted: {
+        if (!m_finishedPerRun.contains(int(runIndex)))
+            return;
+        const AttemptRecord a = s.attempts.record(e.row);
+        if (!a.decision)
+            return;
+        WaitInfo wait;
+        wait.runId = a.runId;
+        wait.nextIndex = a.index + 1;
+        wait.scheduledAt = MonoTime(e.atNs);
+        wait.dueAt = MonoTime(e.atNs + a.decision->delay.count() * 1000000);
+        wait.decision = *a.decision;
+        m_live->onWaitScheduled(wait);
+        break;
+    }
+    case PlaybackEvent::Kind::Lab:
+        break;
+    }
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Shows a saved session in the live views: its attempts, waits and lab events are fed into a LiveSession
+// in time order, as the engine and the lab would have reported them — all at once (opening a file) or as
+// a SessionPlayback reaches them (playback at 1×, 10×, …). Going back in time rebuilds the views from the
+// start up to the playback cursor, in one batch.
+
+#include "session/playbackevent.h"
+#include "session/session.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <memory>
+
+class LiveSession;
+class SessionPlayback;
+
+class SessionFeeder final : public QObject
+{
+    Q_OBJECT
+public:
+    // Views hold every attempt as a full record; beyond this many the feeder stops and says so
+    // (exports, replays and saves still use the whole session).
+    static constexpr qsizetype maxShownAttempts = 200000;
+
+    // Clears LIVE and takes it over. ALREADY_SHOWN: LIVE already shows the whole session (it was just
+    // recorded into it), so the feeder starts at the end without feeding anything again.
+    SessionFeeder(std::shared_ptr<const Session> session, LiveSession* live, bool alreadyShown = false,
+        QObject* parent = nullptr);
+    ~SessionFeeder() override;
+
+    const Session& session() const { return *m_session; }
+    SessionPlayback* playback() const { return m_playback; }
+    // Attempts not shown because of maxShownAttempts (0 when the whole session fits).
+    qsizetype hiddenAttempts() const;
+
+    void showAll(); // the whole session, at once
+    void showNone(); // an empty timeline, playback at the start
+
+private:
+    void apply(qsizetype eventIndex);
+    void rebuild();
+
+    std::shared_ptr<const Session> m_session;
+    LiveSession* m_live;
+    SessionPlayback* m_playback;
+    QHash<int, int> m_finishedPerRun; // run index → attempts finished so far
+    qsizetype m_shown = 0;
+    bool m_needsRebuild = false;
+    bool m_silent = false; // moving the cursor without feeding (alreadyShown)
+};
