@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sessions through the main window, against the built-in fault lab over loopback: every batch is recorded
+// (journal while it runs, file when it ends); Save As, Open (and open by content for drag and drop), the
+// exports, the what-if replay into Compare, comparing with another file, and recovering a session whose
+// recording was killed.
+#include "mainwindow.h"
+
+#include "editors/curlcommand.h"
+#include "editors/requesteditor.h"
+#include "livesession.h"
+#include "run/runcontroller.h"
+#include "sessions/comparemodel.h"
+#include "sessions/compareview.h"
+#include "sessions/playbackbar.h"
+#include "sessions/sessioncommands.h"
+#include "sessions/sessiondocument.h"
+#include "sessions/sessionfeeder.h"
+#include "timelineview.h"
+
+#include "lab/faultserver.h"
+#include "session/journalregistry.h"
+#include "session/sessionfile.h"
+#include "session/sessionjournal.h"
+#include "session/sessionrecorder.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonArray>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+class TestMainWindowSessions : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    // Runs a batch of N runs of the demo and waits until its recording is on disk.
+    static void runBatch(MainWindow& window, int n)
+    {
+        window.requestEditor()->setRepeatCount(n);
+        window.runManyAction()->trigger();
+        QVERIFY(window.controller()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isRunning(), 90000);
+        QVERIFY(window.controller()->waitForRecordings(30000));
+        QCoreApplication::processEvents(); // the "saved" report
+    }
+
+    static bool waitForJob(SessionDocument* document)
+    {
+        return QTest::qWaitFor([document] { return document->busyWith() == SessionDocument::Job::None; }, 30000);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QDir(JournalRegistry::directory()).removeRecursively();
+    }
+
+    void batchIsRecordedSavedAndReopened()
+    {
+        MainWindow window;
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
+        runBatch(window, 4);
+        SessionDocument* doc = window.sessions()->document();
+        QVERIFY(doc->hasSession());
+        QCOMPARE(doc->origin(), SessionDocument::Origin::Recorded);
+        const qsizetype attempts = window.controller()->session()->attempts().size();
+        QCOMPARE(doc->session()->attemptCount(), attempts);
+        QCOMPARE(doc->session()->runs.size(), 4);
+        QVERIFY(!doc->session()->labEvents.isEmpty());
+        QVERIFY(!doc->session()->scenario.isEmpty());
+        // The autosave is on disk and its journal is gone.
+        QVERIFY(QFile::exists(doc->filePath()));
+        QVERIFY(!QFile::exists(SessionJournal::pathFor(doc->filePath())));
+        QVERIFY(window.windowTitle().contains(u"Unsaved run"_s));
+        QVERIFY(window.playbackBar()->feeder());
+
+        // Save As, then open it again: the views show the same attempts.
+        const QString saved = m_dir.filePath(u"saved.json"_s);
+        QVERIFY(doc->saveAs(saved));
+        QVERIFY(waitForJob(doc));
+        QCOMPARE(doc->filePath(), saved);
+        QVERIFY(doc->isSavedByUser());
+        QVERIFY(window.windowTitle().startsWith(u"saved.json"_s));
+
+        MainWindow other;
+        other.controller()->setRecordingDirectory({});
+        other.openFile(saved); // by content, as a drop would
+        QVERIFY(waitForJob(other.sessions()->document()));
+        QCOMPARE(other.sessions()->document()->session()->attemptCount(), attempts);
+        other.controller()->session()->flush();
+        QCOMPARE(other.controller()->session()->attempts().size(), attempts);
+        QTRY_COMPARE(other.timeline()->laneCount(), 4);
+        QCOMPARE(other.sessions()->document()->origin(), SessionDocument::Origin::Opened);
+    }
+
+    void refusedFileLeavesTheSessionAlone()
+    {
+        MainWindow window;
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
+        runBatch(window, 1);
+        SessionDocument* doc = window.sessions()->document();
+        const auto before = doc->session();
+        const QString bad = m_dir.filePath(u"bad.json"_s);
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "retrylab-session", "version": 1, "runs": [ {"runId": )");
+        f.close();
+        QSignalSpy finished(doc, &SessionDocument::jobFinished);
+        QVERIFY(doc->open(bad));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().at(2).toBool(), false);
+        QVERIFY(!finished.first().at(3).toString().isEmpty());
+        QCOMPARE(doc->session(), before);
+    }
+
+    void exportsWriteEveryFormat_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("hasHeaders"); // CSV has one row of facts per attempt, no header values
+        QTest::newRow("har") << int(SessionExport::Format::Har) << u"attempts.har"_s << true;
+        QTest::newRow("csv") << int(SessionExport::Format::Csv) << u"attempts.csv"_s << false;
+        QTest::newRow("json") << int(SessionExport::Format::Json) << u"attempts.json"_s << true;
+    }
+
+    void exportsWriteEveryFormat()
+    {
+        QFETCH(int, format);
+        QFETCH(QString, name);
+        QFETCH(bool, hasHeaders);
+        MainWindow window;
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
+        const QString lab = window.controller()->lab()->url().toString();
+        window.requestEditor()->applyCurl(CurlCommand::parse(
+            u"curl -H 'Authorization: Bearer sk_live_secret_value' "_s + lab + u"/v1/items"_s));
+        runBatch(window, 2);
+        SessionDocument* doc = window.sessions()->document();
+        const QString path = m_dir.filePath(name);
+        QVERIFY(doc->exportTo(SessionExport::Format(format), doc->redactionEnabled(), path));
+        QVERIFY(waitForJob(doc));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.size() > 100);
+        QVERIFY2(!bytes.contains("sk_live_secret_value"), "secrets are redacted by default");
+        if (SessionExport::Format(format) == SessionExport::Format::Har) {
+            const QJsonObject har = QJsonDocument::fromJson(bytes).object();
+            QCOMPARE(har.value(u"log"_s).toObject().value(u"entries"_s).toArray().size(), doc->session()->attemptCount());
+        }
+        if (SessionExport::Format(format) == SessionExport::Format::Csv)
+            QCOMPARE(bytes.count('\n'), doc->session()->attemptCount() + 1); // header line + one per attempt
+        if (!hasHeaders)
+            return;
+        // Turned off for this session (an explicit choice): the value is written.
+        doc->setRedactionEnabled(false);
+        QVERIFY(!doc->redactionEnabled());
+        QVERIFY(doc->exportTo(SessionExport::Format(format), doc->redactionEnabled(), path));
+        QVERIFY(waitForJob(doc));
+        f.close();
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("sk_live_secret_value"));
+    }
+
+    void whatIfReplayFillsCompare()
+    {
+        MainWindow window;
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
+        runBatch(window, 3);
+        SessionCommands* sessions = window.sessions();
+        QVERIFY(window.compareView()->isEmpty());
+        sessions->replayOfflineAction()->trigger();
+        QVERIFY(sessions->isReplaying());
+        QTRY_VERIFY_WITH_TIMEOUT(!sessions->isReplaying(), 90000);
+        QVERIFY(!window.compareView()->isEmpty());
+        QCOMPARE(window.liveViews()->currentWidget(), window.compareView());
+        CompareModel* model = window.compareView()->model();
+        QCOMPARE(model->index(0, CompareModel::SideA).data().toString(), u"3"_s);
+        QCOMPARE(model->index(0, CompareModel::SideB).data().toString(), u"3"_s);
+        QCOMPARE(window.compareView()->timelineA()->laneCount(), 3);
+        QCOMPARE(window.compareView()->timelineB()->laneCount(), 3);
+    }
+
+    void compareWithAnotherSessionFile()
+    {
+        MainWindow window;
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
+        runBatch(window, 2);
+        const QString first = window.sessions()->document()->filePath();
+        runBatch(window, 3);
+        QVERIFY(window.sessions()->compareWithFile(first));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.compareView()->isEmpty(), 30000);
+        QCOMPARE(window.compareView()->timelineA()->laneCount(), 3);
+        QCOMPARE(window.compareView()->timelineB()->laneCount(), 2);
+    }
+
+    void interruptedRecordingIsRecoveredAtStart()
+    {
+        // A recording whose process died: a journal with attempts and no "closed" line, from a dead pid.
+        const QString path = m_dir.filePath(u"interrupted.json"_s);
+        qint64 deadPid = 0;
+        {
+            QProcess p;
+            p.start(u"/bin/true"_s, {});
+            QVERIFY(p.waitForStarted());
+            deadPid = p.processId();
+            QVERIFY(p.waitForFinished());
+        }
+        {
+            SessionRecorder recorder(path);
+            QString error;
+            QVERIFY2(recorder.start(&error), qPrintable(error));
+            RunRecord run;
+            run.runId = 1;
+            run.request.method = u"GET"_s;
+            run.request.url = QUrl(u"http://127.0.0.1:9/x"_s);
+            recorder.recordRunStarted(run);
+            for (int i = 1; i <= 3; ++i) {
+                AttemptRecord a;
+                a.runId = 1;
+                a.index = i;
+                a.method = u"GET"_s;
+                a.url = run.request.url;
+                a.at.started = MonoTime(std::chrono::milliseconds(i * 100));
+                a.at.finished = MonoTime(std::chrono::milliseconds(i * 100 + 20));
+                a.status = 503;
+                recorder.recordAttempt(a);
+            }
+            // Destroyed without finish(): the journal stays, as after kill -9.
+        }
+        const QString journal = SessionJournal::pathFor(path);
+        QVERIFY(QFile::exists(journal));
+        QFile j(journal);
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        QByteArray text = j.readAll();
+        j.close();
+        const QByteArray ownPid = "\"pid\":" + QByteArray::number(QCoreApplication::applicationPid());
+        QVERIFY(text.contains(ownPid));
+        text.replace(ownPid, QByteArray("\"pid\":" + QByteArray::number(deadPid)));
+        QVERIFY(j.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        j.write(text);
+        j.close();
+
+        MainWindow window;
+        window.controller()->setRecordingDirectory({});
+        QCOMPARE(window.sessions()->recoverInterrupted(false), 1);
+        QVERIFY(!QFile::exists(journal));
+        QVERIFY(QFile::exists(path));
+        SessionDocument* doc = window.sessions()->document();
+        QCOMPARE(doc->origin(), SessionDocument::Origin::Recovered);
+        QCOMPARE(doc->session()->attemptCount(), 3);
+        window.controller()->session()->flush();
+        QCOMPARE(window.controller()->session()->attempts().size(), 3);
+        QCOMPARE(window.sessions()->recoverInterrupted(false), 0); // nothing left
+    }
+
+    void everyMainActionHasAShortcut()
+    {
+        MainWindow window;
+        const QList<QAction*> actions = { window.runAction(), window.runManyAction(), window.stopAction(),
+            window.sessions()->openAction(), window.sessions()->saveAction(), window.sessions()->exportAction(),
+            window.sessions()->exportViewAction(), window.sessions()->replayOfflineAction(),
+            window.sessions()->compareSessionAction() };
+        QSet<QString> seen;
+        for (QAction* a : actions) {
+            QVERIFY2(!a->shortcut().isEmpty(), qPrintable(a->text()));
+            const QString key = a->shortcut().toString();
+            QVERIFY2(!seen.contains(key), qPrintable(key + u" twice"_s));
+            seen.insert(key);
+        }
+    }
+};
+
+int main(int argc, char** argv)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    TestMainWindowSessions test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_mainwindow_sessions.moc"

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Saved sessions in the views: the feeder shows a session all at once or event by event (playback), the
+// compare model ranks B against A measure by measure, the compare view keeps both timelines on one time
+// axis, and views export as PNG and SVG.
+#include "livesession.h"
+#include "sessions/chartexport.h"
+#include "sessions/comparemodel.h"
+#include "sessions/compareview.h"
+#include "sessions/playbackbar.h"
+#include "sessions/sessionfeeder.h"
+#include "timelineview.h"
+
+#include "../core/session/sessiontestdata.h"
+
+#include "session/sessionplayback.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFile>
+#include <QImage>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+std::shared_ptr<const Session> makeSession(int runs, int attemptsPerRun)
+{
+    return std::make_shared<const Session>(SessionTestData::session(runs, attemptsPerRun));
+}
+
+ReplayTotals totals(int runs, int succeeded, int attempts, qint64 totalMs, qint64 waitingMs, int applied)
+{
+    ReplayTotals t;
+    t.runs = runs;
+    t.succeeded = succeeded;
+    t.attempts = attempts;
+    t.amplification = runs ? double(attempts) / runs : 0;
+    t.totalMs = totalMs;
+    t.waitingMs = waitingMs;
+    t.operationsApplied = applied;
+    return t;
+}
+
+int rowOf(const CompareModel& model, const QString& measure)
+{
+    for (int r = 0; r < model.rowCount(); ++r) {
+        if (model.index(r, CompareModel::Measure).data().toString() == measure)
+            return r;
+    }
+    return -1;
+}
+
+} // namespace
+
+class TestSessionViews : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void feederShowsEveryAttemptRunAndWait()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        const auto session = makeSession(3, 4);
+        SessionFeeder feeder(session, &live);
+        QCOMPARE(live.attempts().size(), 0);
+        feeder.showAll();
+        QCOMPARE(live.attempts().size(), 12);
+        QCOMPARE(live.runs().size(), 3);
+        QCOMPARE(live.waits().size(), 9); // three retries per run
+        QVERIFY(live.inFlight().isEmpty());
+        for (const RunRecord& r : live.runs()) {
+            QCOMPARE(r.attempts.size(), 4);
+            QCOMPARE(r.outcome, session->runs.at(live.runIndex(r.runId)).outcome);
+        }
+        // The attempts are the recorded ones, field for field where the views look.
+        const AttemptRecord shown = live.attempts().first();
+        const AttemptRecord recorded = session->attempt(0, 0);
+        QCOMPARE(shown.at.finished, recorded.at.finished);
+        QCOMPARE(shown.status, recorded.status);
+        QCOMPARE(shown.decision->delay, recorded.decision->delay);
+        QCOMPARE(feeder.hiddenAttempts(), 0);
+    }
+
+    void playbackStepsForwardAndBackward()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        SessionFeeder feeder(makeSession(1, 2), &live);
+        feeder.showNone();
+        SessionPlayback* p = feeder.playback();
+        p->stepForward(); // attempt 1 started
+        QCOMPARE(live.inFlight().size(), 1);
+        QCOMPARE(live.attempts().size(), 0);
+        p->stepForward(); // attempt 1 finished
+        QCOMPARE(live.attempts().size(), 1);
+        QCOMPARE(live.inFlight().size(), 0);
+        p->stepBackward(); // undo: rebuilt up to the cursor
+        QCOMPARE(live.attempts().size(), 0);
+        QCOMPARE(live.inFlight().size(), 1);
+        feeder.showAll();
+        QCOMPARE(live.attempts().size(), 2);
+        feeder.showNone();
+        QCOMPARE(live.attempts().size(), 0);
+        QCOMPARE(live.runs().size(), 0);
+    }
+
+    void playbackAtSpeedReachesTheEnd()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        SessionFeeder feeder(makeSession(2, 2), &live);
+        feeder.showNone();
+        SessionPlayback* p = feeder.playback();
+        // The synthetic session spans about 12 s; 1000× plays it in milliseconds.
+        p->play(1000);
+        QTRY_VERIFY_WITH_TIMEOUT(!p->isPlaying(), 5000);
+        QCOMPARE(live.attempts().size(), 4);
+    }
+
+    void alreadyShownFeederDoesNotFeedTwice()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        const auto session = makeSession(2, 3);
+        {
+            SessionFeeder first(session, &live);
+            first.showAll();
+        }
+        QCOMPARE(live.attempts().size(), 6);
+        SessionFeeder again(session, &live, true);
+        QCOMPARE(live.attempts().size(), 6);
+        QCOMPARE(again.playback()->cursor(), again.playback()->eventCount());
+        again.playback()->stepBackward();
+        QCOMPARE(live.attempts().size(), 5);
+    }
+
+    void playbackBarDrivesTheFeeder()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        PlaybackBar bar;
+        QVERIFY(!bar.findChild<QSlider*>()->isEnabled());
+        SessionFeeder feeder(makeSession(2, 2), &live);
+        bar.setFeeder(&feeder);
+        QVERIFY(bar.findChild<QSlider*>()->isEnabled());
+        bar.toStart();
+        QCOMPARE(live.attempts().size(), 0);
+        bar.setSpeedIndex(3); // max
+        bar.playPause();
+        QCOMPARE(live.attempts().size(), 4);
+        bar.stepBackward();
+        QCOMPARE(live.attempts().size(), 3);
+        bar.toStart();
+        bar.stepForward();
+        QCOMPARE(live.inFlight().size(), 1);
+    }
+
+    void compareModelRanksBAgainstA_data()
+    {
+        QTest::addColumn<QString>("measure");
+        QTest::addColumn<int>("direction");
+        QTest::addColumn<QString>("change");
+        // A: 10 runs, 7 succeeded, 30 attempts, 20 s, 12 s waiting, 9 applied.
+        // B: 10 runs, 9 succeeded, 24 attempts, 26 s, 18 s waiting, 9 applied.
+        QTest::newRow("succeeded: more is better") << u"Succeeded"_s << +1 << u"+2 (+29 %)"_s;
+        QTest::newRow("success rate in points") << u"Success rate"_s << +1 << u"+20.0 points"_s;
+        QTest::newRow("attempts: fewer is better") << u"Attempts"_s << +1 << u"−6 (−20 %)"_s;
+        QTest::newRow("amplification: lower is better") << u"Amplification"_s << +1 << u"−0.60 (−20 %)"_s;
+        QTest::newRow("total time: longer is worse") << u"Total time"_s << -1 << u"+6 s (+30 %)"_s;
+        QTest::newRow("waiting: longer is worse") << u"Time waiting"_s << -1 << u"+6 s (+50 %)"_s;
+        QTest::newRow("applied: the same") << u"Operations applied"_s << 0 << u"same"_s;
+        QTest::newRow("runs: neither") << u"Runs compared"_s << 0 << u"same"_s;
+    }
+
+    void compareModelRanksBAgainstA()
+    {
+        QFETCH(QString, measure);
+        QFETCH(int, direction);
+        QFETCH(QString, change);
+        CompareModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTotals(totals(10, 7, 30, 20000, 12000, 9), totals(10, 9, 24, 26000, 18000, 9));
+        const int row = rowOf(model, measure);
+        QVERIFY2(row >= 0, qPrintable(measure));
+        QCOMPARE(model.direction(row), direction);
+        QCOMPARE(model.index(row, CompareModel::Change).data(CompareModel::directionRole).toInt(), direction);
+        QCOMPARE(model.index(row, CompareModel::Change).data().toString(), change);
+    }
+
+    void compareModelUnknownOperations()
+    {
+        CompareModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTotals(totals(2, 2, 4, 1000, 500, -1), totals(2, 2, 2, 900, 0, 3));
+        const int row = rowOf(model, u"Operations applied"_s);
+        QCOMPARE(model.index(row, CompareModel::SideA).data().toString(), u"unknown"_s);
+        QCOMPARE(model.direction(row), 0);
+        model.setSideNames(u"A: recorded"_s, u"B: replay"_s);
+        QCOMPARE(model.headerData(CompareModel::SideB, Qt::Horizontal).toString(), u"B: replay"_s);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void compareViewKeepsOneTimeAxis()
+    {
+        CompareView view;
+        view.resize(1000, 800);
+        view.show();
+        QVERIFY(view.isEmpty());
+        view.setSessions(makeSession(3, 3), u"recorded"_s, makeSession(2, 2), u"replay"_s);
+        QVERIFY(!view.isEmpty());
+        QCOMPARE(view.timelineA()->laneCount(), 3);
+        QCOMPARE(view.timelineB()->laneCount(), 2);
+        QCOMPARE(view.model()->index(0, CompareModel::SideA).data().toString(), u"2"_s); // runs paired
+        // Both show the same seconds, wide enough for the longer one.
+        QCOMPARE(view.timelineA()->layoutState().t0, view.timelineB()->layoutState().t0);
+        QCOMPARE(view.timelineA()->layoutState().t1, view.timelineB()->layoutState().t1);
+        QVERIFY(view.timelineA()->layoutState().t1 >= view.timelineA()->contentEndSeconds());
+        // Moving one moves the other.
+        view.timelineA()->setTimeRange(1.0, 3.0);
+        view.timelineA()->resetZoom();
+        QCOMPARE(view.timelineB()->layoutState().t0, view.timelineA()->layoutState().t0);
+        QCOMPARE(view.timelineB()->layoutState().t1, view.timelineA()->layoutState().t1);
+        view.clear();
+        QVERIFY(view.isEmpty());
+        QCOMPARE(view.timelineA()->laneCount(), 0);
+    }
+
+    void viewsExportAsPngAndSvg()
+    {
+        QTemporaryDir dir;
+        CompareView view;
+        view.resize(900, 600);
+        view.setSessions(makeSession(2, 2), u"a"_s, makeSession(2, 3), u"b"_s);
+        QString error;
+        const QString png = dir.filePath(u"compare.png"_s);
+        QVERIFY2(ChartExport::save(&view, png, u"Compare"_s, &error), qPrintable(error));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1800, 1200)); // twice the widget, for print
+        const QString svg = dir.filePath(u"compare.svg"_s);
+        QVERIFY2(ChartExport::save(&view, svg, u"Compare"_s, &error), qPrintable(error));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains("<title>Compare</title>"));
+        QVERIFY(text.size() > 2000);
+        QVERIFY(!ChartExport::save(&view, dir.filePath(u"compare.gif"_s), u"x"_s, &error));
+        QVERIFY(error.contains(u".png"_s));
+        QVERIFY(!ChartExport::save(&view, u"/nonexistent-dir/x.png"_s, u"x"_s, &error));
+        QVERIFY(error.contains(u"could not be written"_s));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    TestSessionViews test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_sessionviews.moc"
