@@ -63,6 +63,7 @@ public:
 
     void step(double now)
     {
+        steer(now);
         while (int(m_active.size()) < m_runs)
             startRun(now);
         for (SimRun& r : m_active) {
@@ -75,6 +76,21 @@ public:
     qint64 attempts() const { return m_attempts; }
 
 private:
+    // Waits (backoff, Retry-After) come on top of the response times, so a fixed response time falls short
+    // of the target rate; every half second the response times are scaled by how far the rate is off.
+    void steer(double now)
+    {
+        if (now - m_steeredAt < 500)
+            return;
+        if (m_steeredAt > 0) {
+            const double rate = double(m_attempts - m_steeredAttempts) * 1000.0 / (now - m_steeredAt);
+            const double target = 1000.0 * m_runs / m_meanCycleMs;
+            m_responseScale = std::clamp(m_responseScale * std::clamp(rate / target, 0.7, 1.3), 0.01, 2.0);
+        }
+        m_steeredAt = now;
+        m_steeredAttempts = m_attempts;
+    }
+
     void startRun(double now)
     {
         SimRun r;
@@ -119,7 +135,7 @@ private:
             a.at.requestSent = ns(r.nextAt);
             m_session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, r.nextAt + 0.2, a));
             r.stage = 3;
-            r.nextAt += uniform(0.4, 1.6) * m_meanCycleMs * 0.6;
+            r.nextAt += uniform(0.4, 1.6) * m_meanCycleMs * m_responseScale;
             return true;
         case 3:
             m_session.onAttemptPhase(AttemptPhaseEvent { a.runId, a.index, AttemptPhase::HeadersReceived, ns(r.nextAt) });
@@ -210,6 +226,9 @@ private:
     int m_nextRun = 0;
     qint64 m_attempts = 0;
     qint64 m_labRequests = 0;
+    double m_responseScale = 0.6;
+    double m_steeredAt = 0;
+    qint64 m_steeredAttempts = 0;
 };
 
 double percentile(std::vector<double> v, double p)
