@@ -119,22 +119,28 @@ void PolicyForm::build()
     b.section(tr("Server hints"), tr("Delays the server asks for: Retry-After and friends"));
     m_hintModel = new HintListModel(this);
     m_hintSection = new PolicyListSection(u"hints"_s, m_hintModel, new HintEditor(m_hintModel, this),
-        tr("Tried in order: the first hint that is present, applies to the status and holds a valid value sets the delay."),
+        tr("The first hint that is present, applies to the status and holds a valid value sets the delay."),
         this);
-    PolicyField& hints = b.wideRow(u"hints"_s, tr("Delay hints, in the order tried"), m_hintSection, {});
-    hints.load = [this](P p) { m_hintModel->setItems(p.hints); };
+    PolicyField& hints = b.wideRow(u"hints"_s, tr("Delay hints, tried in order"), m_hintSection, {});
+    hints.load = [this](P p) {
+        m_hintModel->setItems(p.hints);
+        m_hintSection->reloadItem();
+    };
     hints.store = [this](RetryPolicy& p) { p.hints = m_hintModel->items(); };
     hints.placeProblems = [this](const QList<PolicyProblem>& problems) { return m_hintSection->placeProblems(problems); };
     hints.tintEditor = false;
 
-    b.section(tr("Rules"), tr("What is retried"));
+    b.section(tr("What is retried"));
     m_ruleModel = new RuleListModel(this);
     m_ruleSection = new PolicyListSection(u"rules"_s, m_ruleModel, new RuleEditor(m_ruleModel, this),
-        tr("The first rule whose conditions all hold decides. When none matches, 1xx–3xx succeed and everything "
-           "else stops."),
+        tr("A rule decides when all its conditions hold. When none matches, 1xx–3xx succeed and everything else "
+           "stops."),
         this);
     PolicyField& rules = b.wideRow(u"rules"_s, tr("Rules, first match wins"), m_ruleSection, {});
-    rules.load = [this](P p) { m_ruleModel->setItems(p.rules); };
+    rules.load = [this](P p) {
+        m_ruleModel->setItems(p.rules);
+        m_ruleSection->reloadItem();
+    };
     rules.store = [this](RetryPolicy& p) { p.rules = m_ruleModel->items(); };
     rules.placeProblems = [this](const QList<PolicyProblem>& problems) { return m_ruleSection->placeProblems(problems); };
     rules.tintEditor = false;

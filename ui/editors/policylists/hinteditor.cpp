@@ -7,6 +7,7 @@
 
 #include "policy/policyjson.h"
 
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QVBoxLayout>
 
@@ -51,6 +52,8 @@ void HintEditor::build()
     layout->setContentsMargins(0, 0, 0, 0);
     PolicyFormBuilder b(this, layout, &m_fields);
     m_group = b.section(tr("Selected hint"));
+    // In a narrow dock a field that does not fit beside its label goes under it.
+    static_cast<QFormLayout*>(m_group->layout())->setRowWrapPolicy(QFormLayout::WrapLongRows);
 
     m_header = new QLineEdit(this);
     m_header->setPlaceholderText(tr("response header, e.g. Retry-After"));

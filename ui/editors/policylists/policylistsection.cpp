@@ -52,9 +52,8 @@ PolicyListSection::PolicyListSection(
     m_view->setTextElideMode(Qt::ElideRight);
     m_view->setUniformItemSizes(true);
     m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    const int line = fontMetrics().height() + 4;
-    m_view->setMinimumHeight(line * 4 + 2 * m_view->frameWidth());
-    m_view->setFixedHeight(line * 6 + 2 * m_view->frameWidth());
+    const int line = fontMetrics().height();
+    m_view->setIconSize(QSize(line, line)); // the warning icon of a row with a problem
     m_help->setWordWrap(true);
     m_help->setForegroundRole(QPalette::PlaceholderText);
     m_help->setVisible(!help.isEmpty());
@@ -93,6 +92,8 @@ PolicyListSection::PolicyListSection(
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &PolicyListSection::onCurrentChanged);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &PolicyListSection::onModelDataChanged);
     connect(m_model, &QAbstractItemModel::modelReset, this, &PolicyListSection::onModelReset);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &PolicyListSection::fitHeight);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &PolicyListSection::fitHeight);
     connect(m_editor, &PolicyItemEditor::edited, this, &PolicyListSection::edited);
     onModelReset();
 }
@@ -175,6 +176,12 @@ void PolicyListSection::onCurrentChanged()
         emit edited();
 }
 
+void PolicyListSection::reloadItem()
+{
+    m_editor->loadRow(currentRow());
+    showRowProblems();
+}
+
 void PolicyListSection::onModelDataChanged()
 {
     // Edits made by the item editor itself are already shown; a new policy (the JSON tab) is loaded.
@@ -190,6 +197,15 @@ void PolicyListSection::onModelReset()
     const int row = qMin(qMax(m_editor->row(), 0), m_model->rowCount() - 1);
     m_view->setCurrentIndex(row >= 0 ? m_model->index(row) : QModelIndex());
     onCurrentChanged();
+    fitHeight();
+}
+
+void PolicyListSection::fitHeight()
+{
+    // Every row up to eight (then it scrolls), and room for one more: the list never looks full when it is not.
+    const int rowHeight = m_model->rowCount() > 0 ? m_view->sizeHintForRow(0) : fontMetrics().height() + 4;
+    const int rows = qBound(3, m_model->rowCount() + 1, 8);
+    m_view->setFixedHeight(rows * rowHeight + 2 * m_view->frameWidth());
 }
 
 void PolicyListSection::updateActions()

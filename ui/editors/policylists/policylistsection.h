@@ -39,6 +39,8 @@ public:
     void removeItem();
     void moveItem(int delta);
 
+    // Shows the selected item afresh in the editor, dropping text typed there that did not parse.
+    void reloadItem();
     // Shows the problems that lie under this list's path; returns those no row owns.
     QList<PolicyProblem> placeProblems(const QList<PolicyProblem>& problems);
     // The selected item's unreadable input, with full paths ("rules[2].when.statuses").
@@ -55,6 +57,7 @@ private:
     void onModelDataChanged();
     void onModelReset();
     void updateActions();
+    void fitHeight();
     void showRowProblems();
     // The row of PATH when it is "<m_path>[row]…"; -1 otherwise. REST receives what follows ("when.x").
     int rowOf(const QString& path, QString* rest) const;

@@ -8,6 +8,7 @@
 #include "policy/policyjson.h"
 
 #include <QGridLayout>
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QPlainTextEdit>
 #include <QSignalBlocker>
@@ -77,6 +78,8 @@ void RuleEditor::build()
     layout->setContentsMargins(0, 0, 0, 0);
     PolicyFormBuilder b(this, layout, &m_fields);
     m_group = b.section(tr("Selected rule"));
+    // In a narrow dock a field that does not fit beside its label goes under it.
+    static_cast<QFormLayout*>(m_group->layout())->setRowWrapPolicy(QFormLayout::WrapLongRows);
 
     m_name = new QLineEdit(this);
     m_name->setPlaceholderText(tr("shown in decisions: \"(rule: transient-5xx)\""));
@@ -114,8 +117,8 @@ void RuleEditor::build()
     addRow(b, u"when.errors"_s, tr("Errors"), errorsEditor(), sameBy([](auto& r) -> auto& { return r.when.errors; }),
         tr("How the attempt failed when no answer came; none ticked: any error"));
 
-    m_couldHaveActed = triStateBox(this, tr("either"), tr("yes"), tr("no"));
-    addRow(b, u"when.server_could_have_acted"_s, tr("Server may have acted"), m_couldHaveActed,
+    m_couldHaveActed = triStateBox(this, tr("either"), tr("maybe (it could have acted)"), tr("no (it cannot have acted)"));
+    addRow(b, u"when.server_could_have_acted"_s, tr("Server saw it"), m_couldHaveActed,
         sameBy([](auto& r) -> auto& { return r.when.serverCouldHaveActed; }),
         tr("No only for dns, refused, tls and connect-timeout: the server never saw the request"));
     connect(m_couldHaveActed, &QComboBox::currentIndexChanged, this, [this] {
@@ -124,7 +127,7 @@ void RuleEditor::build()
     });
 
     m_afterLostAnswer = triStateBox(this, tr("either"), tr("yes"), tr("no"));
-    addRow(b, u"when.after_lost_answer"_s, tr("After a lost answer"), m_afterLostAnswer,
+    addRow(b, u"when.after_lost_answer"_s, tr("After lost answer"), m_afterLostAnswer,
         sameBy([](auto& r) -> auto& { return r.when.afterLostAnswer; }),
         tr("An earlier attempt of this request lost its answer (timeout, connection lost)"));
     connect(m_afterLostAnswer, &QComboBox::currentIndexChanged, this, [this] {
@@ -158,8 +161,9 @@ void RuleEditor::build()
         commit();
     });
 
-    m_throttling = new QCheckBox(tr("a throttling error (budgets, base after throttling)"), this);
-    addRow(b, u"throttling"_s, tr("Counts as"), m_throttling, sameBy([](auto& r) -> auto& { return r.throttling; }));
+    m_throttling = new QCheckBox(tr("counts as a throttling error"), this);
+    addRow(b, u"throttling"_s, tr("Throttling"), m_throttling, sameBy([](auto& r) -> auto& { return r.throttling; }),
+        tr("Budgets charge throttling errors differently, and the backoff may use its base after throttling"));
     connect(m_throttling, &QCheckBox::toggled, this, [this](bool on) {
         m_item.throttling = on;
         commit();
