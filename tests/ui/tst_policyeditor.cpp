@@ -18,6 +18,8 @@
 #include "policy/presetcatalog.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractScrollArea>
+#include <QScrollBar>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -247,6 +249,12 @@ private Q_SLOTS:
         QVERIFY(rowProblems(rules, row).join(u'\n').contains(u"\"5x\" is not a status code"_s));
         QVERIFY(statuses->message->text().contains(u"\"5x\""_s));
 
+        // Revert drops the unreadable text along with everything else.
+        QVERIFY(editor.loadPreset(u"stripe"_s));
+        QVERIFY(editor.policy());
+        QVERIFY(rowProblems(rules, row).isEmpty());
+        QCOMPARE(ruleEditor->statusEdit()->text(), StatusListEdit::format(editor.policy()->rules.at(row).when.statuses));
+
         retype(ruleEditor->statusEdit(), u"429, 5xx"_s);
         QVERIFY(editor.policy());
         QCOMPARE(editor.policy()->rules.at(row).when.statuses,
@@ -409,6 +417,40 @@ private Q_SLOTS:
         QVERIFY(!editor.form()->hintSection()->itemEditor()->isEnabled());
         QCOMPARE(rules->itemEditor()->row(), rules->currentRow());
         QVERIFY(rules->itemEditor()->showsModelItem());
+    }
+
+    // Not a check: with RETRYLAB_SHOT_DIR set, saves the form as a ~34 em wide dock shows it, to look at.
+    void screenshotOfTheForm()
+    {
+        const QString dir = qEnvironmentVariable("RETRYLAB_SHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set RETRYLAB_SHOT_DIR to save screenshots of the policy form");
+        PolicyEditor editor;
+        QVERIFY(editor.loadPreset(u"paymongo"_s));
+        const int em = QFontInfo(editor.font()).pixelSize();
+        editor.resize(34 * em, 62 * em);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        PolicyListSection* rules = editor.form()->ruleSection();
+        rules->setCurrentRow(3);
+        editor.form()->hintSection()->setCurrentRow(0);
+        // One rule with a problem, so the red row and field show too.
+        auto* ruleEditor = qobject_cast<RuleEditor*>(rules->itemEditor());
+        retype(ruleEditor->statusEdit(), u"500-599, 600"_s);
+        QVERIFY(!editor.policy());
+        auto* scroll = editor.form()->parentWidget()->parentWidget();
+        QVERIFY(scroll);
+        QVERIFY(editor.grab().save(dir + u"/policy-form-top.png"_s));
+        auto* area = qobject_cast<QAbstractScrollArea*>(scroll);
+        QVERIFY(area);
+        for (PolicyListSection* section : { editor.form()->hintSection(), rules }) {
+            const QPoint at = section->mapTo(editor.form(), QPoint(0, 0));
+            area->verticalScrollBar()->setValue(at.y() - 3 * em);
+            QCoreApplication::processEvents();
+            QVERIFY(editor.grab().save(dir + u"/policy-form-"_s + section->objectName() + u".png"_s));
+        }
+        editor.form()->resize(editor.form()->width(), editor.form()->sizeHint().height());
+        QVERIFY(editor.form()->grab().save(dir + u"/policy-form-whole.png"_s));
     }
 
     void delayDistributionSamplesTenThousand()
