@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Session open/save at scale: for 10k, 100k and 1M attempts, the save time, file size, and — each in a
 // fresh child process so the peak is its own — the open time and peak resident memory.
-//   bench_session [--sizes 10000,100000,1000000]
+//   bench_session [--sizes 10000,100000,1000000] [--keep DIR]   (--keep: write the files to DIR and leave them)
+//   bench_session --open FILE                                    (open one file, print the child's figures)
 #include "../core/session/sessiontestdata.h"
 #include "session/sessionfile.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
@@ -63,13 +65,19 @@ int main(int argc, char** argv)
     if (args.size() == 3 && args.at(1) == u"--open"_s)
         return openChild(args.at(2));
     QList<int> sizes { 10000, 100000, 1000000 };
-    if (args.size() == 3 && args.at(1) == u"--sizes"_s) {
-        sizes.clear();
-        for (const QString& s : args.at(2).split(u','))
-            sizes << s.toInt();
+    QString keepDir;
+    for (qsizetype i = 1; i + 1 < args.size(); i += 2) {
+        if (args.at(i) == u"--sizes"_s) {
+            sizes.clear();
+            for (const QString& s : args.at(i + 1).split(u','))
+                sizes << s.toInt();
+        } else if (args.at(i) == u"--keep"_s) {
+            keepDir = args.at(i + 1);
+        }
     }
     QTextStream out(stdout);
-    QTemporaryDir dir;
+    QTemporaryDir tempDir;
+    const QDir dir(keepDir.isEmpty() ? tempDir.path() : keepDir);
     out << "attempts   save ms   file MB   open ms (cpu ms)   open peak RSS MB (baseline)   store MB   B/attempt   progress calls\n";
     for (int n : std::as_const(sizes)) {
         const int perRun = 4;
@@ -103,7 +111,8 @@ int main(int argc, char** argv)
             double(QFileInfo(path).size()) / 1048576.0, qPrintable(f.at(0)), qPrintable(f.at(6)), rssMb, baseMb, storeMb,
             (rssMb - baseMb) * 1048576.0 / n, qPrintable(f.at(5)));
         out.flush();
-        QFile::remove(path);
+        if (keepDir.isEmpty())
+            QFile::remove(path);
     }
     return 0;
 }
