@@ -103,9 +103,9 @@ quint32 AttemptStore::headerValueId(quint32 nameId, QByteArrayView value)
 
 PackedAttempt& AttemptStore::appendDefault()
 {
-    if (m_chunks.empty() || m_chunks.back().size() > kChunkMask) {
+    if (m_chunks.empty() || m_chunks.back().size() >= kChunk) {
         m_chunks.emplace_back();
-        m_chunks.back().reserve(kChunkMask + 1);
+        m_chunks.back().reserve(kChunk);
     }
     ++m_size;
     return m_chunks.back().emplace_back();
@@ -265,9 +265,9 @@ AttemptRecord AttemptStore::record(qsizetype row) const
 
 qsizetype AttemptStore::memoryBytes() const
 {
-    size_t bytes = m_chunks.capacity() * sizeof(std::vector<PackedAttempt>) + m_headerArena.capacity() * sizeof(quint32)
-        + m_valueStats.capacity() * sizeof(ValueStats);
-    for (const std::vector<PackedAttempt>& chunk : m_chunks)
+    size_t bytes = m_chunks.capacity() * sizeof(Chunk) + m_headerArena.capacity() * sizeof(quint32)
+        + (m_valueStats.capacity() * sizeof(ValueStats)) + m_recentBlocks.capacity() * sizeof(quint32);
+    for (const Chunk& chunk : m_chunks)
         bytes += chunk.capacity() * sizeof(PackedAttempt);
     return qsizetype(bytes) + m_strings.memoryBytes();
 }

@@ -8,6 +8,7 @@
 
 #include "engine/attemptrecord.h"
 #include "http/httpfield.h"
+#include "session/hugepageallocator.h"
 #include "session/packedattempt.h"
 #include "session/stringpool.h"
 
@@ -19,8 +20,8 @@ public:
     AttemptStore();
 
     qsizetype size() const { return m_size; }
-    const PackedAttempt& packed(qsizetype row) const { return m_chunks[size_t(row) >> kChunkBits][size_t(row) & kChunkMask]; }
-    PackedAttempt& packed(qsizetype row) { return m_chunks[size_t(row) >> kChunkBits][size_t(row) & kChunkMask]; }
+    const PackedAttempt& packed(qsizetype row) const { return m_chunks[size_t(row) / kChunk][size_t(row) % kChunk]; }
+    PackedAttempt& packed(qsizetype row) { return m_chunks[size_t(row) / kChunk][size_t(row) % kChunk]; }
 
     qsizetype append(const AttemptRecord& record); // returns the row
     qsizetype append(const PackedAttempt& attempt); // texts already interned in strings()
@@ -45,13 +46,13 @@ public:
     quint32 headerNameId(quint32 offset, int i) const { return m_headerArena[offset + 1 + 2 * size_t(i)]; }
     quint32 headerValueIdAt(quint32 offset, int i) const { return m_headerArena[offset + 2 + 2 * size_t(i)]; }
 
-    void reserve(qsizetype attempts) { m_chunks.reserve((size_t(attempts) >> kChunkBits) + 1); }
+    void reserve(qsizetype attempts) { m_chunks.reserve(size_t(attempts) / kChunk + 1); }
     void clear();
     qsizetype memoryBytes() const;
 
 private:
-    static constexpr size_t kChunkBits = 12;
-    static constexpr size_t kChunkMask = (size_t(1) << kChunkBits) - 1;
+    static constexpr size_t kChunk = (size_t(4) << 20) / sizeof(PackedAttempt); // attempts in 4 MiB (two huge pages)
+    using Chunk = std::vector<PackedAttempt, HugePageAllocator<PackedAttempt>>;
     struct ValueStats
     {
         quint32 seen = 0;
@@ -59,7 +60,7 @@ private:
         bool unique = false;
     };
 
-    std::vector<std::vector<PackedAttempt>> m_chunks; // each reserved to 1 << kChunkBits
+    std::vector<Chunk> m_chunks; // each reserved to kChunk
     qsizetype m_size = 0;
     std::vector<ValueStats> m_valueStats; // by header name id
     std::vector<quint32> m_recentBlocks; // by a hash of the block: the offset of the last block with it
