@@ -34,6 +34,14 @@ long peakRssKb()
     return 0;
 }
 
+qint64 cpuMs()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return qint64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+        + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000;
+}
+
 int openChild(const QString& path)
 {
     const long before = peakRssKb();
@@ -43,16 +51,13 @@ int openChild(const QString& path)
     qint64 calls = 0;
     const std::unique_ptr<Session> s = SessionFile::open(path, [&](qint64, qint64) { ++calls; return true; }, &error);
     const qint64 ms = t.elapsed();
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    const qint64 cpuMs = qint64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
-        + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000;
+    const qint64 cpu = cpuMs();
     if (!s) {
         QTextStream(stderr) << error << '\n';
         return 1;
     }
     QTextStream(stdout) << ms << ' ' << peakRssKb() << ' ' << before << ' ' << s->attemptCount() << ' '
-                        << s->attempts.memoryBytes() << ' ' << calls << ' ' << cpuMs << '\n';
+                        << s->attempts.memoryBytes() << ' ' << calls << ' ' << cpu << '\n';
     return 0;
 }
 
@@ -78,7 +83,7 @@ int main(int argc, char** argv)
     QTextStream out(stdout);
     QTemporaryDir tempDir;
     const QDir dir(keepDir.isEmpty() ? tempDir.path() : keepDir);
-    out << "attempts   save ms   file MB   open ms (cpu ms)   open peak RSS MB (baseline)   store MB   B/attempt   progress calls\n";
+    out << "attempts   save ms (cpu ms)   file MB   open ms (cpu ms)   open peak RSS MB (baseline)   store MB   B/attempt   progress calls\n";
     for (int n : std::as_const(sizes)) {
         const int perRun = 4;
         Session s;
@@ -90,12 +95,14 @@ int main(int argc, char** argv)
         const QString path = dir.filePath(u"bench-%1.json"_s.arg(n));
         QElapsedTimer t;
         t.start();
+        const qint64 cpuBefore = cpuMs();
         QString error;
         if (!SessionFile::save(s, path, {}, &error)) {
             out << error << '\n';
             return 1;
         }
         const qint64 saveMs = t.elapsed();
+        const qint64 saveCpuMs = cpuMs() - cpuBefore;
         QProcess child;
         child.start(app.applicationFilePath(), { u"--open"_s, path });
         child.waitForFinished(-1);
@@ -107,7 +114,7 @@ int main(int argc, char** argv)
         const double rssMb = f.at(1).toDouble() / 1024.0;
         const double baseMb = f.at(2).toDouble() / 1024.0;
         const double storeMb = f.at(4).toDouble() / 1048576.0;
-        out << QString::asprintf("%8d %9lld %9.1f %9s (%6s) %14.1f (%5.1f) %18.1f %10.0f %12s\n", n, saveMs,
+        out << QString::asprintf("%8d %9lld (%6lld) %9.1f %9s (%6s) %14.1f (%5.1f) %18.1f %10.0f %12s\n", n, saveMs, saveCpuMs,
             double(QFileInfo(path).size()) / 1048576.0, qPrintable(f.at(0)), qPrintable(f.at(6)), rssMb, baseMb, storeMb,
             (rssMb - baseMb) * 1048576.0 / n, qPrintable(f.at(5)));
         out.flush();
