@@ -64,9 +64,16 @@ constexpr std::array kFields = {
     Field { "rate_limit", F::RateLimit, 0 },
 };
 
+// Field names are short: a loop beats a call to memcmp.
 bool same(QByteArrayView a, QByteArrayView b)
 {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), size_t(a.size())) == 0;
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (a[i] != b[i])
+            return false;
+    }
+    return true;
 }
 
 // The index of KEY in kFields, or -1. EXPECTED (the field after the previous one) is tried first.

@@ -59,11 +59,11 @@ bool JsonPullReader::fill()
     return n > 0;
 }
 
-int JsonPullReader::peekByte()
+int JsonPullReader::peekByteSlow()
 {
-    if (m_pos >= m_buf.size() && !fill())
+    if (!fill())
         return -1;
-    return uchar(m_buf.at(m_pos));
+    return uchar(m_buf.constData()[m_pos]);
 }
 
 int JsonPullReader::get()

@@ -59,7 +59,11 @@ public:
 private:
     bool fill();
     int get(); // next byte or -1
-    int peekByte(); // without consuming; -1 at end
+    int peekByte() // without consuming; -1 at end
+    {
+        return m_pos < m_buf.size() ? int(uchar(m_buf.constData()[m_pos])) : peekByteSlow();
+    }
+    int peekByteSlow();
     void skipWhitespace()
     {
         if (m_pos < m_buf.size() && uchar(m_buf.constData()[m_pos]) > ' ') // JSON whitespace is all below '!'

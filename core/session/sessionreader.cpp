@@ -307,9 +307,18 @@ bool Reader::readDocument()
         } else if (key == "runs") {
             if (!m_in.enterArray())
                 return fail(path, tr("must be an array"));
+            const qint64 runsStart = m_in.offset();
             while (m_in.nextElement()) {
                 if (!readRun(runIndex++))
                     return false;
+                // A guess at the number of runs from the first ones' size, so the list of runs is not
+                // copied again and again while it grows (250 000 runs in a 1M-attempt session).
+                static constexpr qsizetype kSample = 64;
+                if (runIndex == kSample && m_total > m_in.offset() && m_in.offset() > runsStart) {
+                    const qint64 perRun = std::max<qint64>(1, (m_in.offset() - runsStart) / kSample);
+                    const qint64 guess = (m_total - runsStart) / perRun + (m_total - runsStart) / perRun / 20 + kSample;
+                    s.runs.reserve(qsizetype(std::min<qint64>(guess, m_total / 16)));
+                }
             }
             if (m_in.hasError())
                 return fail(path, QString());
