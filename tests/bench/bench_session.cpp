@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Session open/save at scale: for 10k, 100k and 1M attempts, the save time, file size, and — each in a
 // fresh child process so the peak is its own — the open time and peak resident memory.
-//   bench_session [--sizes 10000,100000,1000000] [--keep DIR]   (--keep: write the files to DIR and leave them)
+//   bench_session [--sizes 10000,100000,1000000] [--keep DIR] [--redact yes]
+//     --keep: write the files to DIR and leave them; --redact yes: save with redaction on (the default
+//     for real sessions: secret headers and listed query parameters hashed), off otherwise
 //   bench_session --open FILE                                    (open one file, print the child's figures)
 #include "../core/session/sessiontestdata.h"
 #include "session/sessionfile.h"
@@ -71,6 +73,7 @@ int main(int argc, char** argv)
         return openChild(args.at(2));
     QList<int> sizes { 10000, 100000, 1000000 };
     QString keepDir;
+    bool redact = false;
     for (qsizetype i = 1; i + 1 < args.size(); i += 2) {
         if (args.at(i) == u"--sizes"_s) {
             sizes.clear();
@@ -78,6 +81,8 @@ int main(int argc, char** argv)
                 sizes << s.toInt();
         } else if (args.at(i) == u"--keep"_s) {
             keepDir = args.at(i + 1);
+        } else if (args.at(i) == u"--redact"_s) {
+            redact = args.at(i + 1) == u"yes"_s;
         }
     }
     QTextStream out(stdout);
@@ -88,7 +93,9 @@ int main(int argc, char** argv)
         const int perRun = 4;
         Session s;
         s.meta = SessionMeta::current();
-        s.redaction.enabled = false;
+        s.redaction.enabled = redact;
+        s.redaction.salt = "00112233";
+        s.redaction.queryParameters = { u"token"_s };
         s.attempts.reserve(n);
         for (int r = 1; r <= n / perRun; ++r)
             s.addRun(SessionTestData::run(r, perRun));
