@@ -367,31 +367,11 @@ std::optional<QString> JsonPullReader::readString()
     return QString::fromUtf8(*bytes);
 }
 
-std::optional<QByteArray> JsonPullReader::readNumberText()
-{
-    QByteArray text;
-    if (!readNumberInto(text))
-        return std::nullopt;
-    return text;
-}
-
 namespace {
 bool isNumberByte(char c)
 {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
-}
-
-bool JsonPullReader::readNumberInto(QByteArray& text)
-{
-    QByteArrayView view;
-    if (!numberView(text, &view))
-        return false;
-    if (view.data() != text.constData()) {
-        text.resize(0);
-        text.append(view.data(), view.size());
-    }
-    return true;
 }
 
 bool JsonPullReader::readNumberView(QByteArrayView* out)

@@ -37,9 +37,7 @@ public:
     bool readUtf8Into(QByteArray& out); // the same into OUT (its capacity is reused)
     bool readUtf8View(QByteArrayView* out); // the same, without a copy
     std::optional<QString> readString();
-    std::optional<QByteArray> readNumberText(); // the number token as written
-    bool readNumberInto(QByteArray& out);
-    bool readNumberView(QByteArrayView* out); // the number token as written, without a copy
+    bool readNumberView(QByteArrayView* out); // the number token as written
     std::optional<double> readDouble();
     std::optional<qint64> readInteger(); // a number without fraction or exponent
     bool readInteger(qint64* out); // the same, without the optional

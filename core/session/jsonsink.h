@@ -60,7 +60,7 @@ public:
     void commit(char* cursor) { m_cur = cursor; }
 
 private:
-    static constexpr qsizetype kMinRoom = 64 * 1024;
+    static constexpr qsizetype kMinRoom = 4096; // a journal line is one attempt; a save reserves its own buffer
 
     void grow(qsizetype n)
     {
