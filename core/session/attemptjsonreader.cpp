@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // AttemptJson::read: one attempt object, field by field, straight into the compact store.
+//
+// A session of a million attempts has some fifty million fields, so a field costs no allocation: keys and
+// texts are read as views of the read buffer, a key is matched by first trying the field that follows the
+// previous one in the order the writer uses (then by length and bytes), and enumerations are compared as
+// bytes. Attempt ids are stored without interning (each is new), header values are interned while they
+// repeat (AttemptStore::headerValueId).
 #include "session/attemptjson.h"
 
 #include "session/enumnames.h"
+#include "session/enumspellings.h"
 #include "session/jsontext.h"
 
 #include <QCoreApplication>
-#include <QHash>
+
+#include <array>
+#include <cstring>
 
 namespace {
 
@@ -19,34 +28,64 @@ enum class F {
     QuotaCost, Reason, RetryAfter, RetryAfterRaw, RetryAfterSource, RateLimit, RateLimitFields, ThrottleWait, Budget,
 };
 
-const QHash<QByteArray, std::pair<F, int>>& fields()
+struct Field
 {
-    static const QHash<QByteArray, std::pair<F, int>> map = {
-        { "run", { F::Run, 0 } }, { "index", { F::Index, 0 } },
-        { "scheduled_ms", { F::Time, PackedAttempt::Scheduled } }, { "start_ms", { F::Time, PackedAttempt::Started } },
-        { "connecting_ms", { F::Time, PackedAttempt::Connecting } }, { "tls_done_ms", { F::Time, PackedAttempt::TlsDone } },
-        { "request_sent_ms", { F::Time, PackedAttempt::RequestSent } }, { "headers_ms", { F::Time, PackedAttempt::HeadersReceived } },
-        { "first_byte_ms", { F::Time, PackedAttempt::FirstByte } }, { "end_ms", { F::Time, PackedAttempt::Finished } },
-        { "phase_reached", { F::Phase, 0 } }, { "method", { F::Method, 0 } }, { "url", { F::Url, 0 } },
-        { "request_headers", { F::RequestHeaders, 0 } }, { "body_size", { F::BodySize, 0 } },
-        { "body_sha256", { F::BodySha, 0 } }, { "bytes_up", { F::BytesUp, 0 } }, { "bytes_down", { F::BytesDown, 0 } },
-        { "connection_reused", { F::Reused, 0 } }, { "http2", { F::Http2, 0 } },
-        { "request_sent_signals", { F::SentSignals, 0 } }, { "idempotency_key", { F::Key, 0 } },
-        { "attempt_id", { F::AttemptId, 0 } }, { "status", { F::Status, 0 } }, { "reason_phrase", { F::ReasonPhrase, 0 } },
-        { "response_headers", { F::ResponseHeaders, 0 } }, { "body_excerpt_base64", { F::Excerpt, 0 } },
-        { "body_excerpt_truncated", { F::ExcerptTruncated, 0 } }, { "error", { F::Error, 0 } },
-        { "qt_error", { F::QtError, 0 } }, { "qt_error_code", { F::QtErrorCode, 0 } },
-        { "abort_reason", { F::Abort, 0 } }, { "redirect_target", { F::Redirect, 0 } },
-        { "decision", { F::Decision, 0 } }, { "final", { F::Final, 0 } }, { "delay_ms", { F::Delay, 0 } },
-        { "delay_ceiling_ms", { F::Ceiling, 0 } }, { "delay_low_ms", { F::Low, 0 } }, { "delay_high_ms", { F::High, 0 } },
-        { "delay_source", { F::Source, 0 } }, { "hint_header", { F::Hint, 0 } },
-        { "server_asked_for_ms", { F::Asked, 0 } }, { "rule", { F::Rule, 0 } }, { "throttling", { F::Throttling, 0 } },
-        { "quota_cost", { F::QuotaCost, 0 } }, { "reason", { F::Reason, 0 } }, { "retry_after_ms", { F::RetryAfter, 0 } },
-        { "retry_after_raw", { F::RetryAfterRaw, 0 } }, { "retry_after_source", { F::RetryAfterSource, 0 } },
-        { "rate_limit", { F::RateLimit, 0 } }, { "rate_limit_fields", { F::RateLimitFields, 0 } },
-        { "throttle_wait_ms", { F::ThrottleWait, 0 } }, { "budget", { F::Budget, 0 } },
-    };
-    return map;
+    QByteArrayView name;
+    F kind;
+    int slot;
+};
+
+// In the order AttemptJson::write emits them (rate_limit, read from early logs only, last).
+constexpr std::array kFields = {
+    Field { "run", F::Run, 0 }, Field { "index", F::Index, 0 },
+    Field { "scheduled_ms", F::Time, PackedAttempt::Scheduled }, Field { "start_ms", F::Time, PackedAttempt::Started },
+    Field { "connecting_ms", F::Time, PackedAttempt::Connecting }, Field { "tls_done_ms", F::Time, PackedAttempt::TlsDone },
+    Field { "request_sent_ms", F::Time, PackedAttempt::RequestSent },
+    Field { "headers_ms", F::Time, PackedAttempt::HeadersReceived },
+    Field { "first_byte_ms", F::Time, PackedAttempt::FirstByte }, Field { "end_ms", F::Time, PackedAttempt::Finished },
+    Field { "phase_reached", F::Phase, 0 }, Field { "method", F::Method, 0 }, Field { "url", F::Url, 0 },
+    Field { "request_headers", F::RequestHeaders, 0 }, Field { "body_size", F::BodySize, 0 },
+    Field { "body_sha256", F::BodySha, 0 }, Field { "bytes_up", F::BytesUp, 0 }, Field { "bytes_down", F::BytesDown, 0 },
+    Field { "connection_reused", F::Reused, 0 }, Field { "http2", F::Http2, 0 },
+    Field { "request_sent_signals", F::SentSignals, 0 }, Field { "idempotency_key", F::Key, 0 },
+    Field { "attempt_id", F::AttemptId, 0 }, Field { "status", F::Status, 0 },
+    Field { "reason_phrase", F::ReasonPhrase, 0 }, Field { "response_headers", F::ResponseHeaders, 0 },
+    Field { "body_excerpt_base64", F::Excerpt, 0 }, Field { "body_excerpt_truncated", F::ExcerptTruncated, 0 },
+    Field { "error", F::Error, 0 }, Field { "qt_error", F::QtError, 0 }, Field { "qt_error_code", F::QtErrorCode, 0 },
+    Field { "abort_reason", F::Abort, 0 }, Field { "redirect_target", F::Redirect, 0 },
+    Field { "decision", F::Decision, 0 }, Field { "final", F::Final, 0 }, Field { "delay_ms", F::Delay, 0 },
+    Field { "delay_ceiling_ms", F::Ceiling, 0 }, Field { "delay_low_ms", F::Low, 0 },
+    Field { "delay_high_ms", F::High, 0 }, Field { "delay_source", F::Source, 0 },
+    Field { "hint_header", F::Hint, 0 }, Field { "server_asked_for_ms", F::Asked, 0 }, Field { "rule", F::Rule, 0 },
+    Field { "throttling", F::Throttling, 0 }, Field { "quota_cost", F::QuotaCost, 0 }, Field { "reason", F::Reason, 0 },
+    Field { "retry_after_ms", F::RetryAfter, 0 }, Field { "retry_after_raw", F::RetryAfterRaw, 0 },
+    Field { "retry_after_source", F::RetryAfterSource, 0 }, Field { "rate_limit_fields", F::RateLimitFields, 0 },
+    Field { "throttle_wait_ms", F::ThrottleWait, 0 }, Field { "budget", F::Budget, 0 },
+    Field { "rate_limit", F::RateLimit, 0 },
+};
+
+// Field names are short: a loop beats a call to memcmp.
+bool same(QByteArrayView a, QByteArrayView b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (a[i] != b[i])
+            return false;
+    }
+    return true;
+}
+
+// The index of KEY in kFields, or -1. EXPECTED (the field after the previous one) is tried first.
+int findField(QByteArrayView key, size_t expected)
+{
+    if (expected < kFields.size() && same(kFields[expected].name, key))
+        return int(expected);
+    for (size_t i = 0; i < kFields.size(); ++i) {
+        if (same(kFields[i].name, key))
+            return int(i);
+    }
+    return -1;
 }
 
 bool readHeaders(JsonPullReader& in, AttemptStore& store, quint32* offset)
@@ -57,19 +96,23 @@ bool readHeaders(JsonPullReader& in, AttemptStore& store, quint32* offset)
     }
     if (!in.enterArray())
         return false;
-    std::vector<quint32> ids;
+    static thread_local std::vector<quint32> ids;
+    ids.clear();
     while (in.nextElement()) {
         if (!in.enterArray())
             return false;
+        quint32 nameId = 0;
         for (int part = 0; part < 2; ++part) {
             if (!in.nextElement()) {
                 in.fail(tr("a header must be a [name, value] pair"));
                 return false;
             }
-            static thread_local QByteArray scratch;
-            if (!in.readUtf8Into(scratch))
+            QByteArrayView text;
+            if (!in.readUtf8View(&text))
                 return false;
-            ids.push_back(store.strings().intern(QByteArrayView(scratch)));
+            if (part == 0)
+                nameId = store.strings().intern(text);
+            ids.push_back(part == 0 ? nameId : store.headerValueId(nameId, text));
         }
         if (in.nextElement()) {
             in.fail(tr("a header must be a [name, value] pair"));
@@ -82,17 +125,17 @@ bool readHeaders(JsonPullReader& in, AttemptStore& store, quint32* offset)
     return true;
 }
 
-// A string or null, interned (null → 0).
-bool readText(JsonPullReader& in, AttemptStore& store, quint32* id)
+// A string or null, interned (null → 0). UNIQUE: stored without interning (each attempt's own id).
+bool readText(JsonPullReader& in, AttemptStore& store, quint32* id, bool unique = false)
 {
     if (in.readNullIfPresent()) {
         *id = 0;
         return true;
     }
-    static thread_local QByteArray scratch;
-    if (!in.readUtf8Into(scratch))
+    QByteArrayView text;
+    if (!in.readUtf8View(&text))
         return false;
-    *id = store.strings().intern(QByteArrayView(scratch));
+    *id = unique ? store.strings().add(text) : store.strings().intern(text);
     return true;
 }
 
@@ -102,28 +145,93 @@ bool readOptInt(JsonPullReader& in, qint64* v)
         *v = PackedAttempt::kUnset;
         return true;
     }
-    const std::optional<qint64> n = in.readInteger();
-    if (n)
-        *v = *n;
-    return n.has_value();
+    return in.readInteger(v);
 }
 
+bool readFlag(JsonPullReader& in, bool* out)
+{
+    const std::optional<bool> b = in.readBool();
+    *out = b.value_or(false);
+    return b.has_value();
+}
+
+// SPELLINGS answers the names as written; LOOKUP (the general reader) any other accepted spelling.
 template<typename E, typename T>
-bool readEnum(JsonPullReader& in, std::optional<E> (*lookup)(QByteArrayView), T* out, T nullValue, const char* what)
+bool readEnum(JsonPullReader& in, const EnumSpellings<E>& spellings, std::optional<E> (*lookup)(QByteArrayView), T* out,
+    T nullValue, const char* what)
 {
     if (in.readNullIfPresent()) {
         *out = nullValue;
         return true;
     }
-    const std::optional<QByteArray> s = in.readUtf8();
-    if (!s)
+    QByteArrayView s;
+    if (!in.readUtf8View(&s))
         return false;
-    const std::optional<E> e = lookup(QByteArrayView(*s));
+    std::optional<E> e = spellings.find(s);
+    if (!e)
+        e = lookup(s);
     if (!e) {
-        in.fail(tr("unknown %1 \"%2\"").arg(QLatin1String(what), QString::fromUtf8(*s)));
+        in.fail(tr("unknown %1 \"%2\"").arg(QLatin1String(what), QString::fromUtf8(s)));
         return false;
     }
     *out = T(*e);
+    return true;
+}
+
+// Strict base64 into OUT; false when TEXT is not plain padded base64 (the caller then asks Qt, which is lenient).
+bool decodeBase64(QByteArrayView text, QByteArray& out)
+{
+    static const std::array<qint8, 256> values = [] {
+        std::array<qint8, 256> v {};
+        v.fill(-1);
+        const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < 64; ++i)
+            v[uchar(alphabet[i])] = qint8(i);
+        return v;
+    }();
+    qsizetype n = text.size();
+    if (n % 4)
+        return false;
+    int padding = 0;
+    while (n > 0 && padding < 2 && text[n - 1] == '=') {
+        --n;
+        ++padding;
+    }
+    out.resize(text.size() / 4 * 3 - padding);
+    char* dst = out.data();
+    quint32 bits = 0;
+    int count = 0;
+    for (qsizetype i = 0; i < n; ++i) {
+        const qint8 v = values[uchar(text[i])];
+        if (v < 0)
+            return false;
+        bits = (bits << 6) | quint32(v);
+        if (++count == 4) {
+            *dst++ = char(bits >> 16);
+            *dst++ = char(bits >> 8);
+            *dst++ = char(bits);
+            bits = 0;
+            count = 0;
+        }
+    }
+    if (count == 3) {
+        *dst++ = char(bits >> 10);
+        *dst++ = char(bits >> 2);
+    } else if (count == 2) {
+        *dst++ = char(bits >> 4);
+    }
+    return dst == out.constData() + out.size();
+}
+
+bool readExcerpt(JsonPullReader& in, AttemptStore& store, quint32* id)
+{
+    QByteArrayView text;
+    if (!in.readUtf8View(&text))
+        return false;
+    static thread_local QByteArray decoded;
+    if (!decodeBase64(text, decoded))
+        decoded = QByteArray::fromBase64(text.toByteArray());
+    *id = store.strings().intern(QByteArrayView(decoded));
     return true;
 }
 
@@ -133,13 +241,13 @@ bool readBudget(JsonPullReader& in, PackedAttempt* p)
         return true;
     if (!in.enterObject())
         return false;
-    QByteArray key;
-    while (in.nextKey(&key)) {
+    QByteArrayView key;
+    while (in.nextKeyView(&key)) {
         if (key == "quota_tokens") {
-            const auto v = in.readInteger();
-            if (!v)
+            qint64 v = 0;
+            if (!in.readInteger(&v))
                 return false;
-            p->quotaTokens = qint32(*v);
+            p->quotaTokens = qint32(v);
         } else if (key == "throttling_tokens") {
             const auto v = in.readDouble();
             if (!v)
@@ -162,39 +270,50 @@ namespace AttemptJson {
 
 bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray* field)
 {
+    using namespace EnumSpelling;
     *p = PackedAttempt();
     bool cancelled = false;
     if (!in.enterObject())
         return false;
-    QByteArray key;
-    while (in.nextKey(&key)) {
-        *field = key;
-        const auto it = fields().constFind(key);
-        if (it == fields().constEnd()) {
+    // The field being read, for the caller's message: an index into kFields, or OTHER for a '_' field.
+    int current = -1;
+    QByteArray other;
+    const auto fieldName = [&]() {
+        return current >= 0 ? kFields[size_t(current)].name.toByteArray() : other;
+    };
+    QByteArrayView key;
+    while (in.nextKeyView(&key)) {
+        const int found = findField(key, size_t(current + 1));
+        if (found < 0) {
             if (key.startsWith('_')) {
+                other = key.toByteArray();
+                current = -1;
                 in.skipValue();
                 continue;
             }
+            *field = key.toByteArray();
             in.fail(tr("unknown field \"%1\"").arg(QString::fromUtf8(key)));
             return false;
         }
+        current = found;
+        const Field& f = kFields[size_t(found)];
         bool ok = true;
         qint64 v = 0;
-        switch (it->first) {
+        switch (f.kind) {
         case F::Run: ok = readOptInt(in, &v); p->runId = qint32(v); break;
         case F::Index: ok = readOptInt(in, &v); p->index = qint32(v); break;
         case F::Time:
             if (in.readNullIfPresent()) {
-                p->at[it->second] = PackedAttempt::kUnset;
+                p->at[f.slot] = PackedAttempt::kUnset;
             } else {
-                static thread_local QByteArray number;
-                const bool read = in.readNumberInto(number);
-                ok = read && JsonText::nsFromMillisText(QByteArrayView(number), &p->at[it->second]);
+                QByteArrayView number;
+                const bool read = in.readNumberView(&number);
+                ok = read && JsonText::nsFromMillisText(number, &p->at[f.slot]);
                 if (read && !ok)
                     in.fail(tr("malformed time"));
             }
             break;
-        case F::Phase: ok = readEnum(in, &EnumNames::phase, &p->phaseReached, qint8(0), "phase"); break;
+        case F::Phase: ok = readEnum(in, phases(), &EnumNames::phase, &p->phaseReached, qint8(0), "phase"); break;
         case F::Method: ok = readText(in, store, &p->method); break;
         case F::Url: ok = readText(in, store, &p->url); break;
         case F::RequestHeaders: ok = readHeaders(in, store, &p->requestHeaders); break;
@@ -202,11 +321,11 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
         case F::BodySha: ok = readText(in, store, &p->bodySha256); break;
         case F::BytesUp: ok = readOptInt(in, &p->bytesUp); break;
         case F::BytesDown: ok = readOptInt(in, &p->bytesDown); break;
-        case F::Reused: { const auto b = in.readBool(); ok = b.has_value(); p->connectionReused = b.value_or(false); break; }
-        case F::Http2: { const auto b = in.readBool(); ok = b.has_value(); p->http2 = b.value_or(false); break; }
+        case F::Reused: ok = readFlag(in, &p->connectionReused); break;
+        case F::Http2: ok = readFlag(in, &p->http2); break;
         case F::SentSignals: ok = readOptInt(in, &v); p->requestSentSignals = qint16(v); break;
         case F::Key: ok = readText(in, store, &p->idempotencyKey); break;
-        case F::AttemptId: ok = readText(in, store, &p->attemptId); break;
+        case F::AttemptId: ok = readText(in, store, &p->attemptId, true); break;
         case F::Status:
             ok = readOptInt(in, &v);
             p->status = v == PackedAttempt::kUnset ? -1 : qint32(v);
@@ -217,55 +336,45 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
             break;
         case F::ReasonPhrase: ok = readText(in, store, &p->reasonPhrase); break;
         case F::ResponseHeaders: ok = readHeaders(in, store, &p->responseHeaders); break;
-        case F::Excerpt: {
-            const auto s = in.readUtf8();
-            ok = s.has_value();
-            if (ok)
-                p->bodyExcerpt = store.strings().intern(QByteArrayView(QByteArray::fromBase64(*s)));
-            break;
-        }
-        case F::ExcerptTruncated: { const auto b = in.readBool(); ok = b.has_value(); p->bodyExcerptTruncated = b.value_or(false); break; }
-        case F::Error: ok = readEnum(in, &EnumNames::errorClass, &p->error, qint8(-1), "error class"); break;
+        case F::Excerpt: ok = readExcerpt(in, store, &p->bodyExcerpt); break;
+        case F::ExcerptTruncated: ok = readFlag(in, &p->bodyExcerptTruncated); break;
+        case F::Error: ok = readEnum(in, errorClasses(), &EnumNames::errorClass, &p->error, qint8(-1), "error class"); break;
         case F::QtError: ok = readText(in, store, &p->qtError); break;
         case F::QtErrorCode: ok = readOptInt(in, &v); p->qtErrorCode = qint32(v); break;
-        case F::Abort: {
-            const auto s = in.readNullIfPresent() ? std::optional<QByteArray>(QByteArray()) : in.readUtf8();
-            ok = s.has_value();
-            if (ok) {
-                const auto a = EnumNames::abortReason(QByteArrayView(*s));
-                p->abortReason = qint8(a.value_or(AbortReason::None));
-                if (!a) {
-                    in.fail(tr("unknown abort reason \"%1\"").arg(QString::fromUtf8(*s)));
-                    ok = false;
-                }
-            }
+        case F::Abort:
+            // null reads as "" (none); an unknown reason is refused
+            if (in.readNullIfPresent())
+                p->abortReason = qint8(AbortReason::None);
+            else
+                ok = readEnum(in, abortReasons(), &EnumNames::abortReason, &p->abortReason, qint8(AbortReason::None), "abort reason");
             break;
-        }
         case F::Redirect: ok = readText(in, store, &p->redirectTarget); break;
         case F::Decision: {
-            const auto s = in.readUtf8();
-            ok = s.has_value();
-            if (ok && *s == "cancelled") {
+            QByteArrayView s;
+            ok = in.readUtf8View(&s);
+            if (ok && s == "cancelled") {
                 cancelled = true;
             } else if (ok) {
-                const auto d = EnumNames::verdict(QByteArrayView(*s));
+                std::optional<Verdict> d = verdicts().find(s);
+                if (!d)
+                    d = EnumNames::verdict(s);
                 ok = d.has_value();
                 if (!ok)
-                    in.fail(tr("unknown decision \"%1\"").arg(QString::fromUtf8(*s)));
+                    in.fail(tr("unknown decision \"%1\"").arg(QString::fromUtf8(s)));
                 p->verdict = qint8(d.value_or(Verdict::Stop));
             }
             break;
         }
-        case F::Final: ok = readEnum(in, &EnumNames::finalKind, &p->finalKind, qint8(0), "final kind"); break;
+        case F::Final: ok = readEnum(in, finalKinds(), &EnumNames::finalKind, &p->finalKind, qint8(0), "final kind"); break;
         case F::Delay: ok = readOptInt(in, &p->delayMs); break;
         case F::Ceiling: ok = readOptInt(in, &v); p->ceilingMs = v == PackedAttempt::kUnset ? 0 : v; break;
         case F::Low: ok = readOptInt(in, &v); p->delayLowMs = v == PackedAttempt::kUnset ? 0 : v; break;
         case F::High: ok = readOptInt(in, &v); p->delayHighMs = v == PackedAttempt::kUnset ? 0 : v; break;
-        case F::Source: ok = readEnum(in, &EnumNames::delaySource, &p->delaySource, qint8(0), "delay source"); break;
+        case F::Source: ok = readEnum(in, delaySources(), &EnumNames::delaySource, &p->delaySource, qint8(0), "delay source"); break;
         case F::Hint: ok = readText(in, store, &p->hintHeader); break;
         case F::Asked: ok = readOptInt(in, &p->serverAskedForMs); break;
         case F::Rule: ok = readText(in, store, &p->ruleName); break;
-        case F::Throttling: { const auto b = in.readBool(); ok = b.has_value(); p->throttling = b.value_or(false); break; }
+        case F::Throttling: ok = readFlag(in, &p->throttling); break;
         case F::QuotaCost: ok = readOptInt(in, &v); p->quotaCost = qint32(v); break;
         case F::Reason: ok = readText(in, store, &p->reason); break;
         case F::RetryAfter:
@@ -288,11 +397,15 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
         if (!ok || in.hasError()) {
             if (!in.hasError())
                 in.fail(tr("invalid value"));
+            *field = fieldName();
             return false;
         }
     }
-    if (in.hasError())
+    if (in.hasError()) {
+        if (current >= 0 || !other.isEmpty())
+            *field = fieldName();
         return false;
+    }
     field->clear();
     if (cancelled) {
         p->verdict = -1;

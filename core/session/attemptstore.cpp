@@ -3,6 +3,7 @@
 
 #include "engine/requestheaders.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -28,7 +29,10 @@ AttemptStore::AttemptStore()
 
 void AttemptStore::clear()
 {
-    m_attempts.clear();
+    m_chunks.clear();
+    m_size = 0;
+    m_valueStats.clear();
+    m_recentBlocks.clear();
     m_headerArena.assign(1, 0u); // offset 0 = no headers
     m_strings.clear();
 }
@@ -37,7 +41,18 @@ quint32 AttemptStore::addHeaderIds(const std::vector<quint32>& ids)
 {
     if (ids.empty())
         return 0;
+    static constexpr size_t kRecent = 1024;
+    size_t hash = ids.size();
+    for (quint32 id : ids)
+        hash = hash * 1000003u ^ id;
+    const size_t slot = (hash ^ (hash >> 17)) & (kRecent - 1);
+    if (m_recentBlocks.empty())
+        m_recentBlocks.assign(kRecent, 0u);
+    if (const quint32 recent = m_recentBlocks[slot]; recent && m_headerArena[recent] == ids.size() / 2
+        && std::equal(ids.begin(), ids.end(), m_headerArena.begin() + recent + 1))
+        return recent;
     const auto offset = quint32(m_headerArena.size());
+    m_recentBlocks[slot] = offset;
     m_headerArena.push_back(quint32(ids.size() / 2));
     m_headerArena.insert(m_headerArena.end(), ids.begin(), ids.end());
     return offset;
@@ -48,8 +63,9 @@ quint32 AttemptStore::addHeaders(const HttpHeaderList& headers)
     std::vector<quint32> ids;
     ids.reserve(size_t(headers.size()) * 2);
     for (const auto& [name, value] : headers) {
-        ids.push_back(m_strings.intern(QByteArrayView(name)));
-        ids.push_back(m_strings.intern(QByteArrayView(value)));
+        const quint32 nameId = m_strings.intern(QByteArrayView(name));
+        ids.push_back(nameId);
+        ids.push_back(headerValueId(nameId, QByteArrayView(value)));
     }
     return addHeaderIds(ids);
 }
@@ -64,9 +80,40 @@ HttpHeaderList AttemptStore::headers(quint32 offset) const
     return out;
 }
 
+quint32 AttemptStore::headerValueId(quint32 nameId, QByteArrayView value)
+{
+    // Judged on the first values seen: when three in four were new, the rest are taken to be new too.
+    static constexpr quint32 kSample = 256;
+    static constexpr quint32 kMaxTrackedNames = 1 << 16;
+    if (nameId >= kMaxTrackedNames)
+        return m_strings.intern(value);
+    if (nameId >= m_valueStats.size())
+        m_valueStats.resize(size_t(nameId) + 1);
+    ValueStats& stats = m_valueStats[nameId];
+    if (stats.unique)
+        return m_strings.add(value);
+    bool added = false;
+    const quint32 id = m_strings.intern(value, &added);
+    ++stats.seen;
+    stats.fresh += added ? 1 : 0;
+    if (stats.seen == kSample && stats.fresh * 4 >= stats.seen * 3)
+        stats.unique = true;
+    return id;
+}
+
+PackedAttempt& AttemptStore::appendDefault()
+{
+    if (m_chunks.empty() || m_chunks.back().size() >= kChunk) {
+        m_chunks.emplace_back();
+        m_chunks.back().reserve(kChunk);
+    }
+    ++m_size;
+    return m_chunks.back().emplace_back();
+}
+
 qsizetype AttemptStore::append(const PackedAttempt& attempt)
 {
-    m_attempts.push_back(attempt);
+    appendDefault() = attempt;
     return size() - 1;
 }
 
@@ -95,7 +142,7 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
     p.http2 = a.http2Used;
     p.requestSentSignals = qint16(a.requestSentSignals);
     p.idempotencyKey = s.intern(a.idempotencyKey);
-    p.attemptId = s.intern(a.attemptId);
+    p.attemptId = s.add(QByteArrayView(a.attemptId.toUtf8())); // unique per attempt: not worth a table entry
     p.status = a.status.value_or(-1);
     p.reasonPhrase = s.intern(a.reasonPhrase);
     p.responseHeaders = addHeaders(a.responseHeaders);
@@ -218,6 +265,9 @@ AttemptRecord AttemptStore::record(qsizetype row) const
 
 qsizetype AttemptStore::memoryBytes() const
 {
-    return qsizetype(m_attempts.capacity() * sizeof(PackedAttempt) + m_headerArena.capacity() * sizeof(quint32))
-        + m_strings.memoryBytes();
+    size_t bytes = m_chunks.capacity() * sizeof(Chunk) + m_headerArena.capacity() * sizeof(quint32)
+        + (m_valueStats.capacity() * sizeof(ValueStats)) + m_recentBlocks.capacity() * sizeof(quint32);
+    for (const Chunk& chunk : m_chunks)
+        bytes += chunk.capacity() * sizeof(PackedAttempt);
+    return qsizetype(bytes) + m_strings.memoryBytes();
 }

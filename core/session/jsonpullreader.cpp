@@ -2,14 +2,43 @@
 #include "session/jsonpullreader.h"
 
 #include <QCoreApplication>
+#include <QtAlgorithms>
 #include <QIODevice>
 #include <QJsonArray>
 #include <QJsonObject>
 
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 
 namespace {
 QString tr(const char* text) { return QCoreApplication::translate("session", text); }
+
+// The first byte at or after I that ends a plain run inside a string ('"', '\\' or a control
+// character), or SIZE. Eight bytes at a time: a string field is mostly such plain bytes.
+qsizetype findStringSpecial(const char* data, qsizetype i, qsizetype size)
+{
+#if Q_BYTE_ORDER == Q_LITTLE_ENDIAN
+    constexpr quint64 ones = 0x0101010101010101ULL;
+    constexpr quint64 highs = 0x8080808080808080ULL;
+    for (; i + 8 <= size; i += 8) {
+        quint64 w;
+        std::memcpy(&w, data + i, 8);
+        const quint64 quote = w ^ (ones * '"');
+        const quint64 backslash = w ^ (ones * '\\');
+        // Per byte: zero after the XOR (a quote or backslash), or below 0x20. The lowest flag is exact.
+        const quint64 mask = (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w)) & highs;
+        if (mask)
+            return i + qsizetype(qCountTrailingZeroBits(mask) >> 3);
+    }
+#endif
+    for (; i < size; ++i) {
+        const uchar c = uchar(data[i]);
+        if (c == '"' || c == '\\' || c < 0x20)
+            return i;
+    }
+    return size;
+}
 }
 
 JsonPullReader::JsonPullReader(QIODevice& device, qsizetype chunkSize)
@@ -30,11 +59,11 @@ bool JsonPullReader::fill()
     return n > 0;
 }
 
-int JsonPullReader::peekByte()
+int JsonPullReader::peekByteSlow()
 {
-    if (m_pos >= m_buf.size() && !fill())
+    if (!fill())
         return -1;
-    return uchar(m_buf.at(m_pos));
+    return uchar(m_buf.constData()[m_pos]);
 }
 
 int JsonPullReader::get()
@@ -60,18 +89,25 @@ void JsonPullReader::fail(const QString& message)
         m_error = tr("line %1, column %2: %3").arg(m_line).arg(column()).arg(message);
 }
 
-void JsonPullReader::skipWhitespace()
+void JsonPullReader::skipWhitespaceSlow()
 {
     for (;;) {
         if (m_pos >= m_buf.size() && !fill())
             return;
-        const char c = m_buf.at(m_pos);
-        if (c == ' ' || c == '\t' || c == '\r')
-            ++m_pos;
-        else if (c == '\n')
-            get();
-        else
-            return;
+        const char* data = m_buf.constData();
+        const qsizetype size = m_buf.size();
+        qsizetype i = m_pos;
+        for (; i < size; ++i) {
+            const char c = data[i];
+            if (c == '\n') {
+                ++m_line;
+                m_lineStart = m_consumed + i + 1;
+            } else if (c != ' ' && c != '\t' && c != '\r') {
+                m_pos = i;
+                return;
+            }
+        }
+        m_pos = i;
     }
 }
 
@@ -79,6 +115,10 @@ bool JsonPullReader::expect(char c)
 {
     if (hasError())
         return false;
+    if (m_pos < m_buf.size() && m_buf.constData()[m_pos] == c) { // what we write: no whitespace before it
+        ++m_pos;
+        return true;
+    }
     skipWhitespace();
     const int got = peekByte();
     if (got != uchar(c)) {
@@ -126,25 +166,51 @@ bool JsonPullReader::enterArray()
 
 bool JsonPullReader::nextKey(QByteArray* key)
 {
+    QByteArrayView view;
+    if (!nextKeyView(&view))
+        return false;
+    key->resize(0);
+    key->append(view.data(), view.size());
+    return true;
+}
+
+bool JsonPullReader::nextKeyView(QByteArrayView* key)
+{
     if (hasError() || m_first.empty())
         return false;
     skipWhitespace();
-    if (peekByte() == '}') {
-        get();
+    const int c = peekByte();
+    if (c == '}') {
+        ++m_pos;
         m_first.pop_back();
         return false;
     }
-    if (!m_first.back() && !expect(','))
-        return false;
+    if (!m_first.back()) {
+        if (c != ',') {
+            expect(','); // fails, with the message
+            return false;
+        }
+        ++m_pos;
+        skipWhitespace();
+    }
     m_first.back() = false;
-    skipWhitespace();
     if (peekByte() != '"') {
         fail(peekByte() < 0 ? tr("the file ends early (truncated?) inside an object") : tr("expected a field name"));
         return false;
     }
-    if (!readUtf8Into(*key) || !expect(':'))
+    if (!stringView(m_keyScratch, key))
         return false;
-    return true;
+    if (m_pos < m_buf.size() && m_buf.constData()[m_pos] == ':') {
+        ++m_pos;
+        return true;
+    }
+    // The ':' may be in the next chunk: keep the key out of the buffer that is about to be refilled.
+    if (key->data() != m_keyScratch.constData()) {
+        m_keyScratch.resize(0);
+        m_keyScratch.append(key->data(), key->size());
+        *key = QByteArrayView(m_keyScratch);
+    }
+    return expect(':');
 }
 
 bool JsonPullReader::nextElement()
@@ -152,13 +218,19 @@ bool JsonPullReader::nextElement()
     if (hasError() || m_first.empty())
         return false;
     skipWhitespace();
-    if (peekByte() == ']') {
-        get();
+    const int c = peekByte();
+    if (c == ']') {
+        ++m_pos;
         m_first.pop_back();
         return false;
     }
-    if (!m_first.back() && !expect(','))
-        return false;
+    if (!m_first.back()) {
+        if (c != ',') {
+            expect(','); // fails, with the message
+            return false;
+        }
+        ++m_pos;
+    }
     m_first.back() = false;
     skipWhitespace();
     if (peekByte() < 0) {
@@ -222,37 +294,61 @@ std::optional<QByteArray> JsonPullReader::readUtf8()
 
 bool JsonPullReader::readUtf8Into(QByteArray& out)
 {
-    out.resize(0);
+    QByteArrayView view;
+    if (!stringView(out, &view))
+        return false;
+    if (view.data() != out.constData()) {
+        out.resize(0);
+        out.append(view.data(), view.size());
+    }
+    return true;
+}
+
+bool JsonPullReader::readUtf8View(QByteArrayView* out)
+{
+    return stringView(m_textScratch, out);
+}
+
+bool JsonPullReader::stringView(QByteArray& scratch, QByteArrayView* out)
+{
     if (!expect('"'))
         return false;
+    { // Fast path: the whole string is in this chunk and has no escapes.
+        const char* data = m_buf.constData();
+        const qsizetype size = m_buf.size();
+        const qsizetype i = findStringSpecial(data, m_pos, size);
+        if (i < size && data[i] == '"') {
+            *out = QByteArrayView(data + m_pos, i - m_pos);
+            m_pos = i + 1;
+            return true;
+        }
+        scratch.resize(0);
+        scratch.append(data + m_pos, i - m_pos);
+        m_pos = i;
+    }
     for (;;) {
         if (m_pos >= m_buf.size() && !fill()) {
             fail(tr("the file ends early (truncated?) inside a string"));
             return false;
         }
-        // Fast path: copy the run of plain bytes in this chunk.
+        // Copy the run of plain bytes in this chunk.
         const char* data = m_buf.constData();
         const qsizetype size = m_buf.size();
         const qsizetype start = m_pos;
-        qsizetype i = m_pos;
-        while (i < size) {
-            const char c = data[i];
-            if (c == '"' || c == '\\' || uchar(c) < 0x20)
-                break;
-            ++i;
-        }
+        const qsizetype i = findStringSpecial(data, m_pos, size);
         m_pos = i;
-        out.append(data + start, i - start);
+        scratch.append(data + start, i - start);
         if (i >= size)
             continue;
         const char c = data[i];
         if (c == '"') {
             ++m_pos;
+            *out = QByteArrayView(scratch);
             return true;
         }
         if (c == '\\') {
             ++m_pos;
-            if (!appendEscape(out)) {
+            if (!appendEscape(scratch)) {
                 fail(tr("invalid escape sequence in a string"));
                 return false;
             }
@@ -271,50 +367,78 @@ std::optional<QString> JsonPullReader::readString()
     return QString::fromUtf8(*bytes);
 }
 
-std::optional<QByteArray> JsonPullReader::readNumberText()
+namespace {
+bool isNumberByte(char c)
 {
-    QByteArray text;
-    if (!readNumberInto(text))
-        return std::nullopt;
-    return text;
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
 }
 
-bool JsonPullReader::readNumberInto(QByteArray& text)
+bool JsonPullReader::readNumberView(QByteArrayView* out)
 {
-    text.resize(0);
+    return numberView(m_number, out);
+}
+
+bool JsonPullReader::numberView(QByteArray& scratch, QByteArrayView* out)
+{
     if (peek() != Kind::Number) {
         fail(tr("expected a number"));
         return false;
     }
-    for (;;) {
-        if (m_pos >= m_buf.size() && !fill())
+    {
+        const char* data = m_buf.constData();
+        const qsizetype size = m_buf.size();
+        qsizetype i = m_pos;
+        while (i < size && isNumberByte(data[i]))
+            ++i;
+        if (i < size) { // ends in this chunk
+            *out = QByteArrayView(data + m_pos, i - m_pos);
+            m_pos = i;
             return true;
+        }
+        scratch.resize(0);
+        scratch.append(data + m_pos, i - m_pos);
+        m_pos = i;
+    }
+    for (;;) {
+        if (m_pos >= m_buf.size() && !fill()) {
+            *out = QByteArrayView(scratch);
+            return true;
+        }
         const char* data = m_buf.constData();
         const qsizetype size = m_buf.size();
         const qsizetype start = m_pos;
         qsizetype i = m_pos;
-        while (i < size) {
-            const char c = data[i];
-            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
-                break;
+        while (i < size && isNumberByte(data[i]))
             ++i;
-        }
-        text.append(data + start, i - start);
+        scratch.append(data + start, i - start);
         m_pos = i;
-        if (i < size)
+        if (i < size) {
+            *out = QByteArrayView(scratch);
             return true;
+        }
     }
 }
 
 std::optional<double> JsonPullReader::readDouble()
 {
-    const std::optional<QByteArray> text = readNumberText();
-    if (!text)
+    QByteArrayView text;
+    if (!numberView(m_number, &text))
         return std::nullopt;
+    char local[64];
+    const char* begin = local;
+    if (text.size() < qsizetype(sizeof local)) {
+        std::memcpy(local, text.data(), size_t(text.size()));
+        local[text.size()] = '\0';
+    } else {
+        if (text.data() != m_number.constData())
+            m_number = text.toByteArray();
+        begin = m_number.constData();
+    }
     char* end = nullptr;
-    const double v = std::strtod(text->constData(), &end);
-    if (end != text->constData() + text->size()) {
-        fail(tr("malformed number \"%1\"").arg(QLatin1String(*text)));
+    const double v = std::strtod(begin, &end);
+    if (end != begin + text.size()) {
+        fail(tr("malformed number \"%1\"").arg(QLatin1String(text)));
         return std::nullopt;
     }
     return v;
@@ -322,15 +446,49 @@ std::optional<double> JsonPullReader::readDouble()
 
 std::optional<qint64> JsonPullReader::readInteger()
 {
-    if (!readNumberInto(m_number))
+    qint64 v = 0;
+    if (!readInteger(&v))
         return std::nullopt;
-    bool ok = false;
-    const qint64 v = m_number.toLongLong(&ok);
-    if (!ok) {
-        fail(tr("expected an integer, found \"%1\"").arg(QLatin1String(m_number)));
-        return std::nullopt;
-    }
     return v;
+}
+
+bool JsonPullReader::readInteger(qint64* out)
+{
+    QByteArrayView text;
+    return numberView(m_number, &text) && integerFromText(text, out);
+}
+
+bool JsonPullReader::integerFromText(QByteArrayView text, qint64* out)
+{
+    // Fast path: -?[0-9]{1,19} within range; anything else goes through toLongLong() as it always did.
+    const bool negative = !text.isEmpty() && text.front() == '-';
+    const qsizetype digits = text.size() - (negative ? 1 : 0);
+    if (digits >= 1 && digits <= 19) {
+        quint64 magnitude = 0;
+        bool plain = true;
+        for (qsizetype i = negative ? 1 : 0; i < text.size(); ++i) {
+            const char c = text[i];
+            if (c < '0' || c > '9') {
+                plain = false;
+                break;
+            }
+            magnitude = magnitude * 10 + quint64(c - '0');
+        }
+        constexpr quint64 maxPositive = quint64(std::numeric_limits<qint64>::max());
+        if (plain && magnitude <= maxPositive + (negative ? 1 : 0)) {
+            *out = negative ? qint64(quint64(0) - magnitude) : qint64(magnitude);
+            return true;
+        }
+    }
+    const QByteArray copy = text.toByteArray();
+    bool ok = false;
+    const qint64 v = copy.toLongLong(&ok);
+    if (!ok) {
+        fail(tr("expected an integer, found \"%1\"").arg(QLatin1String(copy)));
+        return false;
+    }
+    *out = v;
+    return true;
 }
 
 bool JsonPullReader::literal(const char* word)
@@ -351,6 +509,16 @@ std::optional<bool> JsonPullReader::readBool()
         fail(tr("expected true or false"));
         return std::nullopt;
     }
+    const char* data = m_buf.constData() + m_pos;
+    const qsizetype left = m_buf.size() - m_pos;
+    if (left >= 4 && std::memcmp(data, "true", 4) == 0) {
+        m_pos += 4;
+        return true;
+    }
+    if (left >= 5 && std::memcmp(data, "false", 5) == 0) {
+        m_pos += 5;
+        return false;
+    }
     if (peekByte() == 't')
         return literal("true") ? std::optional<bool>(true) : std::nullopt;
     return literal("false") ? std::optional<bool>(false) : std::nullopt;
@@ -360,6 +528,10 @@ bool JsonPullReader::readNullIfPresent()
 {
     if (peek() != Kind::Null)
         return false;
+    if (m_buf.size() - m_pos >= 4 && std::memcmp(m_buf.constData() + m_pos, "null", 4) == 0) {
+        m_pos += 4;
+        return true;
+    }
     return literal("null");
 }
 

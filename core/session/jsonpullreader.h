@@ -3,7 +3,9 @@
 
 // A pull parser for JSON over a QIODevice, read in chunks: the caller walks objects and arrays and reads
 // one scalar at a time, so a file of a million attempts is never held as text. Errors carry line and
-// column; once an error is set every call fails and the first message is kept.
+// column; once an error is set every call fails and the first message is kept. The *View calls hand out
+// bytes without copying: a view points into the read buffer (or into a scratch buffer when the token was
+// escaped or crossed a chunk boundary) and stays valid only until the next call on the reader.
 
 #include <QByteArray>
 #include <QJsonValue>
@@ -26,17 +28,19 @@ public:
     bool enterObject(); // consumes '{'
     // Inside an object: the next key (UTF-8), or false at the closing '}' (consumed) or on error.
     bool nextKey(QByteArray* key);
+    bool nextKeyView(QByteArrayView* key); // the same, without a copy
     bool enterArray(); // consumes '['
     // Inside an array: true when another element follows, false at the closing ']' (consumed) or on error.
     bool nextElement();
 
     std::optional<QByteArray> readUtf8(); // a string's bytes, unescaped
     bool readUtf8Into(QByteArray& out); // the same into OUT (its capacity is reused)
+    bool readUtf8View(QByteArrayView* out); // the same, without a copy
     std::optional<QString> readString();
-    std::optional<QByteArray> readNumberText(); // the number token as written
-    bool readNumberInto(QByteArray& out);
+    bool readNumberView(QByteArrayView* out); // the number token as written
     std::optional<double> readDouble();
     std::optional<qint64> readInteger(); // a number without fraction or exponent
+    bool readInteger(qint64* out); // the same, without the optional
     std::optional<bool> readBool();
     bool readNullIfPresent(); // true (and consumed) when the next value is null
     QJsonValue readValue(); // any value, built as a QJsonValue (for small sub-documents)
@@ -53,11 +57,24 @@ public:
 private:
     bool fill();
     int get(); // next byte or -1
-    int peekByte(); // without consuming; -1 at end
-    void skipWhitespace();
+    int peekByte() // without consuming; -1 at end
+    {
+        return m_pos < m_buf.size() ? int(uchar(m_buf.constData()[m_pos])) : peekByteSlow();
+    }
+    int peekByteSlow();
+    void skipWhitespace()
+    {
+        if (m_pos < m_buf.size() && uchar(m_buf.constData()[m_pos]) > ' ') // JSON whitespace is all below '!'
+            return;
+        skipWhitespaceSlow();
+    }
+    void skipWhitespaceSlow();
     bool expect(char c);
     bool literal(const char* word);
     bool appendEscape(QByteArray& out);
+    bool stringView(QByteArray& scratch, QByteArrayView* out);
+    bool numberView(QByteArray& scratch, QByteArrayView* out);
+    bool integerFromText(QByteArrayView text, qint64* out);
 
     QIODevice& m_device;
     qsizetype m_chunk;
@@ -69,4 +86,6 @@ private:
     std::vector<bool> m_first; // per open container: no element read yet
     QString m_error;
     QByteArray m_number; // scratch for number tokens
+    QByteArray m_keyScratch; // keys that were escaped or crossed a chunk boundary
+    QByteArray m_textScratch; // the same for string values
 };

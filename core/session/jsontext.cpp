@@ -3,26 +3,42 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace JsonText {
 
-void string(QByteArray& out, QByteArrayView s)
+void string(JsonSink& out, QByteArrayView s)
 {
     static const char hex[] = "0123456789abcdef";
-    out += '"';
+    qsizetype i = 0;
+    for (; i < s.size(); ++i) {
+        const uchar c = uchar(s[i]);
+        if (c < 0x20 || c == '"' || c == '\\')
+            break;
+    }
+    if (i == s.size()) { // nothing to escape: the usual case
+        char* p = out.room(s.size() + 2);
+        *p++ = '"';
+        std::memcpy(p, s.data(), size_t(s.size()));
+        p += s.size();
+        *p++ = '"';
+        out.commit(p);
+        return;
+    }
+    out.append('"');
     qsizetype start = 0;
-    for (qsizetype i = 0; i < s.size(); ++i) {
+    for (; i < s.size(); ++i) {
         const uchar c = uchar(s[i]);
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
         out.append(s.data() + start, i - start);
         start = i + 1;
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
         default: {
             const char esc[] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
             out.append(esc, 6);
@@ -30,53 +46,86 @@ void string(QByteArray& out, QByteArrayView s)
         }
     }
     out.append(s.data() + start, s.size() - start);
-    out += '"';
+    out.append('"');
 }
 
-void key(QByteArray& out, const char* name, bool& first)
+void key(JsonSink& out, QByteArrayView name, bool& first)
 {
+    char* p = out.room(name.size() + 4);
     if (!first)
-        out += ',';
+        *p++ = ',';
     first = false;
-    out += '"';
-    out += name;
-    out += "\":";
+    *p++ = '"';
+    std::memcpy(p, name.data(), size_t(name.size()));
+    p += name.size();
+    *p++ = '"';
+    *p++ = ':';
+    out.commit(p);
 }
 
-void integer(QByteArray& out, qint64 v)
+namespace {
+// The decimal digits of V, written backwards from END; returns where they start.
+char* digitsBackwards(char* end, quint64 v)
 {
-    out += QByteArray::number(v);
+    do {
+        *--end = char('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
 }
 
-void millisFromNs(QByteArray& out, qint64 ns)
+void integer(JsonSink& out, qint64 v)
 {
-    if (ns < 0) {
-        out += '-';
-        ns = -ns;
-    }
-    out += QByteArray::number(ns / 1000000);
-    qint64 frac = ns % 1000000;
-    if (!frac)
-        return;
-    char digits[7] = { '0', '0', '0', '0', '0', '0', 0 };
-    for (int i = 5; i >= 0; --i) {
-        digits[i] = char('0' + frac % 10);
-        frac /= 10;
-    }
-    int len = 6;
-    while (len > 0 && digits[len - 1] == '0')
-        --len;
-    out += '.';
-    out.append(digits, len);
+    char buf[24];
+    char* const end = buf + sizeof buf;
+    const quint64 magnitude = v < 0 ? quint64(0) - quint64(v) : quint64(v);
+    char* begin = digitsBackwards(end, magnitude);
+    if (v < 0)
+        *--begin = '-';
+    out.append(begin, end - begin);
 }
 
-void number(QByteArray& out, double v)
+void unsignedInteger(JsonSink& out, quint64 v)
+{
+    char buf[24];
+    char* const end = buf + sizeof buf;
+    const char* begin = digitsBackwards(end, v);
+    out.append(begin, end - begin);
+}
+
+void millisFromNs(JsonSink& out, qint64 ns)
+{
+    char buf[32];
+    char* const end = buf + sizeof buf;
+    const bool negative = ns < 0;
+    const quint64 magnitude = negative ? quint64(0) - quint64(ns) : quint64(ns);
+    char* fracEnd = end;
+    quint64 frac = magnitude % 1000000;
+    char* begin = end;
+    if (frac) {
+        while (frac % 10 == 0) { // trailing zeros cut
+            frac /= 10;
+            --fracEnd;
+        }
+        begin = end - 6;
+        std::memset(begin, '0', size_t(end - begin));
+        digitsBackwards(fracEnd, frac);
+        *--begin = '.';
+    }
+    begin = digitsBackwards(begin, magnitude / 1000000);
+    if (negative)
+        *--begin = '-';
+    out.append(begin, fracEnd - begin);
+}
+
+void number(JsonSink& out, double v)
 {
     if (!std::isfinite(v)) {
-        out += "null";
+        out.append("null");
         return;
     }
-    out += QByteArray::number(v, 'g', 17);
+    out.append(QByteArrayView(QByteArray::number(v, 'g', 17)));
 }
 
 bool nsFromMillisText(QByteArrayView text, qint64* ns)

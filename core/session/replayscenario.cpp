@@ -8,6 +8,32 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+// The scenario format's "headers" is a JSON object, where a name can appear once; a recorded answer may
+// carry a field on several lines (two Set-Cookie, two RateLimit). Field names are case-insensitive
+// (RFC 9110 §5.1), so each repetition takes the name in a case not used yet: the lab sends it as a line
+// of its own and a client reads it as the same field. Empty when the name has no spelling left.
+QString freeSpelling(const QString& name, const QJsonObject& taken)
+{
+    if (!taken.contains(name))
+        return name;
+    QList<qsizetype> letters;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        if (name.at(i).isLetter())
+            letters.append(i);
+    }
+    const int bits = int(std::min<qsizetype>(letters.size(), 16));
+    for (quint32 mask = 0; mask < (1u << bits); ++mask) {
+        QString candidate = name;
+        for (int b = 0; b < bits; ++b) {
+            const qsizetype at = letters.at(b);
+            candidate[at] = (mask >> b) & 1 ? name.at(at).toUpper() : name.at(at).toLower();
+        }
+        if (!taken.contains(candidate))
+            return candidate;
+    }
+    return QString();
+}
+
 qint64 spanMs(qint64 from, qint64 to)
 {
     if (from == PackedAttempt::kUnset || to == PackedAttempt::kUnset || to < from)
@@ -30,7 +56,9 @@ QJsonObject step(const Session& s, const PackedAttempt& p, const QSet<QString>& 
             const QByteArray name = store.headerName(p.responseHeaders, i).toByteArray();
             if (skip.contains(name.toLower()) || Redactor::isRedacted(store.headerValue(p.responseHeaders, i)))
                 continue;
-            headers.insert(QString::fromLatin1(name), QString::fromUtf8(store.headerValue(p.responseHeaders, i)));
+            const QString spelling = freeSpelling(QString::fromLatin1(name), headers);
+            if (!spelling.isEmpty())
+                headers.insert(spelling, QString::fromUtf8(store.headerValue(p.responseHeaders, i)));
         }
         o[u"headers"_s] = headers;
         QString body = store.strings().string(p.bodyExcerpt);

@@ -3,7 +3,8 @@
 #include "session/sessionfile.h"
 
 #include "policy/policyjson.h"
-#include "session/attemptjson.h"
+#include "session/attemptjsonwriter.h"
+#include "session/enumspellings.h"
 #include "session/jsontext.h"
 #include "session/sessionjson.h"
 
@@ -12,6 +13,8 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <vector>
+
 namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("session", text); }
@@ -19,6 +22,54 @@ QString tr(const char* text) { return QCoreApplication::translate("session", tex
 QByteArray compact(const QJsonObject& o)
 {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+// A run's own fields, as compact(SessionJson::runFactsToJson(…)) writes them (keys in its sorted order),
+// without the closing brace: the attempts follow. METHODURL: the run's request's method and written URL.
+void writeRunFacts(JsonSink& out, const SessionRun& run, const std::pair<QByteArray, QByteArray>* methodUrl)
+{
+    const auto ms = [&out](qint64 ns) {
+        if (ns == PackedAttempt::kUnset)
+            out.append("null");
+        else
+            JsonText::millisFromNs(out, ns);
+    };
+    bool f = true;
+    out.append('{');
+    JsonText::key(out, "end_ms", f);
+    ms(run.finishedNs);
+    JsonText::key(out, "method", f);
+    JsonText::string(out, methodUrl ? QByteArrayView(methodUrl->first) : QByteArrayView());
+    JsonText::key(out, "outcome", f);
+    if (run.outcome == FinalKind::None)
+        out.append("null");
+    else
+        JsonText::string(out, EnumSpelling::finalKinds().name(run.outcome));
+    JsonText::key(out, "policy_ref", f);
+    JsonText::integer(out, run.policy);
+    JsonText::key(out, "reason", f);
+    JsonText::string(out, run.reason);
+    JsonText::key(out, "request_ref", f);
+    JsonText::integer(out, run.request);
+    JsonText::key(out, "run", f);
+    JsonText::integer(out, run.runId);
+    JsonText::key(out, "seed", f);
+    out.append('"');
+    JsonText::unsignedInteger(out, run.seed);
+    out.append('"');
+    JsonText::key(out, "server_asked_for_ms", f);
+    if (run.serverAskedForMs == PackedAttempt::kUnset)
+        out.append("null");
+    else
+        JsonText::integer(out, run.serverAskedForMs);
+    JsonText::key(out, "start_ms", f);
+    ms(run.startedNs);
+    JsonText::key(out, "submitted_ms", f);
+    ms(run.submittedNs);
+    JsonText::key(out, "total_wait_ms", f);
+    JsonText::integer(out, run.totalWaitMs);
+    JsonText::key(out, "url", f);
+    JsonText::string(out, methodUrl ? QByteArrayView(methodUrl->second) : QByteArrayView());
 }
 
 } // namespace
@@ -33,12 +84,13 @@ bool write(const Session& session, QIODevice& device, const SessionProgress& pro
                                        : Redactor::none();
     RedactionSettings written = session.redaction;
     written.enabled = redactor.enabled();
-    QByteArray out;
-    out.reserve(2 << 20);
+    QByteArray buffer;
+    buffer.reserve(2 << 20);
+    JsonSink out(buffer);
     const auto flush = [&](bool force) {
         if (!force && out.size() < (1 << 20))
             return true;
-        if (device.write(out) != out.size()) {
+        if (device.write(out.written().data(), out.size()) != out.size()) {
             if (error)
                 *error = tr("cannot write: %1").arg(device.errorString());
             return false;
@@ -46,34 +98,44 @@ bool write(const Session& session, QIODevice& device, const SessionProgress& pro
         out.clear();
         return true;
     };
-    out += "{\"format\":\"";
-    out += formatName;
-    out += "\",\"version\":";
-    out += QByteArray::number(Session::currentVersion);
-    out += ",\n\"meta\":" + compact(SessionJson::metaToJson(session.meta));
-    out += ",\n\"redaction\":" + compact(SessionJson::redactionToJson(written));
-    out += ",\n\"scenario\":";
-    out += session.scenario.isEmpty() ? QByteArray("null") : compact(session.scenario);
-    out += ",\n\"policies\":[";
-    for (qsizetype i = 0; i < session.policies.size(); ++i)
-        out += (i ? ",\n" : "\n") + compact(policyToJson(session.policies.at(i)));
-    out += "],\n\"requests\":[";
-    for (qsizetype i = 0; i < session.requests.size(); ++i)
-        out += (i ? ",\n" : "\n") + compact(SessionJson::requestToJson(session.requests.at(i), redactor));
-    out += "],\n\"runs\":[";
+    out.append("{\"format\":\"");
+    out.append(QByteArrayView(formatName));
+    out.append("\",\"version\":");
+    JsonText::integer(out, Session::currentVersion);
+    out.append(",\n\"meta\":");
+    out.append(compact(SessionJson::metaToJson(session.meta)));
+    out.append(",\n\"redaction\":");
+    out.append(compact(SessionJson::redactionToJson(written)));
+    out.append(",\n\"scenario\":");
+    out.append(session.scenario.isEmpty() ? QByteArray("null") : compact(session.scenario));
+    out.append(",\n\"policies\":[");
+    for (qsizetype i = 0; i < session.policies.size(); ++i) {
+        out.append(i ? ",\n" : "\n");
+        out.append(compact(policyToJson(session.policies.at(i))));
+    }
+    out.append("],\n\"requests\":[");
+    for (qsizetype i = 0; i < session.requests.size(); ++i) {
+        out.append(i ? ",\n" : "\n");
+        out.append(compact(SessionJson::requestToJson(session.requests.at(i), redactor)));
+    }
+    out.append("],\n\"runs\":[");
     const qint64 total = session.attemptCount();
     qint64 done = 0;
     const AttemptStore& store = session.attempts;
+    AttemptJsonWriter attempts(store, redactor);
+    // Each request's method and (redacted) URL as the runs repeat them: computed once, not once per run.
+    std::vector<std::pair<QByteArray, QByteArray>> requestTexts;
+    for (const RequestSpec& spec : session.requests)
+        requestTexts.emplace_back(spec.method.toUtf8(), redactor.url(spec.url.toString(QUrl::FullyEncoded)).toUtf8());
     for (qsizetype r = 0; r < session.runs.size(); ++r) {
         const SessionRun& run = session.runs.at(r);
-        const RequestSpec* spec = run.request < session.requests.size() ? &session.requests.at(run.request) : nullptr;
-        QByteArray facts = compact(SessionJson::runFactsToJson(run, spec ? spec->method : QString(),
-            spec ? redactor.url(spec->url.toString(QUrl::FullyEncoded)) : QString()));
-        facts.chop(1); // the closing brace: attempts follow
-        out += (r ? ",\n" : "\n") + facts + ",\"attempts\":[";
+        out.append(r ? ",\n" : "\n");
+        const bool known = run.request >= 0 && run.request < qsizetype(requestTexts.size());
+        writeRunFacts(out, run, known ? &requestTexts[size_t(run.request)] : nullptr);
+        out.append(",\"attempts\":[");
         for (qsizetype i = 0; i < run.rows.size(); ++i) {
-            out += i ? ",\n" : "\n";
-            AttemptJson::write(out, store, store.packed(run.rows.at(i)), redactor);
+            out.append(i ? ",\n" : "\n");
+            attempts.write(out, store.packed(run.rows.at(i)));
             if ((++done & 4095) == 0) {
                 if (!flush(false))
                     return false;
@@ -81,17 +143,18 @@ bool write(const Session& session, QIODevice& device, const SessionProgress& pro
                     return false;
             }
         }
-        out += "]}";
+        out.append("]}");
         if (!flush(false))
             return false;
     }
-    out += "],\n\"lab_events\":[";
+    out.append("],\n\"lab_events\":[");
     for (qsizetype i = 0; i < session.labEvents.size(); ++i) {
-        out += (i ? ",\n" : "\n") + compact(SessionJson::labEventToJson(session.labEvents.at(i)));
+        out.append(i ? ",\n" : "\n");
+        out.append(compact(SessionJson::labEventToJson(session.labEvents.at(i))));
         if (!flush(false))
             return false;
     }
-    out += "]}\n";
+    out.append("]}\n");
     if (!flush(true))
         return false;
     if (progress)

@@ -38,8 +38,20 @@ void StringPool::grow()
     m_table.swap(table);
 }
 
-quint32 StringPool::intern(QByteArrayView text)
+quint32 StringPool::add(QByteArrayView text)
 {
+    if (text.isEmpty())
+        return 0;
+    const quint32 id = quint32(m_offsets.size() - 1);
+    m_arena.append(text.data(), text.size());
+    m_offsets.push_back(quint32(m_arena.size()));
+    return id;
+}
+
+quint32 StringPool::intern(QByteArrayView text, bool* added)
+{
+    if (added)
+        *added = false;
     if (text.isEmpty())
         return 0;
     if (qsizetype(m_used + 1) * 2 > qsizetype(m_table.size()))
@@ -56,6 +68,8 @@ quint32 StringPool::intern(QByteArrayView text)
     m_offsets.push_back(quint32(m_arena.size()));
     m_table[i] = id + 1;
     ++m_used;
+    if (added)
+        *added = true;
     return id;
 }
 

@@ -3,7 +3,8 @@
 
 // Interned UTF-8 strings in one arena: an attempt refers to its texts by 32-bit ids, so a million
 // attempts that repeat the same reasons, URLs and header names store each text once and allocate nothing
-// per string. Id 0 is the empty string.
+// per string. Id 0 is the empty string. Texts known to be unique (attempt ids, per-attempt header values)
+// are added without the dedupe table, which would otherwise grow with every attempt and miss the cache.
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -16,7 +17,8 @@ class StringPool
 public:
     StringPool();
 
-    quint32 intern(QByteArrayView text);
+    quint32 intern(QByteArrayView text, bool* added = nullptr); // ADDED: true when TEXT was new
+    quint32 add(QByteArrayView text); // stored as is, not looked up nor findable by intern()
     quint32 intern(const QString& text) { return intern(QByteArrayView(text.toUtf8())); }
     QByteArrayView view(quint32 id) const;
     QByteArray bytes(quint32 id) const { return view(id).toByteArray(); }

@@ -154,7 +154,7 @@ void PolicyEditor::onPresetPicked(int index)
 void PolicyEditor::setCurrent(const RetryPolicy& policy, bool updateJson)
 {
     m_form->setPolicy(policy);
-    m_problems = validate(policy);
+    m_problems = validate(policy) + m_form->inputProblems();
     m_form->showProblems(m_problems);
     if (updateJson) {
         m_settingJson = true;
@@ -170,7 +170,7 @@ void PolicyEditor::setCurrent(const RetryPolicy& policy, bool updateJson)
 void PolicyEditor::onFormEdited()
 {
     const RetryPolicy current = m_form->policy();
-    m_problems = validate(current);
+    m_problems = validate(current) + m_form->inputProblems();
     const QList<PolicyProblem> unowned = m_form->showProblems(m_problems);
     m_settingJson = true;
     m_json->setPlainText(QString::fromUtf8(policyToJsonBytes(current)));

@@ -17,13 +17,6 @@ bool under(const QString& path, const QString& prefix)
         && (path.at(prefix.size()) == u'.' || path.at(prefix.size()) == u'[');
 }
 
-QColor errorColour(const QPalette& palette)
-{
-    // A red that reads on the current palette: darker on light themes, lighter on dark ones.
-    const bool dark = palette.color(QPalette::Base).lightness() < 128;
-    return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xc6, 0x28, 0x28);
-}
-
 QColor blend(const QColor& a, const QColor& b, double t)
 {
     return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
@@ -31,6 +24,18 @@ QColor blend(const QColor& a, const QColor& b, double t)
 }
 
 } // namespace
+
+QColor problemColour(const QPalette& palette)
+{
+    // A red that reads on the current palette: darker on light themes, lighter on dark ones.
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xc6, 0x28, 0x28);
+}
+
+QColor problemBase(const QPalette& palette)
+{
+    return blend(palette.color(QPalette::Base), problemColour(palette), 0.25);
+}
 
 bool PolicyField::owns(const QString& problemPath) const
 {
@@ -51,23 +56,23 @@ void PolicyField::setProblems(const QStringList& messages)
     const bool wasBad = editor->property("policyProblem").toBool();
     if (bad != wasBad) {
         editor->setProperty("policyProblem", bad);
-        if (bad) {
+        if (tintEditor && bad) {
             QPalette palette = editor->palette();
-            const QColor base = palette.color(QPalette::Base);
-            palette.setColor(QPalette::Base, blend(base, errorColour(palette), 0.25));
+            palette.setColor(QPalette::Base, problemBase(palette));
             editor->setPalette(palette);
-        } else {
+        } else if (tintEditor) {
             editor->setPalette(QPalette());
         }
     }
     if (bad) {
         QPalette palette = message->palette();
-        palette.setColor(QPalette::WindowText, errorColour(palette));
+        palette.setColor(QPalette::WindowText, problemColour(palette));
         message->setPalette(palette);
         message->setText(messages.join(u'\n'));
     }
     message->setVisible(bad);
-    editor->setToolTip(bad ? messages.join(u'\n') : QString());
+    if (tintEditor)
+        editor->setToolTip(bad ? messages.join(u'\n') : QString());
 }
 
 void PolicyField::setChanged(bool changed)

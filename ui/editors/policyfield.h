@@ -3,12 +3,14 @@
 
 #include "policy/retrypolicy.h"
 
+#include <QColor>
 #include <QString>
 #include <QStringList>
 
 #include <functional>
 
 class QLabel;
+class QPalette;
 class QWidget;
 
 // One row of the policy form: the editor widget, how it reads from and writes to a RetryPolicy, and
@@ -24,6 +26,10 @@ struct PolicyField
     std::function<void(const RetryPolicy&)> load;
     std::function<void(RetryPolicy&)> store;
     std::function<bool(const RetryPolicy&)> relevant; // unset: always; else the editor is disabled when false
+    // Set by editors that show problems inside themselves (the rule and hint lists): takes the problems
+    // this field owns and returns those it could not place, which the field shows under the editor.
+    std::function<QList<PolicyProblem>(const QList<PolicyProblem>&)> placeProblems;
+    bool tintEditor = true; // false: a problem shows its message but leaves the editor's colours alone
 
     // True when PROBLEM_PATH is this field's path, an alias, or lies below one ("rules[2].when").
     bool owns(const QString& problemPath) const;
@@ -32,3 +38,8 @@ struct PolicyField
     // Marks the row as changed from the preset (bold label with a dot), or not.
     void setChanged(bool changed);
 };
+
+// The red of a problem, readable on PALETTE: darker on light themes, lighter on dark ones.
+QColor problemColour(const QPalette& palette);
+// PALETTE's base colour tinted towards problemColour(), for the background of a field with a problem.
+QColor problemBase(const QPalette& palette);

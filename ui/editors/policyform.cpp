@@ -2,15 +2,14 @@
 #include "editors/policyform.h"
 
 #include "editors/policyformbuilder.h"
+#include "editors/policylists/hinteditor.h"
+#include "editors/policylists/hintlistmodel.h"
+#include "editors/policylists/policylistsection.h"
+#include "editors/policylists/ruleeditor.h"
+#include "editors/policylists/rulelistmodel.h"
 
-#include "policy/policydescription.h"
 #include "policy/policyjson.h"
 
-#include <QGroupBox>
-#include <QHeaderView>
-#include <QLabel>
-#include <QPlainTextEdit>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -117,18 +116,34 @@ void PolicyForm::build()
     b.millis(u"host_throttle.max_wait_ms"_s, tr("Longest wait"), [](auto& p) -> auto& { return p.hostThrottle.maxWait; })
         .relevant = [](P p) { return p.hostThrottle.enabled; };
 
-    b.section(tr("Server hints and rules (edit them in the JSON tab)"));
-    m_rules = new QTreeWidget(this);
-    m_rules->setObjectName(u"rules"_s);
-    m_rules->setHeaderLabels({ tr("In order"), tr("Does") });
-    m_rules->setRootIsDecorated(false);
-    m_rules->setWordWrap(true);
-    m_rules->setMinimumHeight(fontMetrics().height() * 10);
-    m_rules->header()->setStretchLastSection(true);
-    PolicyField& rules = b.row(u"rules"_s, tr("Rules"), m_rules, {});
-    rules.aliases = { u"hints"_s };
-    rules.load = [this](const RetryPolicy& p) { fillRules(p); };
-    rules.store = [](RetryPolicy&) {}; // kept from the loaded policy
+    b.section(tr("Server hints"), tr("Delays the server asks for: Retry-After and friends"));
+    m_hintModel = new HintListModel(this);
+    m_hintSection = new PolicyListSection(u"hints"_s, m_hintModel, new HintEditor(m_hintModel, this),
+        tr("The first hint that is present, applies to the status and holds a valid value sets the delay."),
+        this);
+    PolicyField& hints = b.wideRow(u"hints"_s, tr("Delay hints, tried in order"), m_hintSection, {});
+    hints.load = [this](P p) {
+        m_hintModel->setItems(p.hints);
+        m_hintSection->reloadItem();
+    };
+    hints.store = [this](RetryPolicy& p) { p.hints = m_hintModel->items(); };
+    hints.placeProblems = [this](const QList<PolicyProblem>& problems) { return m_hintSection->placeProblems(problems); };
+    hints.tintEditor = false;
+
+    b.section(tr("What is retried"));
+    m_ruleModel = new RuleListModel(this);
+    m_ruleSection = new PolicyListSection(u"rules"_s, m_ruleModel, new RuleEditor(m_ruleModel, this),
+        tr("A rule decides when all its conditions hold. When none matches, 1xx–3xx succeed and everything else "
+           "stops."),
+        this);
+    PolicyField& rules = b.wideRow(u"rules"_s, tr("Rules, first match wins"), m_ruleSection, {});
+    rules.load = [this](P p) {
+        m_ruleModel->setItems(p.rules);
+        m_ruleSection->reloadItem();
+    };
+    rules.store = [this](RetryPolicy& p) { p.rules = m_ruleModel->items(); };
+    rules.placeProblems = [this](const QList<PolicyProblem>& problems) { return m_ruleSection->placeProblems(problems); };
+    rules.tintEditor = false;
 
     layout->addStretch(1);
     for (const PolicyField& f : std::as_const(m_fields))
@@ -147,24 +162,8 @@ void PolicyForm::connectEditor(QWidget* editor)
         connect(box, &QCheckBox::toggled, this, &PolicyForm::onEdited);
     else if (auto* line = qobject_cast<QLineEdit*>(editor))
         connect(line, &QLineEdit::textEdited, this, &PolicyForm::onEdited);
-}
-
-void PolicyForm::fillRules(const RetryPolicy& policy)
-{
-    m_rules->clear();
-    for (const DelayHint& hint : policy.hints) {
-        auto* item = new QTreeWidgetItem(m_rules, { tr("hint %1").arg(hint.header), describeHint(hint) });
-        item->setToolTip(1, describeHint(hint));
-    }
-    static const QStringList actions = PolicyNames::ruleActions();
-    for (const RetryRule& rule : policy.rules) {
-        const QString does = actions.value(int(rule.action)) + u": "_s + describeCondition(rule.when);
-        auto* item = new QTreeWidgetItem(m_rules, { rule.name, does });
-        item->setToolTip(1, rule.note.isEmpty() ? does : does + u"\n"_s + rule.note);
-    }
-    if (policy.rules.isEmpty() && policy.hints.isEmpty())
-        new QTreeWidgetItem(m_rules, { tr("(none)"), tr("1xx–3xx succeed, everything else stops") });
-    m_rules->resizeColumnToContents(0);
+    else if (auto* list = qobject_cast<PolicyListSection*>(editor))
+        connect(list, &PolicyListSection::edited, this, &PolicyForm::onEdited);
 }
 
 void PolicyForm::setPolicy(const RetryPolicy& policy)
@@ -188,6 +187,8 @@ RetryPolicy PolicyForm::policy() const
 void PolicyForm::setReference(const RetryPolicy& reference)
 {
     m_reference = reference;
+    m_ruleModel->setReference(reference.rules);
+    m_hintModel->setReference(reference.hints);
     refreshMarks(policy());
 }
 
@@ -197,9 +198,7 @@ void PolicyForm::refreshMarks(const RetryPolicy& current)
     for (PolicyField& f : m_fields) {
         RetryPolicy probe = m_reference;
         f.store(probe);
-        const bool changed = f.path == QLatin1String("rules")
-            ? (current.rules != m_reference.rules || current.hints != m_reference.hints)
-            : !(probe == m_reference);
+        const bool changed = !(probe == m_reference);
         m_changed += changed ? 1 : 0;
         f.setChanged(changed);
         if (f.relevant)
@@ -215,18 +214,34 @@ void PolicyForm::onEdited()
     emit edited();
 }
 
-QList<PolicyProblem> PolicyForm::showProblems(const QList<PolicyProblem>& problems)
+QList<PolicyProblem> PolicyForm::showProblems(const QList<PolicyProblem>& given)
 {
+    QList<PolicyProblem> problems = given;
+    const QList<PolicyProblem> typed = inputProblems();
+    for (const PolicyProblem& p : typed) {
+        if (!problems.contains(p))
+            problems << p;
+    }
     QList<PolicyProblem> unowned = problems;
     for (PolicyField& f : m_fields) {
-        QStringList messages;
-        for (const PolicyProblem& p : problems) {
+        QList<PolicyProblem> owned;
+        for (const PolicyProblem& p : std::as_const(problems)) {
             if (f.owns(p.path)) {
-                messages << (p.path == f.path ? p.message : p.path + u": "_s + p.message);
+                owned << p;
                 unowned.removeAll(p);
             }
         }
+        if (f.placeProblems)
+            owned = f.placeProblems(owned);
+        QStringList messages;
+        for (const PolicyProblem& p : std::as_const(owned))
+            messages << (p.path == f.path ? p.message : p.path + u": "_s + p.message);
         f.setProblems(messages);
     }
     return unowned;
+}
+
+QList<PolicyProblem> PolicyForm::inputProblems() const
+{
+    return m_ruleSection->inputProblems() + m_hintSection->inputProblems();
 }

@@ -3,8 +3,9 @@
 
 // A form for every field of a RetryPolicy. It edits a copy: policy() is the loaded policy with every
 // field read back from its editor, so loading a preset and reading it back gives the preset unchanged.
-// Rules and hints are listed read-only (edit them in the JSON tab). Problems from validate() turn their
-// field red with the message under it; fields that differ from the reference (the preset) are marked.
+// The ordered delay hints and rules are lists with an editor for the selected item. Problems from
+// validate() turn their field (or list row) red with the message under it; fields that differ from the
+// reference (the preset) are marked.
 
 #include "editors/policyfield.h"
 
@@ -13,7 +14,9 @@
 #include <QList>
 #include <QWidget>
 
-class QTreeWidget;
+class HintListModel;
+class PolicyListSection;
+class RuleListModel;
 
 class PolicyForm : public QWidget
 {
@@ -25,10 +28,15 @@ public:
     RetryPolicy policy() const;
     // What "changed" is measured against (the preset the policy started from).
     void setReference(const RetryPolicy& reference);
-    // Shows PROBLEMS at their fields (and clears the others); returns those no field owns.
+    // Shows PROBLEMS and inputProblems() at their fields (and clears the others); returns those no field owns.
     QList<PolicyProblem> showProblems(const QList<PolicyProblem>& problems);
+    // Text typed into a field that does not read as a value (e.g. a status "5x"): policy() leaves it out,
+    // so validate() cannot see it; these say what is wrong, under the field's path.
+    QList<PolicyProblem> inputProblems() const;
     int changedFieldCount() const { return m_changed; }
     const QList<PolicyField>& fields() const { return m_fields; }
+    PolicyListSection* ruleSection() const { return m_ruleSection; }
+    PolicyListSection* hintSection() const { return m_hintSection; }
 
 Q_SIGNALS:
     void edited(); // the user changed a field
@@ -38,10 +46,12 @@ private:
     void connectEditor(QWidget* editor);
     void onEdited();
     void refreshMarks(const RetryPolicy& current);
-    void fillRules(const RetryPolicy& policy);
 
     QList<PolicyField> m_fields;
-    QTreeWidget* m_rules = nullptr;
+    RuleListModel* m_ruleModel = nullptr;
+    HintListModel* m_hintModel = nullptr;
+    PolicyListSection* m_ruleSection = nullptr;
+    PolicyListSection* m_hintSection = nullptr;
     RetryPolicy m_base;
     RetryPolicy m_reference;
     bool m_loading = false;

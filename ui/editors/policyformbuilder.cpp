@@ -15,7 +15,7 @@ PolicyFormBuilder::PolicyFormBuilder(QWidget* parent, QVBoxLayout* sections, QLi
 {
 }
 
-void PolicyFormBuilder::section(const QString& title, const QString& help)
+QGroupBox* PolicyFormBuilder::section(const QString& title, const QString& help)
 {
     auto* group = new QGroupBox(title, m_parent);
     group->setToolTip(help);
@@ -23,9 +23,28 @@ void PolicyFormBuilder::section(const QString& title, const QString& help)
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_sections->addWidget(group);
+    return group;
 }
 
 PolicyField& PolicyFormBuilder::row(const QString& path, const QString& label, QWidget* editor, const QString& help)
+{
+    auto [f, cell] = makeField(path, label, editor, help);
+    m_form->addRow(f.label, cell);
+    m_fields->append(f);
+    return m_fields->last();
+}
+
+PolicyField& PolicyFormBuilder::wideRow(const QString& path, const QString& label, QWidget* editor, const QString& help)
+{
+    auto [f, cell] = makeField(path, label, editor, help);
+    m_form->addRow(f.label);
+    m_form->addRow(cell);
+    m_fields->append(f);
+    return m_fields->last();
+}
+
+std::pair<PolicyField, QWidget*> PolicyFormBuilder::makeField(
+    const QString& path, const QString& label, QWidget* editor, const QString& help)
 {
     PolicyField f;
     f.path = path;
@@ -46,9 +65,7 @@ PolicyField& PolicyFormBuilder::row(const QString& path, const QString& label, Q
     box->setSpacing(1);
     box->addWidget(editor);
     box->addWidget(f.message);
-    m_form->addRow(f.label, cell);
-    m_fields->append(f);
-    return m_fields->last();
+    return { f, cell };
 }
 
 QSpinBox* PolicyFormBuilder::intSpin(int min, int max, const QString& suffix)

@@ -15,8 +15,10 @@
 #include <QSpinBox>
 
 #include <climits>
+#include <utility>
 
 class QFormLayout;
+class QGroupBox;
 class QVBoxLayout;
 
 class PolicyFormBuilder
@@ -25,9 +27,11 @@ public:
     PolicyFormBuilder(QWidget* parent, QVBoxLayout* sections, QList<PolicyField>* fields);
 
     // Starts a titled group; the following fields go into it.
-    void section(const QString& title, const QString& help = {});
+    QGroupBox* section(const QString& title, const QString& help = {});
     // Adds a row for EDITOR and returns the field to finish (load/store are set by the typed helpers).
     PolicyField& row(const QString& path, const QString& label, QWidget* editor, const QString& help);
+    // As row(), with the label above and EDITOR across the whole width (lists with their own editors).
+    PolicyField& wideRow(const QString& path, const QString& label, QWidget* editor, const QString& help);
 
     template<typename Acc>
     PolicyField& integer(const QString& path, const QString& label, Acc acc, const QString& help = {})
@@ -126,6 +130,8 @@ public:
     static QStringList splitWords(const QString& text);
 
 private:
+    // The field for EDITOR and the cell holding it with its message; not yet in the form.
+    std::pair<PolicyField, QWidget*> makeField(const QString& path, const QString& label, QWidget* editor, const QString& help);
     QSpinBox* intSpin(int min, int max, const QString& suffix);
     QDoubleSpinBox* doubleSpin();
     QComboBox* comboBox(const QStringList& items);

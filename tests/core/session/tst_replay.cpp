@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Replay: a session recorded with curl against seed-001-slen (real engine, real lab on loopback) replayed
 // offline under slen and aws-standard (a comparison per run and in total), and under its own policy and
-// seeds (the same decisions and delays, attempt for attempt).
+// seeds (the same decisions and delays, attempt for attempt); replayed live against a second lab on
+// loopback (every replayed attempt reached it); repeated answer header lines kept in the scenario.
 #include "engine/clock.h"
 #include "engine/retryengine.h"
 #include "engine/timerscheduler.h"
@@ -12,6 +13,7 @@
 #include "session/replaycomparison.h"
 #include "session/replayrunner.h"
 #include "session/replayscenario.h"
+#include "sessiontestdata.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
@@ -25,9 +27,8 @@ class TestReplay : public QObject
 
     Session m_recorded;
 
-    static Session replay(const Session& recorded, std::optional<RetryPolicy> policy)
+    static Session replay(const Session& recorded, std::optional<RetryPolicy> policy, ReplayOptions options = {})
     {
-        ReplayOptions options;
         options.policy = std::move(policy);
         ReplayRunner runner(recorded, options);
         QSignalSpy done(&runner, &ReplayRunner::finished);
@@ -123,6 +124,73 @@ private Q_SLOTS:
         const QJsonObject json = c.toJson();
         QCOMPARE(json[u"runs"_s].toArray().size(), 2);
         QVERIFY(c.toText().contains(u"amplification"_s));
+    }
+
+    // Live: the requests go to BASE_URL, a real lab on loopback that was never recorded against, and
+    // every replayed attempt is one request there (the lab's own count, not the runner's).
+    void liveReplayReachesBaseUrl()
+    {
+        const ScenarioLoader::Result scenario = ScenarioCatalog::load(u"seed-001-slen"_s);
+        QVERIFY(scenario.ok());
+        FaultServer target;
+        QVERIFY(target.start());
+        target.loadScenario(*scenario.scenario);
+        int received = 0;
+        QList<QString> paths;
+        connect(&target, &FaultServer::requestReceived, this, [&](const LabEvent& e) {
+            ++received;
+            paths.append(e.path);
+        });
+        ReplayOptions options;
+        options.live = true;
+        options.baseUrl = target.url();
+        const Session replayed = replay(m_recorded, std::nullopt, options);
+        QCOMPARE(replayed.meta.source, u"replay-live"_s);
+        QCOMPARE(replayed.runs.size(), m_recorded.runs.size());
+        QVERIFY(replayed.attemptCount() >= replayed.runs.size());
+        QCOMPARE(received, int(replayed.attemptCount()));
+        for (const QString& path : std::as_const(paths))
+            QCOMPARE(path, u"/v1/runs"_s); // the recorded path, on the new host
+        for (qsizetype r = 0; r < replayed.runs.size(); ++r) {
+            for (qsizetype i = 0; i < replayed.runs.at(r).rows.size(); ++i) {
+                const AttemptRecord a = replayed.attempt(r, i);
+                QCOMPARE(a.url.port(), target.url().port());
+                QVERIFY(a.status.has_value()); // answered by the lab
+            }
+        }
+        QVERIFY(replayed.labEvents.isEmpty()); // live: no lab of the runner's own
+    }
+
+    // An answer with a field on several lines (two Set-Cookie, two RateLimit) keeps every line in the
+    // generated scenario: the scenario's "headers" object cannot repeat a name, so the repetitions use
+    // the name in another case, which is the same field to HTTP (RFC 9110 §5.1).
+    void repeatedHeaderLinesKept()
+    {
+        Session s;
+        s.redaction.enabled = false;
+        RunRecord run = SessionTestData::run(2, 1); // an answered attempt (run 1's is a reset)
+        QVERIFY(run.attempts[0].status.has_value());
+        run.attempts[0].responseHeaders = { { "Content-Type", "application/json" }, { "Set-Cookie", "a=1; Path=/" },
+            { "RateLimit", "\"default\";r=3;t=5" }, { "Set-Cookie", "b=2; Path=/" }, { "RateLimit", "\"burst\";r=0;t=1" },
+            { "Set-Cookie", "c=3" } };
+        s.addRun(run);
+        const QJsonObject scenario = ReplayScenario::fromSession(s);
+        const ScenarioLoader::Result loaded = ScenarioLoader::fromObject(scenario);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.problemText()));
+        const FaultStep& step = loaded.scenario->routes.at(0).steps.at(0);
+        const auto values = [&](const QByteArray& name) {
+            QList<QByteArray> out;
+            for (const auto& [n, v] : step.headers) {
+                if (n.compare(name, Qt::CaseInsensitive) == 0)
+                    out.append(v);
+            }
+            std::sort(out.begin(), out.end());
+            return out;
+        };
+        QCOMPARE(values("set-cookie"), (QList<QByteArray> { "a=1; Path=/", "b=2; Path=/", "c=3" }));
+        QCOMPARE(values("ratelimit"), (QList<QByteArray> { "\"burst\";r=0;t=1", "\"default\";r=3;t=5" }));
+        QCOMPARE(values("content-type"), (QList<QByteArray> { "application/json" }));
+        QCOMPARE(step.headers.size(), 6);
     }
 };
 

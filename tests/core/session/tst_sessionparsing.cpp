@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The session reader's and writer's own JSON paths (issue 5: they no longer go through QJsonDocument):
+// strings with escapes and non-ASCII text, tokens split across read chunks, integers at the int64 edges,
+// exact millisecond times, attempt fields in any order, "_" fields skipped and unknown ones refused,
+// truncated files refused with line and field, run facts read and written as SessionJson reads and writes
+// them, and the compact store's sharing (attempt ids, repeated header values and blocks).
+#include "session/attemptjson.h"
+#include "session/jsonpullreader.h"
+#include "session/jsontext.h"
+#include "session/sessionfile.h"
+#include "session/sessionjson.h"
+#include "sessiontestdata.h"
+
+#include <QBuffer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Chunk sizes the reader is driven with: tokens split everywhere, and the usual case.
+const QList<qsizetype> kChunks { 1, 3, 7, 64, 1 << 20 };
+
+QByteArray attemptText(const AttemptStore& store, const PackedAttempt& p)
+{
+    QByteArray out;
+    AttemptJson::write(out, store, p, Redactor::none());
+    return out;
+}
+
+QByteArray written(const Session& s)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    if (!SessionFile::write(s, buffer, {}, nullptr))
+        qFatal("write failed");
+    return buffer.data();
+}
+
+std::unique_ptr<Session> readText(QByteArray text, QString* error)
+{
+    QBuffer buffer(&text);
+    buffer.open(QIODevice::ReadOnly);
+    return SessionFile::read(buffer, text.size(), {}, error);
+}
+
+} // namespace
+
+class TestSessionParsing : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void strings_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QByteArray>("utf8");
+        QTest::addRow("plain") << QByteArray(R"("Service Unavailable")") << QByteArray("Service Unavailable");
+        QTest::addRow("empty") << QByteArray(R"("")") << QByteArray();
+        QTest::addRow("RFC 8259 §7: the two-character escapes")
+            << QByteArray("\"q\\\" b\\\\ s\\/ \\b\\f\\n\\r\\t\"") << QByteArray("q\" b\\ s/ \b\f\n\r\t");
+        QTest::addRow("RFC 8259 §7: \\u escapes, BMP") << QByteArray(R"("caf\u00e9 \u20AC")") << QByteArray("caf\xc3\xa9 \xe2\x82\xac");
+        QTest::addRow("RFC 8259 §7: surrogate pair") << QByteArray(R"("\ud83d\ude00")") << QByteArray("\xf0\x9f\x98\x80");
+        QTest::addRow("raw UTF-8 passes through") << QByteArray("\"caf\xc3\xa9 \xf0\x9f\x98\x80\"")
+                                                 << QByteArray("caf\xc3\xa9 \xf0\x9f\x98\x80");
+        QTest::addRow("escape at the end") << QByteArray(R"("abcdefghijklmnop\n")") << QByteArray("abcdefghijklmnop\n");
+        QTest::addRow("longer than eight bytes, quote late")
+            << QByteArray("\"0123456789abcdefghij\\\"klm\"") << QByteArray("0123456789abcdefghij\"klm");
+    }
+    void strings()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QByteArray, utf8);
+        for (qsizetype chunk : kChunks) {
+            // As a value, as a key, and into a caller's buffer.
+            QByteArray doc = "[" + json + ",{" + json + ":1}," + json + "]";
+            QBuffer buffer(&doc);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            QVERIFY(in.enterArray());
+            QVERIFY(in.nextElement());
+            QByteArrayView view;
+            QVERIFY2(in.readUtf8View(&view), qPrintable(in.errorString()));
+            QCOMPARE(view.toByteArray(), utf8);
+            QVERIFY(in.nextElement());
+            QVERIFY(in.enterObject());
+            QVERIFY2(in.nextKeyView(&view), qPrintable(in.errorString()));
+            QCOMPARE(view.toByteArray(), utf8);
+            QCOMPARE(in.readInteger().value_or(0), 1);
+            QVERIFY(!in.nextKeyView(&view));
+            QVERIFY(in.nextElement());
+            QByteArray into = "old contents";
+            QVERIFY(in.readUtf8Into(into));
+            QCOMPARE(into, utf8);
+            QVERIFY(!in.nextElement());
+            QVERIFY2(!in.hasError() && in.atEnd(), qPrintable(u"chunk %1: %2"_s.arg(chunk).arg(in.errorString())));
+        }
+    }
+
+    void badStrings_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("unknown escape") << QByteArray(R"(["a\x"])") << u"line 1, column 6: invalid escape"_s;
+        QTest::addRow("lone high surrogate") << QByteArray(R"(["\ud83d!"])") << u"invalid escape"_s;
+        QTest::addRow("bad hex digit") << QByteArray(R"(["\u00g9"])") << u"invalid escape"_s;
+        QTest::addRow("raw newline") << QByteArray("[\"a\nb\"]") << u"control character"_s;
+        QTest::addRow("truncated") << QByteArray("[\"abcdefghijklmnopqrstuvwxyz") << u"ends early (truncated?) inside a string"_s;
+        QTest::addRow("truncated after a backslash") << QByteArray("[\"abc\\") << u"invalid escape"_s;
+    }
+    void badStrings()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, message);
+        for (qsizetype chunk : kChunks) {
+            QBuffer buffer(&json);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            QVERIFY(in.enterArray());
+            QVERIFY(in.nextElement());
+            QByteArrayView view;
+            QVERIFY(!in.readUtf8View(&view));
+            QVERIFY2(in.errorString().contains(message), qPrintable(in.errorString()));
+        }
+    }
+
+    void integers_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("value");
+        QTest::addRow("zero") << QByteArray("0") << true << qint64(0);
+        QTest::addRow("minus zero") << QByteArray("-0") << true << qint64(0);
+        QTest::addRow("leading zeros (accepted, as toLongLong does)") << QByteArray("007") << true << qint64(7);
+        QTest::addRow("int64 max") << QByteArray("9223372036854775807") << true << std::numeric_limits<qint64>::max();
+        QTest::addRow("int64 min") << QByteArray("-9223372036854775808") << true << std::numeric_limits<qint64>::min();
+        QTest::addRow("int64 max + 1") << QByteArray("9223372036854775808") << false << qint64(0);
+        QTest::addRow("int64 min - 1") << QByteArray("-9223372036854775809") << false << qint64(0);
+        QTest::addRow("twenty digits") << QByteArray("12345678901234567890") << false << qint64(0);
+        QTest::addRow("a fraction") << QByteArray("1.5") << false << qint64(0);
+        QTest::addRow("an exponent") << QByteArray("1e3") << false << qint64(0);
+        QTest::addRow("a lone minus") << QByteArray("-") << false << qint64(0);
+        QTest::addRow("minus inside") << QByteArray("1-2") << false << qint64(0);
+    }
+    void integers()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(bool, ok);
+        QFETCH(qint64, value);
+        for (qsizetype chunk : kChunks) {
+            QByteArray doc = "[" + json + "]";
+            QBuffer buffer(&doc);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            QVERIFY(in.enterArray());
+            QVERIFY(in.nextElement());
+            const std::optional<qint64> v = in.readInteger();
+            QCOMPARE(v.has_value(), ok);
+            if (ok)
+                QCOMPARE(*v, value);
+            else
+                QVERIFY2(in.errorString().contains(u"expected an integer, found \""_s + QString::fromLatin1(json) + u'"'),
+                    qPrintable(in.errorString()));
+        }
+    }
+
+    void millis_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QByteArray>("text");
+        QTest::addRow("zero") << qint64(0) << QByteArray("0");
+        QTest::addRow("one nanosecond") << qint64(1) << QByteArray("0.000001");
+        QTest::addRow("trailing zeros cut") << qint64(1500000) << QByteArray("1.5");
+        QTest::addRow("whole milliseconds") << qint64(10000000000) << QByteArray("10000");
+        QTest::addRow("negative") << qint64(-1500000) << QByteArray("-1.5");
+        QTest::addRow("negative below one") << qint64(-500) << QByteArray("-0.0005");
+        QTest::addRow("all six decimals") << qint64(14042123463) << QByteArray("14042.123463");
+        QTest::addRow("int64 max") << std::numeric_limits<qint64>::max() << QByteArray("9223372036854.775807");
+    }
+    void millis()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QByteArray, text);
+        QByteArray out;
+        {
+            JsonSink sink(out);
+            JsonText::millisFromNs(sink, ns);
+        }
+        QCOMPARE(out, text);
+        qint64 back = 0;
+        QVERIFY(JsonText::nsFromMillisText(QByteArrayView(text), &back));
+        QCOMPARE(back, ns);
+    }
+
+    void integerText_data()
+    {
+        QTest::addColumn<qint64>("value");
+        QTest::addRow("zero") << qint64(0);
+        QTest::addRow("negative") << qint64(-42);
+        QTest::addRow("int64 max") << std::numeric_limits<qint64>::max();
+        QTest::addRow("int64 min") << std::numeric_limits<qint64>::min();
+    }
+    void integerText()
+    {
+        QFETCH(qint64, value);
+        QByteArray out;
+        {
+            JsonSink sink(out);
+            JsonText::integer(sink, value);
+            sink.append(' ');
+            JsonText::unsignedInteger(sink, std::numeric_limits<quint64>::max());
+        }
+        QCOMPARE(out, QByteArray::number(value) + ' ' + QByteArray::number(std::numeric_limits<quint64>::max()));
+    }
+
+    void stringsRoundTrip()
+    {
+        // Every control character, the characters JSON escapes, and non-ASCII text: written, read back.
+        QByteArray text;
+        for (int c = 0; c < 0x80; ++c)
+            text += char(c);
+        text += "caf\xc3\xa9 \xf0\x9f\x98\x80";
+        QByteArray out;
+        {
+            JsonSink sink(out);
+            sink.append('[');
+            JsonText::string(sink, QByteArrayView(text));
+            sink.append(']');
+        }
+        QCOMPARE(QJsonDocument::fromJson(out).array().at(0).toString(), QString::fromUtf8(text));
+        for (qsizetype chunk : kChunks) {
+            QBuffer buffer(&out);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            QVERIFY(in.enterArray() && in.nextElement());
+            QByteArrayView view;
+            QVERIFY2(in.readUtf8View(&view), qPrintable(in.errorString()));
+            QCOMPARE(view.toByteArray(), text);
+        }
+    }
+
+    void sinkGrows()
+    {
+        QByteArray out = "kept:";
+        {
+            JsonSink sink(out);
+            for (int i = 0; i < 100000; ++i)
+                sink.append("0123456789");
+            QCOMPARE(sink.size(), 5 + 1000000);
+        }
+        QCOMPARE(out.size(), 5 + 1000000);
+        QVERIFY(out.startsWith("kept:0123456789"));
+        QVERIFY(out.endsWith("89"));
+    }
+
+    // Attempts read with tokens split at every byte read the same as with one chunk, and write back
+    // to the same text.
+    void attemptsAcrossChunks()
+    {
+        const Session s = SessionTestData::session(3, 3);
+        QByteArray doc = "[";
+        for (qsizetype i = 0; i < s.attemptCount(); ++i)
+            doc += (i ? "," : "") + attemptText(s.attempts, s.attempts.packed(i));
+        doc += "]";
+        for (qsizetype chunk : kChunks) {
+            QBuffer buffer(&doc);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            AttemptStore store;
+            QVERIFY(in.enterArray());
+            qsizetype n = 0;
+            while (in.nextElement()) {
+                QByteArray field;
+                PackedAttempt& p = store.appendDefault();
+                QVERIFY2(AttemptJson::read(in, store, &p, &field), qPrintable(in.errorString()));
+                QCOMPARE(attemptText(store, p), attemptText(s.attempts, s.attempts.packed(n)));
+                ++n;
+            }
+            QVERIFY(!in.hasError());
+            QCOMPARE(n, s.attemptCount());
+        }
+    }
+
+    void attemptFields_data()
+    {
+        QTest::addColumn<QByteArray>("attempt");
+        QTest::addColumn<QString>("error"); // empty: read
+        const QByteArray base = R"("index":2,"decision":"retry","status":503,"start_ms":1.5)";
+        QTest::addRow("fields in another order") << QByteArray("{\"start_ms\":1.5,\"status\":503,\"decision\":\"retry\",\"index\":2}") << QString();
+        QTest::addRow("session-format.md: '_' fields are free") << "{\"_note\":{\"a\":[1,\"x\"]}," + base + ",\"_n\":1}" << QString();
+        QTest::addRow("session-format.md: unknown fields are refused") << "{" + base + ",\"colour\":\"red\"}" << u"unknown field \"colour\""_s;
+        QTest::addRow("a prefix of a known name is unknown") << "{" + base + ",\"stat\":1}" << u"unknown field \"stat\""_s;
+        QTest::addRow("a known name with more is unknown") << "{" + base + ",\"statuses\":1}" << u"unknown field \"statuses\""_s;
+        QTest::addRow("an escaped key is read as its text") << QByteArray("{\"ind\\u0065x\":2,\"decision\":\"stop\"}") << QString();
+        QTest::addRow("unknown enumeration") << "{" + base + ",\"phase_reached\":\"sleeping\"}" << u"unknown phase \"sleeping\""_s;
+        QTest::addRow("base64 excerpt, unpadded (Qt's lenient decoding kept)")
+            << "{" + base + ",\"body_excerpt_base64\":\"YWJj\"}" << QString();
+        QTest::addRow("budget field unknown") << "{" + base + ",\"budget\":{\"tokens\":1}}" << u"unknown field \"budget.tokens\""_s;
+    }
+    void attemptFields()
+    {
+        QFETCH(QByteArray, attempt);
+        QFETCH(QString, error);
+        for (qsizetype chunk : kChunks) {
+            QBuffer buffer(&attempt);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            AttemptStore store;
+            PackedAttempt p;
+            QByteArray field;
+            const bool ok = AttemptJson::read(in, store, &p, &field);
+            QCOMPARE(ok, error.isEmpty());
+            if (!ok) {
+                QVERIFY2(in.errorString().contains(error), qPrintable(in.errorString()));
+                QVERIFY(!field.isEmpty());
+            }
+        }
+    }
+
+    void attemptFieldsInAnyOrderReadTheSame()
+    {
+        const QByteArray a = R"({"index":2,"status":503,"decision":"retry","start_ms":1.5,"body_excerpt_base64":"YWJj"})";
+        const QByteArray b = R"({"body_excerpt_base64":"YWJj","start_ms":1.5,"decision":"retry","status":503,"index":2})";
+        QByteArray texts[2];
+        for (int i = 0; i < 2; ++i) {
+            QByteArray doc = i ? b : a;
+            QBuffer buffer(&doc);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer);
+            AttemptStore store;
+            PackedAttempt p;
+            QByteArray field;
+            QVERIFY(AttemptJson::read(in, store, &p, &field));
+            QCOMPARE(store.strings().view(p.bodyExcerpt).toByteArray(), QByteArray("abc"));
+            texts[i] = attemptText(store, p);
+        }
+        QCOMPARE(texts[0], texts[1]);
+    }
+
+    // A session cut anywhere is refused, with the line and the JSON path of where it stopped.
+    void truncatedFilesRefused_data()
+    {
+        QTest::addColumn<double>("fraction");
+        QTest::addRow("in the header") << 0.01;
+        QTest::addRow("a quarter in") << 0.25;
+        QTest::addRow("half way") << 0.5;
+        QTest::addRow("near the end") << 0.97;
+    }
+    void truncatedFilesRefused()
+    {
+        QFETCH(double, fraction);
+        Session s = SessionTestData::session(20, 3);
+        s.redaction.enabled = false;
+        const QByteArray whole = written(s);
+        const qsizetype cut = qsizetype(double(whole.size()) * fraction);
+        QString error;
+        QVERIFY(!readText(whole.left(cut), &error));
+        QVERIFY2(error.contains(u"line "_s) && error.contains(u", column "_s) && error.contains(u"(at $"_s), qPrintable(error));
+        if (fraction > 0.1 && fraction < 0.9) // inside the attempts: the message names them
+            QVERIFY2(error.contains(u"$.runs["_s) && error.contains(u".attempts"_s), qPrintable(error));
+    }
+
+    // Run facts: the reader's fixed slots agree with SessionJson::runFactsFromJson, value for value and
+    // refusal for refusal.
+    void runFacts_data()
+    {
+        QTest::addColumn<QByteArray>("facts");
+        const QByteArray usual = R"("end_ms":14042.123463,"method":"POST","outcome":"network","policy_ref":0,"reason":"r","request_ref":0,"run":1,"seed":"42","server_asked_for_ms":null,"start_ms":10000,"submitted_ms":10000,"total_wait_ms":1800,"url":"http://h/")";
+        QTest::addRow("as written") << usual;
+        QTest::addRow("unfinished: outcome and end null")
+            << QByteArray(R"("run":2,"seed":"1","request_ref":0,"outcome":null,"end_ms":null,"start_ms":null)");
+        QTest::addRow("seed as a number") << QByteArray(R"("run":3,"seed":42,"request_ref":0)");
+        QTest::addRow("seed uint64 max") << QByteArray(R"("run":3,"seed":"18446744073709551615","request_ref":0)");
+        QTest::addRow("seed not decimal") << QByteArray(R"("run":3,"seed":"4x2","request_ref":0)");
+        QTest::addRow("run a fraction") << QByteArray(R"("run":1.5,"request_ref":0)");
+        QTest::addRow("run missing") << QByteArray(R"("seed":"1","request_ref":0)");
+        QTest::addRow("run a string") << QByteArray(R"("run":"1","request_ref":0)");
+        QTest::addRow("submitted null") << QByteArray(R"("run":4,"submitted_ms":null,"request_ref":0)");
+        QTest::addRow("asked-for a fraction") << QByteArray(R"("run":4,"server_asked_for_ms":1.5,"request_ref":0)");
+        QTest::addRow("asked-for set") << QByteArray(R"("run":4,"server_asked_for_ms":2000,"request_ref":0)");
+        QTest::addRow("unknown outcome") << QByteArray(R"("run":5,"outcome":"meh","request_ref":0)");
+        QTest::addRow("outcome empty") << QByteArray(R"("run":5,"outcome":"","request_ref":0)");
+        QTest::addRow("total wait a string") << QByteArray(R"("run":5,"total_wait_ms":"5","request_ref":0)");
+        QTest::addRow("reason null") << QByteArray(R"("run":5,"reason":null,"request_ref":0)");
+        QTest::addRow("negative and sub-ms times") << QByteArray(R"("run":6,"start_ms":-1.5,"end_ms":0.000001,"request_ref":0)");
+        QTest::addRow("an exponent time") << QByteArray(R"("run":6,"start_ms":1.5e3,"request_ref":0)");
+        QTest::addRow("a '_' field (the general path)") << "\"_note\":\"x\"," + usual;
+        QTest::addRow("an unknown field") << "\"colour\":\"red\"," + usual;
+        QTest::addRow("two unknown fields: the first in key order is named") << "\"zz\":1,\"aa\":2," + usual;
+    }
+    void runFacts()
+    {
+        QFETCH(QByteArray, facts);
+        SessionRun expected;
+        QString problem;
+        const QJsonObject object = QJsonDocument::fromJson("{" + facts + "}").object();
+        QVERIFY(!object.isEmpty());
+        const bool ok = SessionJson::runFactsFromJson(object, &expected, &problem);
+        QString error;
+        const std::unique_ptr<Session> s
+            = readText("{\"format\":\"retrylab-session\",\"version\":1,\"runs\":[{" + facts + ",\"attempts\":[]}]}", &error);
+        QCOMPARE(bool(s), ok);
+        if (!ok) {
+            QVERIFY2(error.contains(problem.section(u':', 1).trimmed()), qPrintable(error + u" / "_s + problem));
+            QVERIFY2(error.contains(u"$.runs[0]."_s + problem.section(u':', 0, 0)), qPrintable(error + u" / "_s + problem));
+            return;
+        }
+        QCOMPARE(s->runs.size(), 1);
+        const SessionRun& r = s->runs.first();
+        QCOMPARE(r.runId, expected.runId);
+        QCOMPARE(r.seed, expected.seed);
+        QCOMPARE(r.policy, expected.policy);
+        QCOMPARE(r.request, expected.request);
+        QCOMPARE(r.outcome, expected.outcome);
+        QCOMPARE(r.reason, expected.reason);
+        QCOMPARE(r.serverAskedForMs, expected.serverAskedForMs);
+        QCOMPARE(r.submittedNs, expected.submittedNs);
+        QCOMPARE(r.startedNs, expected.startedNs);
+        QCOMPARE(r.finishedNs, expected.finishedNs);
+        QCOMPARE(r.totalWaitMs, expected.totalWaitMs);
+    }
+
+    // The writer's run facts are what compact(SessionJson::runFactsToJson(…)) wrote before, byte for byte.
+    void runFactsWrittenAsBefore()
+    {
+        Session s = SessionTestData::session(3, 1);
+        s.redaction.enabled = false;
+        s.runs[1].outcome = FinalKind::None; // unfinished
+        s.runs[1].finishedNs = PackedAttempt::kUnset;
+        s.runs[1].serverAskedForMs = 2500;
+        s.runs[1].reason = u"quote \" backslash \\ newline \n tab \t caf\u00e9 \U0001F600"_s;
+        s.runs[2].seed = std::numeric_limits<std::uint64_t>::max();
+        s.runs[2].startedNs = -1500000;
+        const QByteArray text = written(s);
+        qsizetype from = text.indexOf("\"runs\":[");
+        QVERIFY(from > 0);
+        for (const SessionRun& run : std::as_const(s.runs)) {
+            const RequestSpec& spec = s.requests.at(run.request);
+            QByteArray expected = QJsonDocument(SessionJson::runFactsToJson(run, spec.method, spec.url.toString(QUrl::FullyEncoded)))
+                                      .toJson(QJsonDocument::Compact);
+            expected.chop(1);
+            from = text.indexOf("{\"end_ms\"", from);
+            QVERIFY(from > 0);
+            const qsizetype end = text.indexOf(",\"attempts\":[", from);
+            QCOMPARE(text.mid(from, end - from), expected);
+            from = end;
+        }
+    }
+
+    // Attempt ids are stored once each without the intern table; header values that keep changing stop
+    // being interned, values that repeat are shared, and so are equal header blocks. Nothing read back changes.
+    void storeSharing()
+    {
+        AttemptStore store;
+        for (int i = 0; i < 1000; ++i) {
+            AttemptRecord a = SessionTestData::attempt(i + 1, 1, true);
+            store.append(a);
+        }
+        for (int i = 0; i < 1000; ++i) {
+            const AttemptRecord a = store.record(i);
+            QCOMPARE(a.attemptId, QString::number((i + 1) * 100 + 1));
+            QCOMPARE(a.requestHeaders.at(3).value, QByteArray::number((i + 1) * 100 + 1));
+            QCOMPARE(a.requestHeaders.at(1).value, QByteArray("Bearer sk_live_123456789"));
+        }
+        // Same response headers on every attempt: one block, shared.
+        QCOMPARE(store.packed(0).responseHeaders, store.packed(999).responseHeaders);
+        // Repeated values share one id; the attempt-id header's values stopped being interned.
+        QCOMPARE(store.headerValueIdAt(store.packed(0).requestHeaders, 1), store.headerValueIdAt(store.packed(999).requestHeaders, 1));
+        const quint32 id = store.strings().intern(QByteArrayView("99901"));
+        QVERIFY(id != store.headerValueIdAt(store.packed(998).requestHeaders, 3)); // stored, not findable
+        QCOMPARE(store.strings().view(store.headerValueIdAt(store.packed(998).requestHeaders, 3)), QByteArrayView("99901"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionParsing)
+#include "tst_sessionparsing.moc"
