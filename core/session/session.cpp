@@ -65,6 +65,14 @@ SessionRun& Session::appendRun(const SessionRun& r)
     return runs.last();
 }
 
+SessionRun& Session::appendRun(SessionRun&& r)
+{
+    const int runId = r.runId;
+    runs.append(std::move(r));
+    m_runIndex.insert(runId, runs.size() - 1);
+    return runs.last();
+}
+
 void Session::setRunFacts(const RunRecord& r)
 {
     SessionRun& s = run(r.runId);

@@ -44,6 +44,7 @@ public:
     void addRun(const RunRecord& run); // facts and attempts
     void rebuildIndex();
     SessionRun& appendRun(const SessionRun& run); // a run not in the session yet
+    SessionRun& appendRun(SessionRun&& run); // the same, without copying its rows
 
     RunRecord runRecord(qsizetype runIndex, bool withAttempts = true) const;
     QList<RunRecord> runRecords() const;

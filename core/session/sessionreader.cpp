@@ -241,8 +241,8 @@ bool Reader::readRun(qsizetype index)
     }
     for (quint32 row : std::as_const(rows))
         s.attempts.packed(row).runId = run.runId;
-    run.rows = rows;
-    s.appendRun(run);
+    run.rows = std::move(rows);
+    s.appendRun(std::move(run));
     return true;
 }
 
