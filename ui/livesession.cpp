@@ -67,6 +67,7 @@ void LiveSession::clear()
 {
     m_timer.stop();
     m_runs.clear();
+    m_runAttempts.clear();
     m_runIndex.clear();
     m_attempts.clear();
     m_waits.clear();
@@ -84,9 +85,18 @@ int LiveSession::upsertRun(const RunRecord& run)
     if (index < 0) {
         index = int(m_runs.size());
         m_runIndex.insert(run.runId, index);
-        m_runs << run;
-    } else {
-        m_runs[index] = run;
+        m_runs << RunRecord();
+        m_runAttempts << RunAttempts();
+    }
+    // The facts without the attempts: those are in m_attempts already (a run cancelled before its first
+    // attempt finished brings its only attempt here; it is counted, not stored twice).
+    RunRecord& stored = m_runs[index];
+    stored = run;
+    stored.attempts = {};
+    RunAttempts& counts = m_runAttempts[index];
+    if (run.attempts.size() > counts.count) {
+        counts.count = int(run.attempts.size());
+        counts.lastFinished = run.attempts.last().at.finished;
     }
     return index;
 }
@@ -141,8 +151,10 @@ void LiveSession::onAttemptFinished(const AttemptRecord& attempt)
     m_inFlight.remove(attemptKey(attempt.runId, attempt.index));
     m_attempts << attempt;
     const int index = runIndex(attempt.runId);
-    if (index >= 0)
-        m_runs[index].attempts << attempt;
+    if (index >= 0) {
+        ++m_runAttempts[index].count;
+        m_runAttempts[index].lastFinished = attempt.at.finished;
+    }
     if (attempt.at.finished)
         seen(toMs(*attempt.at.finished));
     touch(index);

@@ -36,8 +36,11 @@ class LiveSession : public QObject
 public:
     explicit LiveSession(QObject* parent = nullptr);
 
-    // Runs in the order they started; each run's `attempts` holds its finished attempts.
+    // Runs in the order they started: their facts only (`attempts` is empty: each attempt is held once,
+    // in attempts(); attemptCount() and lastAttemptFinished() say what a view needs per run).
     const QList<RunRecord>& runs() const { return m_runs; }
+    int attemptCount(int runIndex) const { return m_runAttempts.value(runIndex).count; }
+    std::optional<MonoTime> lastAttemptFinished(int runIndex) const { return m_runAttempts.value(runIndex).lastFinished; }
     // Finished attempts of every run, in the order they finished.
     const QList<AttemptRecord>& attempts() const { return m_attempts; }
     const QList<WaitInfo>& waits() const { return m_waits; }
@@ -73,7 +76,13 @@ private:
     void seen(double ms);
     void schedule();
 
+    struct RunAttempts
+    {
+        int count = 0;
+        std::optional<MonoTime> lastFinished;
+    };
     QList<RunRecord> m_runs;
+    QList<RunAttempts> m_runAttempts; // parallel to m_runs
     QHash<int, int> m_runIndex;
     QList<AttemptRecord> m_attempts;
     QList<WaitInfo> m_waits;

@@ -72,7 +72,9 @@ private Q_SLOTS:
         QCOMPARE(live.waits().size(), 9); // three retries per run
         QVERIFY(live.inFlight().isEmpty());
         for (const RunRecord& r : live.runs()) {
-            QCOMPARE(r.attempts.size(), 4);
+            QVERIFY(r.attempts.isEmpty()); // held once, in attempts()
+            QCOMPARE(live.attemptCount(live.runIndex(r.runId)), 4);
+            QCOMPARE(live.lastAttemptFinished(live.runIndex(r.runId)), session->runRecord(live.runIndex(r.runId)).attempts.last().at.finished);
             QCOMPARE(r.outcome, session->runs.at(live.runIndex(r.runId)).outcome);
         }
         // The attempts are the recorded ones, field for field where the views look.

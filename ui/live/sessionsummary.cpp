@@ -34,11 +34,12 @@ void SessionSummaryBuilder::update(const LiveSession& session, const LiveSession
             continue;
         m_finished.insert(index);
         m_succeeded += r.succeeded() ? 1 : 0;
-        m_finishedAttempts += int(r.attempts.size());
-        m_maxAttempts = std::max(m_maxAttempts, int(r.attempts.size()));
+        const int attempts = session.attemptCount(index);
+        m_finishedAttempts += attempts;
+        m_maxAttempts = std::max(m_maxAttempts, attempts);
         m_waitingMs += double(r.totalWait.count());
         ++m_outcomes[int(r.outcome)];
-        ++m_attemptCounts[int(r.attempts.size())];
+        ++m_attemptCounts[attempts];
         if (r.startedAt && r.finishedAt) {
             const double took = toMs(*r.finishedAt - *r.startedAt);
             m_latencies.append(took);

@@ -99,8 +99,10 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         if (run.outcome == FinalKind::None)
             continue;
         double at = run.finishedAt ? toMs(*run.finishedAt) : 0.0;
-        if (!run.finishedAt && !run.attempts.isEmpty() && run.attempts.last().at.finished)
-            at = toMs(*run.attempts.last().at.finished);
+        if (!run.finishedAt) {
+            if (const std::optional<MonoTime> last = session.lastAttemptFinished(index))
+                at = toMs(*last);
+        }
         m_lanes[index].append({ TimelineMark::Kind::Outcome, quint8(run.outcome), false, 0, index, at, at });
         m_finalMarked[index] = true;
         ++m_outcomes;
@@ -275,7 +277,9 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
         double took = 0;
         if (r.startedAt && r.finishedAt)
             took = toMs(*r.finishedAt - *r.startedAt);
-        lines << tr("Attempts: %1, waited %2, took %3").arg(r.attempts.size()).arg(formatMillis(r.totalWait), duration(took));
+        lines << tr("Attempts: %1, waited %2, took %3")
+                     .arg(session.attemptCount(m.ref))
+                     .arg(formatMillis(r.totalWait), duration(took));
         if (r.serverAskedFor)
             lines << tr("The server asked for %1").arg(formatMillis(*r.serverAskedFor));
         return lines.join(u'\n');

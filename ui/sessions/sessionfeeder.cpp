@@ -105,7 +105,7 @@ void SessionFeeder::apply(qsizetype eventIndex)
         m_live->onAttemptFinished(s.attempts.record(e.row));
         const SessionRun& run = s.runs.at(runIndex);
         if (++*finished == run.rows.size() && run.outcome != FinalKind::None)
-            m_live->onRunFinished(s.runRecord(runIndex, true));
+            m_live->onRunFinished(s.runRecord(runIndex, false));
         break;
     }
     case PlaybackEvent::Kind::WaitStarted: {
