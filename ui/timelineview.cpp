@@ -64,7 +64,7 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     m_chartView->setFocusPolicy(Qt::StrongFocus);
 
     m_laneBar = new QScrollBar(Qt::Vertical);
-    auto* reset = new QToolButton;
+    auto* reset = m_reset = new QToolButton;
     reset->setText(tr("Reset zoom"));
     reset->setToolTip(tr("Show the whole session (double-click the chart does the same)"));
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
@@ -74,7 +74,7 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     m_follow->setCheckable(true);
     m_follow->setChecked(true);
     m_legend = new LegendStrip;
-    auto* hint = new QLabel(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
+    auto* hint = m_hint = new QLabel(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
     hint->setForegroundRole(QPalette::PlaceholderText);
 
     auto* bar = new QHBoxLayout;
@@ -83,6 +83,7 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     bar->addWidget(m_follow);
     bar->addSpacing(12);
     bar->addWidget(m_legend, 1);
+    bar->addStretch(0); // takes the room when the legend is hidden, so the buttons stay together
     bar->addWidget(hint);
     auto* content = new QWidget;
     auto* row = new QHBoxLayout(content);
@@ -264,6 +265,18 @@ void TimelineView::applyLayout()
         m_emittedT1 = m_layout.t1;
         emit timeRangeChanged(m_layout.t0, m_layout.t1);
     }
+}
+
+void TimelineView::setLegendVisible(bool visible)
+{
+    m_legend->setVisible(visible);
+}
+
+void TimelineView::setCompact(bool compact)
+{
+    m_hint->setVisible(!compact);
+    // Two timelines in one view must not share a shortcut (Qt would run neither).
+    m_reset->setShortcut(compact ? QKeySequence() : QKeySequence(Qt::CTRL | Qt::Key_0));
 }
 
 void TimelineView::setTimeRange(double t0, double t1)

@@ -14,6 +14,7 @@
 #include <QWidget>
 
 class LegendStrip;
+class QLabel;
 class LiveSession;
 class QChart;
 class QChartView;
@@ -54,6 +55,9 @@ public Q_SLOTS:
     void clearSelection();
     void resetZoom();
     void setFollowLive(bool follow);
+    // Without the mouse hint and the Ctrl+0 shortcut: for a timeline beside another.
+    void setCompact(bool compact);
+    void setLegendVisible(bool visible);
     // Shows [T0, T1] seconds (another view keeps both on one time axis); does not re-emit timeRangeChanged.
     void setTimeRange(double t0, double t1);
 
@@ -89,6 +93,8 @@ private:
     TimelineItem* m_item = nullptr;
     QScrollBar* m_laneBar = nullptr;
     QToolButton* m_follow = nullptr;
+    QToolButton* m_reset = nullptr;
+    QLabel* m_hint = nullptr;
     LegendStrip* m_legend = nullptr;
     QPoint m_pressPos;
     QPoint m_lastDragPos;

@@ -174,6 +174,7 @@ private Q_SLOTS:
         QTest::newRow("total time: longer is worse") << u"Total time"_s << -1 << u"+6 s (+30 %)"_s;
         QTest::newRow("waiting: longer is worse") << u"Time waiting"_s << -1 << u"+6 s (+50 %)"_s;
         QTest::newRow("applied: the same") << u"Operations applied"_s << 0 << u"same"_s;
+        QTest::newRow("applied without success: fewer is better") << u"Applied, success not seen"_s << +1 << u"−2 (−100 %)"_s;
         QTest::newRow("runs: neither") << u"Runs compared"_s << 0 << u"same"_s;
     }
 

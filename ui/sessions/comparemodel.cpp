@@ -49,7 +49,12 @@ void CompareModel::setTotals(const ReplayTotals& a, const ReplayTotals& b)
         { tr("Operations applied"),
             tr("Operations the fault lab applied (more than the succeeded runs means something was applied twice)"),
             double(a.operationsApplied), double(b.operationsApplied), a.operationsApplied >= 0 && b.operationsApplied >= 0,
-            -1, Row::Unit::Count },
+            0, Row::Unit::Count },
+        { tr("Applied, success not seen"),
+            tr("Operations the server applied beyond the runs that saw a success: the client gave up (or failed) on "
+               "something that happened — a charge a user may send again"),
+            double(a.operationsApplied - a.succeeded), double(b.operationsApplied - b.succeeded),
+            a.operationsApplied >= 0 && b.operationsApplied >= 0, -1, Row::Unit::Count },
     };
     endResetModel();
 }

@@ -34,9 +34,12 @@ public:
         const int direction = index.data(CompareModel::directionRole).toInt();
         if (direction != 0 && index.column() == CompareModel::Change) {
             const ChartPalette palette = ChartPalette::fromPalette(option.palette);
-            QColor tint = direction > 0 ? palette.success : palette.failure;
-            tint.setAlphaF(0.28f);
-            painter->fillRect(option.rect, tint);
+            // A solid blend (not alpha), so the tint survives printing and palette-reduced screenshots.
+            const QColor base = option.palette.base().color();
+            const QColor mark = direction > 0 ? palette.success : palette.failure;
+            const auto mix = [](int a, int b) { return (a * 6 + b * 4) / 10; };
+            painter->fillRect(option.rect,
+                QColor(mix(base.red(), mark.red()), mix(base.green(), mark.green()), mix(base.blue(), mark.blue())));
         }
         QStyleOptionViewItem bold = option;
         if (direction != 0)
@@ -83,12 +86,17 @@ CompareView::CompareView(QWidget* parent)
     m_table->setItemDelegate(new DirectionDelegate(m_table));
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setAlternatingRowColors(true);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
     m_timelineA = new TimelineView(m_liveA, content);
     m_timelineB = new TimelineView(m_liveB, content);
+    m_timelineA->setCompact(true);
+    m_timelineB->setCompact(true);
+    m_timelineB->setLegendVisible(false); // A's legend serves both
     m_labelA = new QLabel(content);
     m_labelB = new QLabel(content);
     auto* split = new QSplitter(Qt::Vertical, content);
@@ -140,15 +148,15 @@ void CompareView::setSessions(std::shared_ptr<const Session> a, const QString& n
     m_model->setSideNames(tr("A: %1").arg(nameA), tr("B: %1").arg(nameB));
     m_model->setTotals(comparison.recorded, comparison.replayed);
     const qsizetype paired = comparison.runs.size();
-    QString title = tr("A: %1\nB: %2").arg(nameA, nameB);
+    QString title;
     if (a->runs.size() != b->runs.size())
-        title += u"\n"_s + tr("A has %1 runs and B %2: the first %3 of each are compared.")
+        title = tr("A has %1 runs and B %2: the first %3 of each are compared.")
                                .arg(a->runs.size()).arg(b->runs.size()).arg(paired);
     m_title->setText(title);
+    m_title->setVisible(!title.isEmpty());
     m_labelA->setText(tr("A: %1").arg(nameA));
     m_labelB->setText(tr("B: %1").arg(nameB));
     // Fit the table to its rows: the timelines get the rest of the height.
-    m_table->resizeRowsToContents();
     int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
     for (int r = 0; r < m_model->rowCount(); ++r)
         height += m_table->rowHeight(r);
@@ -169,6 +177,8 @@ void CompareView::fitBoth()
     const double span = std::max(0.5, end - start);
     m_timelineA->setFollowLive(false);
     m_timelineB->setFollowLive(false);
+    m_timelineA->resetZoom(); // first lanes at the top
+    m_timelineB->resetZoom();
     m_timelineA->setTimeRange(start - span * 0.02, start + span * 1.05);
     m_timelineB->setTimeRange(start - span * 0.02, start + span * 1.05);
 }

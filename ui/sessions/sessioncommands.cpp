@@ -91,7 +91,7 @@ SessionCommands::SessionCommands(const Parts& parts, QObject* parent)
                 warn(tr("Compare With Session"), message);
                 return;
             }
-            m_parts.compare->setSessions(m_document->session(), m_document->displayName(), m_other->session(),
+            m_parts.compare->setSessions(m_document->session(), m_document->shortName(), m_other->session(),
                 QFileInfo(path).fileName());
             m_parts.views->setCurrentWidget(m_parts.compare);
             emit statusMessage(tr("Comparing with %1.").arg(path));
@@ -422,6 +422,7 @@ bool SessionCommands::replay(const ReplayOptions& options, const QString& label)
     if (!m_document->hasSession() || m_replay || m_parts.controller->isRunning())
         return false;
     m_replaySource = m_document->session();
+    m_replaySourceName = m_document->shortName();
     m_replayLabel = label;
     m_replay = std::make_unique<ReplayRunner>(*m_replaySource, options);
     connect(m_replay.get(), &ReplayRunner::progress, this, [this](int done, int total) {
@@ -431,7 +432,7 @@ bool SessionCommands::replay(const ReplayOptions& options, const QString& label)
         auto result = std::make_shared<const Session>(m_replay->result());
         m_replay.release()->deleteLater();
         m_lastReplay = result;
-        m_parts.compare->setSessions(m_replaySource, m_document->displayName(), result, m_replayLabel);
+        m_parts.compare->setSessions(m_replaySource, m_replaySourceName, result, m_replayLabel);
         m_parts.views->setCurrentWidget(m_parts.compare);
         emit statusMessage(tr("Replay done: %1. Compare shows it beside the recording.").arg(countText(*result)));
         m_replaySource.reset();

@@ -110,6 +110,7 @@ private:
     std::unique_ptr<ReplayRunner> m_replay;
     std::shared_ptr<const Session> m_replaySource; // what m_replay reads while it runs
     QString m_replayLabel;
+    QString m_replaySourceName;
     std::shared_ptr<const Session> m_lastReplay;
     QPointer<QProgressDialog> m_progress;
     QMenu* m_recentMenu = nullptr;

@@ -62,6 +62,21 @@ QString SessionDocument::displayName() const
     return name;
 }
 
+QString SessionDocument::shortName() const
+{
+    if (!m_session)
+        return tr("No session");
+    if (m_savedByUser || m_origin == Origin::Opened)
+        return QFileInfo(m_path).fileName();
+    QStringList policies;
+    for (const RetryPolicy& p : m_session->policies) {
+        if (!policies.contains(p.name))
+            policies << p.name;
+    }
+    const QString under = policies.isEmpty() ? tr("no policy") : policies.join(u", ");
+    return m_origin == Origin::Replay ? tr("replay under %1").arg(under) : tr("recorded under %1").arg(under);
+}
+
 bool SessionDocument::redactionEnabled() const
 {
     return !m_session || m_session->redaction.enabled;

@@ -34,6 +34,8 @@ public:
     // Saved by the user (Save As or opened from a file): the title shows the file name, not "unsaved".
     bool isSavedByUser() const { return m_savedByUser; }
     QString displayName() const;
+    // A few words for column headers: the file name, or "recorded under slen" for an unsaved batch.
+    QString shortName() const;
 
     // Redaction of secrets in saves and exports: on unless the user turned it off for this session.
     bool redactionEnabled() const;
