@@ -174,13 +174,13 @@ bool JsonPullReader::nextKey(QByteArray* key)
     return true;
 }
 
-bool JsonPullReader::nextKeyView(QByteArrayView* key)
+bool JsonPullReader::beginMember(char close)
 {
     if (hasError() || m_first.empty())
         return false;
     skipWhitespace();
     const int c = peekByte();
-    if (c == '}') {
+    if (c == close) {
         ++m_pos;
         m_first.pop_back();
         return false;
@@ -191,9 +191,16 @@ bool JsonPullReader::nextKeyView(QByteArrayView* key)
             return false;
         }
         ++m_pos;
-        skipWhitespace();
     }
     m_first.back() = false;
+    skipWhitespace();
+    return true;
+}
+
+bool JsonPullReader::nextKeyView(QByteArrayView* key)
+{
+    if (!beginMember('}'))
+        return false;
     if (peekByte() != '"') {
         fail(peekByte() < 0 ? tr("the file ends early (truncated?) inside an object") : tr("expected a field name"));
         return false;
@@ -215,24 +222,8 @@ bool JsonPullReader::nextKeyView(QByteArrayView* key)
 
 bool JsonPullReader::nextElement()
 {
-    if (hasError() || m_first.empty())
+    if (!beginMember(']'))
         return false;
-    skipWhitespace();
-    const int c = peekByte();
-    if (c == ']') {
-        ++m_pos;
-        m_first.pop_back();
-        return false;
-    }
-    if (!m_first.back()) {
-        if (c != ',') {
-            expect(','); // fails, with the message
-            return false;
-        }
-        ++m_pos;
-    }
-    m_first.back() = false;
-    skipWhitespace();
     if (peekByte() < 0) {
         fail(tr("the file ends early (truncated?) inside an array"));
         return false;

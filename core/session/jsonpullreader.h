@@ -55,6 +55,9 @@ public:
     qint64 offset() const { return m_consumed + m_pos; } // bytes consumed so far (for progress)
 
 private:
+    // Steps past the ',' before the next member of the innermost object or array (and the whitespace after
+    // it); false at its CLOSE character (consumed) or on an error.
+    bool beginMember(char close);
     bool fill();
     int get(); // next byte or -1
     int peekByte() // without consuming; -1 at end
