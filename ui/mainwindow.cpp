@@ -20,6 +20,7 @@
 #include "lab/scenariocatalog.h"
 #include "policy/presetcatalog.h"
 #include "session/replayrunner.h"
+#include "session/sessionfile.h"
 
 #include <QAction>
 #include <QApplication>
@@ -354,7 +355,7 @@ void MainWindow::setSessionTitle(const QString& title)
 
 void MainWindow::openFile(const QString& path)
 {
-    if (SessionCommands::looksLikeSession(path))
+    if (SessionFile::looksLikeSession(path))
         m_sessions->openSession(path);
     else
         openPolicyFile(path);

@@ -35,4 +35,7 @@ std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const Sessio
     Status* status = nullptr);
 std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress = {}, QString* error = nullptr,
     Status* status = nullptr);
+// Whether PATH names a session (or attempt log) by its format field, without reading it whole: what a
+// dropped JSON file is (a session or a policy).
+bool looksLikeSession(const QString& path);
 }

@@ -407,4 +407,15 @@ std::unique_ptr<Session> open(const QString& path, const SessionProgress& progre
     return s;
 }
 
+bool looksLikeSession(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    // The format name comes first in files this app writes; 64 KiB allows for hand-edited ones.
+    const QByteArray head = file.read(64 * 1024);
+    return head.contains(QByteArray('"' + QByteArray(formatName) + '"'))
+        || head.contains(QByteArray('"' + QByteArray(attemptLogFormatName) + '"'));
+}
+
 } // namespace SessionFile

@@ -24,6 +24,15 @@ private:
     }
 
 private Q_SLOTS:
+    void looksLikeSessionByFormatField()
+    {
+        const QString data = QStringLiteral(RETRYLAB_TEST_DATA) + u"/sessions/"_s;
+        QVERIFY(SessionFile::looksLikeSession(data + u"v1-session.json"_s));
+        QVERIFY(SessionFile::looksLikeSession(data + u"v0-attempt-log.json"_s));
+        QVERIFY(!SessionFile::looksLikeSession(QStringLiteral(RETRYLAB_SOURCE_DIR) + u"/resources/presets/slen.json"_s));
+        QVERIFY(!SessionFile::looksLikeSession(data + u"no-such-file.json"_s));
+    }
+
     void roundTripIsExact()
     {
         Session original = SessionTestData::session(5, 3);
