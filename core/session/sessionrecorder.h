@@ -10,6 +10,8 @@
 
 #include <QObject>
 
+#include <utility>
+
 class Clock;
 class FaultServer;
 class RetryEngine;
@@ -40,6 +42,8 @@ public:
     void releaseJournal();
 
     const Session& session() const { return m_session; }
+    // The recorded session, moved out (after the last event: the recorder keeps an empty one).
+    Session takeSession() { return std::exchange(m_session, Session()); }
     QString sessionPath() const { return m_path; }
     QString journalPath() const { return SessionJournal::pathFor(m_path); }
 

@@ -30,6 +30,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonArray>
+#include <QMessageBox>
+#include <QAbstractButton>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -255,8 +257,24 @@ private Q_SLOTS:
 
         MainWindow window;
         window.controller()->setRecordingDirectory({});
-        QCOMPARE(window.sessions()->recoverInterrupted(false), 1);
-        QVERIFY(!QFile::exists(journal));
+        // Asked first, without blocking: "Not Now" leaves the journal; "Recover" restores it.
+        QCOMPARE(window.sessions()->recoverInterrupted(true), 1);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox*>()) && box->isVisible());
+        QVERIFY(box->detailedText().contains(path));
+        box->reject();
+        QVERIFY(QFile::exists(journal));
+        QCOMPARE(window.sessions()->document()->hasSession(), false);
+        QCOMPARE(window.sessions()->recoverInterrupted(true), 1);
+        QTRY_VERIFY((box = window.findChild<QMessageBox*>()) && box->isVisible());
+        QAbstractButton* recover = nullptr;
+        for (QAbstractButton* b : box->buttons()) {
+            if (box->buttonRole(b) == QMessageBox::AcceptRole)
+                recover = b;
+        }
+        QVERIFY(recover);
+        recover->click();
+        QTRY_VERIFY(!QFile::exists(journal));
         QVERIFY(QFile::exists(path));
         SessionDocument* doc = window.sessions()->document();
         QCOMPARE(doc->origin(), SessionDocument::Origin::Recovered);

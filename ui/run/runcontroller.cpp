@@ -257,7 +257,7 @@ void RunController::finishRecording()
         return;
     // The lab's last events (the final answer's ledger entry) are in; stop listening before the copy.
     disconnect(m_lab, nullptr, m_recorder.get(), nullptr);
-    auto session = std::make_shared<const Session>(m_recorder->session());
+    auto session = std::make_shared<const Session>(m_recorder->takeSession()); // moved, not copied
     const QString path = m_recorder->sessionPath();
     SessionRecorder* recorder = m_recorder.release();
     recorder->setParent(this);

@@ -253,13 +253,14 @@ void SessionCommands::onBatchRecorded(std::shared_ptr<const Session> session, co
     m_document->setSession(std::move(session), SessionDocument::Origin::Recorded, path, false);
 }
 
-void SessionCommands::showSession(std::shared_ptr<const Session> session, const QString& path, bool savedByUser)
+void SessionCommands::showSession(std::shared_ptr<const Session> session, const QString& path,
+    SessionDocument::Origin origin, bool savedByUser)
 {
     dropFeeder();
     m_feeder = new SessionFeeder(session, m_parts.controller->session(), false, this);
     m_feeder->showAll();
     m_parts.playback->setFeeder(m_feeder);
-    m_document->setSession(session, SessionDocument::Origin::Opened, path, savedByUser);
+    m_document->setSession(session, origin, path, savedByUser);
     QString status = tr("Showing %1: %2.").arg(QFileInfo(path).fileName(), countText(*session));
     if (m_feeder->hiddenAttempts() > 0) {
         status += u" "_s + tr("The views hold the first %1 attempts; saves, exports and replays use all %2.")
@@ -303,7 +304,7 @@ void SessionCommands::onJobFinished(int job, const QString& path, bool ok, const
     case SessionDocument::Job::Open:
         AppSettings().addRecentSession(path);
         rebuildRecentMenu();
-        showSession(m_document->session(), path, true);
+        showSession(m_document->session(), path, SessionDocument::Origin::Opened, true);
         break;
     case SessionDocument::Job::Save:
         AppSettings().addRecentSession(path);
@@ -340,8 +341,7 @@ void SessionCommands::saveReplayAs()
     if (path.isEmpty())
         return;
     // The replay becomes the current session, then is saved like any other.
-    showSession(m_lastReplay, path, false);
-    m_document->setSession(m_lastReplay, SessionDocument::Origin::Replay, path, false);
+    showSession(m_lastReplay, path, SessionDocument::Origin::Replay, false);
     m_document->saveAs(path);
     updateActions();
 }
@@ -402,17 +402,26 @@ void SessionCommands::exportView()
 
 void SessionCommands::toggleRedaction(bool on)
 {
-    if (!on) {
-        const auto answer = QMessageBox::warning(m_parts.window, tr("Turn Off Redaction"),
-            tr("Saves and exports of this session will contain Authorization, Cookie and API-key values in "
-               "clear text. Turn redaction off for this session?"),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-        if (answer != QMessageBox::Yes) {
-            m_redact->setChecked(true);
-            return;
-        }
+    if (on) {
+        setRedaction(true);
+        return;
     }
+    // Off is an explicit choice: confirmed first (without a nested event loop), unchecked meanwhile.
+    m_redact->setChecked(true);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Turn Off Redaction"),
+        tr("Saves and exports of this session will contain Authorization, Cookie and API-key values in "
+           "clear text. Turn redaction off for this session?"),
+        QMessageBox::Yes | QMessageBox::Cancel, m_parts.window);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::accepted, this, [this] { setRedaction(false); });
+    box->open();
+}
+
+void SessionCommands::setRedaction(bool on)
+{
     m_document->setRedactionEnabled(on);
+    m_redact->setChecked(m_document->redactionEnabled());
     emit statusMessage(on ? tr("Secrets are redacted in saves and exports of this session.")
                           : tr("Redaction is OFF for this session: secrets are saved and exported in clear."));
 }
@@ -545,34 +554,38 @@ int SessionCommands::recoverInterrupted(bool ask)
     QStringList errors;
     QList<SessionRecovery::Candidate> found = SessionRecovery::scan({}, &errors);
     found.removeIf([](const SessionRecovery::Candidate& c) { return !c.recoverable(); });
-    if (found.isEmpty())
-        return 0;
+    if (found.isEmpty() || !ask)
+        return found.isEmpty() ? 0 : restoreInterrupted(found);
     qsizetype attempts = 0;
     QStringList lines;
     for (const SessionRecovery::Candidate& c : std::as_const(found)) {
         attempts += c.info.attempts;
         lines << tr("%1 — started %2, %3 attempts").arg(c.info.sessionPath, c.info.startedUtc).arg(c.info.attempts);
     }
-    if (ask) {
-        QMessageBox box(QMessageBox::Question, tr("Recover Interrupted Sessions"),
-            tr("Retrylab was interrupted while recording %n session(s), with %1 finished attempts in all. "
-               "Recover them now? Each is saved where it was being recorded.",
-                nullptr, int(found.size()))
-                .arg(attempts),
-            QMessageBox::NoButton, m_parts.window);
-        box.setDetailedText(lines.join(u'\n'));
-        QPushButton* recover = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
-        box.addButton(tr("Not Now"), QMessageBox::RejectRole);
-        box.setDefaultButton(recover);
-        box.exec();
-        if (box.clickedButton() != static_cast<QAbstractButton*>(recover))
-            return 0;
-    }
+    // Asked without a nested event loop: the answer arrives as a signal.
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Recover Interrupted Sessions"),
+        tr("Retrylab was interrupted while recording %n session(s), with %1 finished attempts in all. "
+           "Recover them now? Each is saved where it was being recorded.",
+            nullptr, int(found.size()))
+            .arg(attempts),
+        QMessageBox::NoButton, m_parts.window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDetailedText(lines.join(u'\n'));
+    QPushButton* recover = box->addButton(tr("Recover"), QMessageBox::AcceptRole);
+    box->addButton(tr("Not Now"), QMessageBox::RejectRole);
+    box->setDefaultButton(recover);
+    connect(recover, &QPushButton::clicked, this, [this, found] { restoreInterrupted(found); });
+    box->open();
+    return int(found.size());
+}
+
+int SessionCommands::restoreInterrupted(const QList<SessionRecovery::Candidate>& found)
+{
     int restored = 0;
     std::shared_ptr<const Session> newest;
     QString newestPath;
     QStringList failures;
-    for (const SessionRecovery::Candidate& c : std::as_const(found)) {
+    for (const SessionRecovery::Candidate& c : found) {
         QString error;
         QString written;
         std::unique_ptr<Session> session = SessionRecovery::restore(c.journalPath, {}, &written, &error);
@@ -586,21 +599,10 @@ int SessionCommands::recoverInterrupted(bool ask)
         AppSettings().addRecentSession(written);
     }
     rebuildRecentMenu();
-    if (newest && !m_parts.controller->isRunning()) {
-        showSession(newest, newestPath, true);
-        m_document->setSession(newest, SessionDocument::Origin::Recovered, newestPath, true);
-    }
+    if (newest && !m_parts.controller->isRunning())
+        showSession(newest, newestPath, SessionDocument::Origin::Recovered, true);
     if (!failures.isEmpty())
         warn(tr("Recover Interrupted Sessions"), failures.join(u'\n'));
     emit statusMessage(tr("Recovered %n session(s); the newest is shown.", nullptr, restored));
     return restored;
-}
-
-bool SessionCommands::looksLikeSession(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray head = file.read(64 * 1024);
-    return head.contains("\"retrylab-session\"") || head.contains("\"retrylab-attempt-log\"");
 }

@@ -9,6 +9,8 @@
 
 #include "policy/retrypolicy.h"
 #include "session/session.h"
+#include "session/sessionrecovery.h"
+#include "sessions/sessiondocument.h"
 
 #include <QObject>
 #include <QPointer>
@@ -27,7 +29,6 @@ class QTabWidget;
 class QWidget;
 class ReplayRunner;
 class RunController;
-class SessionDocument;
 class SessionFeeder;
 struct ReplayOptions;
 
@@ -64,19 +65,18 @@ public:
     // Opens PATH as a session (asynchronously; progress in a dialog). False when another job is running.
     bool openSession(const QString& path);
     // Shows SESSION (already read) as the current one.
-    void showSession(std::shared_ptr<const Session> session, const QString& path, bool savedByUser);
+    void showSession(std::shared_ptr<const Session> session, const QString& path, SessionDocument::Origin origin,
+        bool savedByUser);
     // Replays the current session offline under POLICY (or each run's recorded one) and shows the
     // comparison; or live to BASE_URL. False with a status message when it cannot start.
     bool replay(const ReplayOptions& options, const QString& label);
     bool isReplaying() const { return m_replay != nullptr; }
     // Compares the current session with the session file at PATH (read off the GUI thread).
     bool compareWithFile(const QString& path);
-    // Finds sessions interrupted by a crash; with ASK, asks before restoring them. The newest restored one
-    // becomes the current session. Returns how many were restored.
+    // Finds sessions interrupted by a crash and restores them; the newest becomes the current session.
+    // With ASK, a (non-blocking) question comes first and the sessions are restored once it is answered
+    // "Recover". Returns how many were found (ASK) or restored.
     int recoverInterrupted(bool ask);
-
-    // Session or policy file? (Drag and drop of JSON files.)
-    static bool looksLikeSession(const QString& path);
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
@@ -95,6 +95,8 @@ private:
     void exportSession();
     void exportView();
     void toggleRedaction(bool on);
+    void setRedaction(bool on);
+    int restoreInterrupted(const QList<SessionRecovery::Candidate>& found);
     void replayOffline();
     void replayLive();
     void compareWithPolicy();
