@@ -249,19 +249,22 @@ void AttemptTransport::onFinished()
     m_record.bytesUp = std::max(m_record.bytesUp, m_body ? m_body->bytesConsumed() : 0);
     m_record.abortReason = m_abort;
     m_record.qtErrorCode = int(reply->error());
-    if (reply->error() != QNetworkReply::NoError) {
-        const QString text = reply->errorString();
-        m_record.qtError = m_record.qtError.isEmpty() ? text : text + QStringLiteral(" (") + m_record.qtError + u')';
-    } else {
-        m_record.qtError.clear();
-    }
     ClassifierInput in;
     in.code = reply->error();
     in.reached = m_record.phaseReached;
     in.abort = m_abort;
+    in.status = m_record.status;
     in.tls = m_record.url.scheme() == QLatin1String("https");
     in.sendObservable = m_record.bodySize > 0;
     m_record.error = classifyError(in);
+    if (m_record.error || m_abort == AbortReason::Cancelled) {
+        const QString text = reply->errorString();
+        m_record.qtError = m_record.qtError.isEmpty() ? text : text + QStringLiteral(" (") + m_record.qtError + u')';
+    } else {
+        // An answer: Qt's words for it ("Error transferring … server replied: Too Many Requests") describe the
+        // status, not a failure. The code stays in qtErrorCode.
+        m_record.qtError.clear();
+    }
 
     // No disconnect (a string-based lookup per attempt): every slot above ignores a finished attempt.
     reply->deleteLater();

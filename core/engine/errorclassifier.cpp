@@ -23,6 +23,34 @@ ErrorClass timeoutClass(const ClassifierInput& in)
 
 } // namespace
 
+QNetworkReply::NetworkError qtErrorForStatus(int status)
+{
+    // Qt 6.4's own table (qhttpthreaddelegate.cpp statusCodeFromHttp), applied once the whole answer has been
+    // read. A body cut short is reported with the socket's error instead (RemoteHostClosedError …).
+    using E = QNetworkReply::NetworkError;
+    switch (status) {
+    case 400:
+    case 418:
+        return E::ProtocolInvalidOperationError;
+    case 401: return E::AuthenticationRequiredError;
+    case 403: return E::ContentAccessDenied;
+    case 404: return E::ContentNotFoundError;
+    case 405: return E::ContentOperationNotPermittedError;
+    case 407: return E::ProxyAuthenticationRequiredError;
+    case 409: return E::ContentConflictError;
+    case 410: return E::ContentGoneError;
+    case 500: return E::InternalServerError;
+    case 501: return E::OperationNotImplementedError;
+    case 503: return E::ServiceUnavailableError;
+    default:
+        if (status > 500)
+            return E::UnknownServerError;
+        if (status >= 400)
+            return E::UnknownContentError;
+        return E::NoError;
+    }
+}
+
 std::optional<ErrorClass> classifyError(const ClassifierInput& in)
 {
     switch (in.abort) {
@@ -38,6 +66,14 @@ std::optional<ErrorClass> classifyError(const ClassifierInput& in)
     case AbortReason::None:
         break;
     }
+
+    // An attempt whose status line and headers arrived is an answer, whatever code Qt derived from its
+    // status (a 400 is ProtocolInvalidOperationError to Qt, and not a protocol failure).
+    // Only the exact code for this status counts: HTTP/2 maps an RST_STREAM (INTERNAL_ERROR, ENHANCE_YOUR_CALM…)
+    // to InternalServerError or UnknownServerError too, and that after a 200 head is a body cut short.
+    if (reached(in, AttemptPhase::HeadersReceived) && in.status && in.code != QNetworkReply::NoError
+        && in.code == qtErrorForStatus(*in.status))
+        return std::nullopt;
 
     using E = QNetworkReply::NetworkError;
     switch (in.code) {
@@ -61,10 +97,13 @@ std::optional<ErrorClass> classifyError(const ClassifierInput& in)
             return ErrorClass::Tls; // closed during the handshake (never re-sent by Qt)
         return ErrorClass::ConnectionLost;
     case E::ContentReSendError:
-        // Qt wanted to re-send after the connection closed with no status line (or a status line that was
-        // not HTTP): the request may have been applied, the answer is lost.
+        // After the head arrived: a 307/308 (or an authentication challenge Qt answers by itself) that Qt
+        // would follow by sending the body again, which the engine's non-rewindable body refuses
+        // (qhttpnetworkconnectionchannel.cpp handleStatus). The server answered; only its body is unread.
         if (reached(in, AttemptPhase::HeadersReceived))
-            return ErrorClass::Protocol;
+            return std::nullopt;
+        // Before it: Qt wanted to re-send after the connection closed with no status line (or a status line
+        // that was not HTTP): the request may have been applied, the answer is lost.
         return ErrorClass::ConnectionLost;
     case E::ProtocolFailure:
     case E::ProtocolUnknownError:
@@ -77,9 +116,9 @@ std::optional<ErrorClass> classifyError(const ClassifierInput& in)
     default:
         break;
     }
-    // Proxy errors, and HTTP-status errors Qt derives from an answer: an answer is never an error here,
-    // so anything left is classified by how far the attempt got.
+    // Anything left (proxy errors, HTTP/2 stream errors that share names with status codes…) by how far the
+    // attempt got: after the head, the answer's own code was handled above, so this one broke its body.
     if (reached(in, AttemptPhase::HeadersReceived))
-        return std::nullopt;
+        return ErrorClass::Protocol;
     return reached(in, AttemptPhase::RequestSent) ? ErrorClass::ConnectionLost : ErrorClass::Refused;
 }

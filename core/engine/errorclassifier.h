@@ -17,11 +17,15 @@ struct ClassifierInput
     QNetworkReply::NetworkError code = QNetworkReply::NoError;
     AttemptPhase reached = AttemptPhase::Started;
     AbortReason abort = AbortReason::None;
+    std::optional<int> status; // the answer's status, when its head arrived
     bool tls = false; // https
     // True when Qt signals the request going out (a non-empty body: requestSent). For an empty body over
     // plain HTTP Qt emits nothing between "connecting" and the answer, so "not sent" cannot be proven.
     bool sendObservable = true;
 };
+
+// The code Qt gives a complete answer with STATUS (NoError below 400): an answer, not a transport failure.
+QNetworkReply::NetworkError qtErrorForStatus(int status);
 
 // nullopt: no error (an HTTP answer, whatever its status), or a user cancel.
 std::optional<ErrorClass> classifyError(const ClassifierInput& input);

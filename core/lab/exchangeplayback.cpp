@@ -53,7 +53,7 @@ void ExchangePlayback::afterDelay()
             return;
         }
         writeHead();
-        if (m_step.dribbleBytes > 0 && m_response.body.size() > 0) {
+        if (m_step.dribbleBytes > 0 && !m_response.content().isEmpty()) {
             m_dribbleTimer = new QTimer(this);
             m_dribbleTimer->setTimerType(Qt::PreciseTimer);
             m_dribbleTimer->setInterval(m_step.dribbleInterval);
@@ -63,7 +63,7 @@ void ExchangePlayback::afterDelay()
                 m_dribbleTimer->start();
             return;
         }
-        connection->write(m_response.body);
+        connection->write(m_response.content());
         finish(true, m_keepAlive);
         return;
     case FaultStep::Kind::Truncate: {
@@ -72,9 +72,10 @@ void ExchangePlayback::afterDelay()
             return;
         }
         writeHead();
-        const qsizetype keep = m_step.truncateAfter >= 0 ? std::min(m_step.truncateAfter, m_response.body.size() - 1)
-                                                         : m_response.body.size() / 2;
-        connection->write(m_response.body.left(std::max<qsizetype>(0, keep)));
+        const QByteArray content = m_response.content();
+        const qsizetype keep
+            = m_step.truncateAfter >= 0 ? std::min(m_step.truncateAfter, content.size() - 1) : content.size() / 2;
+        connection->write(content.left(std::max<qsizetype>(0, keep)));
         if (m_step.truncateWithReset) {
             // Let the partial body leave before the RST discards the send queue.
             if (QTcpSocket* socket = connection->socket())
@@ -122,10 +123,11 @@ void ExchangePlayback::dribbleNext()
         finish(false, false);
         return;
     }
-    const QByteArray piece = m_response.body.mid(m_sent, m_step.dribbleBytes);
+    const QByteArray content = m_response.content();
+    const QByteArray piece = content.mid(m_sent, m_step.dribbleBytes);
     m_connection->write(piece);
     m_sent += piece.size();
-    if (m_sent >= m_response.body.size())
+    if (m_sent >= content.size())
         finish(true, m_keepAlive);
 }
 

@@ -122,6 +122,7 @@ void FaultServer::play(LabConnection* connection, const LabRequest& request, qsi
         refuseFor(step.duration, step.note.isEmpty() ? u"refuse step"_s : step.note);
 
     const quint64 generation = m_generation;
+    response.headRequest = request.method == "HEAD";
     startPlayback(connection, step, response, request.keepAlive, event,
         [this, generation, keyed, scope, key, stored, late = step.kind == FaultStep::Kind::Late](bool) {
             if (generation == m_generation && keyed && !late)
@@ -135,6 +136,7 @@ void FaultServer::answerNow(LabConnection* connection, const LabRequest& request
     step.kind = FaultStep::Kind::Respond;
     if (event.stepKind.isEmpty())
         event.stepKind = u"respond"_s;
+    response.headRequest = request.method == "HEAD";
     startPlayback(connection, step, response, request.keepAlive, event, {});
 }
 
@@ -198,8 +200,7 @@ void FaultServer::handleControl(LabConnection* connection, const LabRequest& req
     } else {
         response = LabResponse::json(404, R"({"error":"no_such_control_endpoint"})");
     }
-    if (method == "HEAD")
-        response.body.clear();
+    response.headRequest = method == "HEAD";
     startPlayback(connection, FaultStep {}, response, request.keepAlive, event, {});
 }
 

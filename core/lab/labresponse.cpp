@@ -29,7 +29,8 @@ QByteArray LabResponse::serializeHead(bool keepAlive, qsizetype contentLength) c
             continue;
         head += name + ": " + value + "\r\n";
     }
-    head += "Content-Length: " + QByteArray::number(contentLength < 0 ? body.size() : contentLength) + "\r\n";
+    if (status >= 200 && status != 204 && status != 304)
+        head += "Content-Length: " + QByteArray::number(contentLength < 0 ? body.size() : contentLength) + "\r\n";
     head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
     head += "\r\n";
     return head;

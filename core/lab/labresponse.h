@@ -11,12 +11,19 @@ struct LabResponse
     int status = 200;
     HttpHeaderList headers; // Content-Length, Date and Connection are added when serialising
     QByteArray body;
+    bool headRequest = false; // the answer to a HEAD: the head as for GET (its Content-Length), no content
+
+    // Whether content follows the head (RFC 9110 §6.4.1): never for HEAD, 1xx, 204 or 304.
+    bool carriesContent() const { return !headRequest && status >= 200 && status != 204 && status != 304; }
+    // The bytes that follow the head: the body, or nothing when the answer carries no content.
+    QByteArray content() const { return carriesContent() ? body : QByteArray(); }
 
     void setHeader(const QByteArray& name, const QByteArray& value); // replaces every NAME
     void addHeader(const QByteArray& name, const QByteArray& value) { headers.append(qMakePair(name, value)); }
     QByteArray header(QByteArrayView name) const;
 
     // Status line and header block ending with the empty line. CONTENTLENGTH < 0 means body().size().
+    // No Content-Length for 1xx, 204 (RFC 9110 §8.6: MUST NOT) and 304 (it would describe a body not sent).
     QByteArray serializeHead(bool keepAlive, qsizetype contentLength = -1) const;
 
     static QByteArray reasonPhrase(int status);

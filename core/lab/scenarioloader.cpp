@@ -152,7 +152,7 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
         step.weight = int(*n);
     if (auto s = string(o, path, u"note"_s))
         step.note = *s;
-    if (auto n = integer(o, path, u"status"_s, 100, 599))
+    if (auto n = integer(o, path, u"status"_s, 200, 599))
         step.status = int(*n);
     if (o.contains(u"headers"_s)) {
         const QJsonValue h = o.value(u"headers"_s);
@@ -323,7 +323,7 @@ std::optional<OutageWindow> Reader::outage(const QJsonValue& value, const QStrin
         problem(path + u".duration_ms"_s, u"is required"_s);
     if (auto m = oneOf(o, path, u"mode"_s, { u"refuse"_s, u"status"_s, u"reset"_s }))
         window.mode = *m == u"refuse"_s ? OutageWindow::Mode::Refuse : (*m == u"reset"_s ? OutageWindow::Mode::Reset : OutageWindow::Mode::Status);
-    if (auto n = integer(o, path, u"status"_s, 100, 599))
+    if (auto n = integer(o, path, u"status"_s, 200, 599))
         window.status = int(*n);
     return problems.size() == before ? std::optional(window) : std::nullopt;
 }
@@ -371,7 +371,7 @@ ScenarioLoader::Result ScenarioLoader::fromObject(const QJsonObject& o)
     scenario.description = r.string(o, root, u"description"_s).value_or(QString());
     if (auto seed = r.integer(o, root, u"seed"_s, 0, (1LL << 53)))
         scenario.seed = quint64(*seed);
-    if (auto status = r.integer(o, root, u"fallback_status"_s, 100, 599))
+    if (auto status = r.integer(o, root, u"fallback_status"_s, 200, 599))
         scenario.fallbackStatus = int(*status);
     const QJsonValue routes = o.value(u"routes"_s);
     if (!routes.isArray() || routes.toArray().isEmpty()) {
