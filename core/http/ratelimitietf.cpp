@@ -48,7 +48,9 @@ struct PolicyField
     QList<PolicyMember> integer; // draft-04…-07
 };
 
-PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings)
+// ALLOWTOKENS: policy identifiers may be Tokens (the editor's copy's branch); draft-11 requires Strings,
+// and a field that breaks that is ignored whole.
+PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings, bool allowTokens = true)
 {
     PolicyField result;
     const QList<QByteArray> lines = headerValues(headers, "RateLimit-Policy");
@@ -106,8 +108,14 @@ PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings
                          u"Sequence)"_s;
         return result;
     }
+    if (tokens && !allowTokens) {
+        if (warnings)
+            *warnings << u"RateLimit-Policy ignored: policy identifiers must be Strings (draft-11 §3.1); Tokens "
+                         u"belong to the editor's copy, whose RateLimit uses a/w, not r/t"_s;
+        return result;
+    }
     if (tokens && warnings)
-        *warnings << u"RateLimit-Policy: policy identifiers should be Strings, Tokens read anyway"_s;
+        *warnings << u"RateLimit-Policy: policy identifiers are Tokens (the editor's copy); read as names"_s;
     return parsed;
 }
 
@@ -120,20 +128,29 @@ const PolicyMember* findPolicy(const PolicyField& policies, const QString& name)
     return nullptr;
 }
 
-// draft-08…-11 (r/t) or the editor's copy (a/w/c). Returns false when the field is not that syntax at all.
-bool readListSyntax(const SfList& list, const HttpHeaderList& headers, const PolicyField& policies,
-    RateLimitParse& out, QStringList* usedPolicies)
+enum class ListSyntax { None, Draft11, EditorsCopy };
+
+// Whether a RateLimit List is the draft-08…-11 syntax (r/t), the editor's copy (a/w/c), or neither.
+ListSyntax listSyntaxOf(const SfList& list)
 {
     if (list.isEmpty())
-        return false;
+        return ListSyntax::None;
     bool editorsCopy = false;
     for (const SfListMember& member : list) {
         const auto* item = std::get_if<SfItem>(&member);
         if (!item || !(std::holds_alternative<QString>(item->value) || std::holds_alternative<SfToken>(item->value)))
-            return false;
+            return ListSyntax::None;
         if (item->params.contains("a") && !item->params.contains("r"))
             editorsCopy = true;
     }
+    return editorsCopy ? ListSyntax::EditorsCopy : ListSyntax::Draft11;
+}
+
+// Reads a List of SYNTAX whole, or not at all (*ACCEPTED false, with a warning saying why).
+void readListSyntax(const SfList& list, ListSyntax syntax, const HttpHeaderList& headers, const PolicyField& policies,
+    RateLimitParse& out, QStringList* usedPolicies, bool* accepted)
+{
+    const bool editorsCopy = syntax == ListSyntax::EditorsCopy;
     const QByteArrayView remainingKey = editorsCopy ? "a" : "r";
     const QByteArrayView windowKey = editorsCopy ? "w" : "t";
     const QString dialect = editorsCopy ? u"ietf-editors-copy"_s : u"ietf-draft-11"_s;
@@ -169,22 +186,27 @@ bool readListSyntax(const SfList& list, const HttpHeaderList& headers, const Pol
         snapshot.fields = rateLimitFields(headers, { "RateLimit", "RateLimit-Policy" });
         snapshots << snapshot;
     }
+    *accepted = false;
     if (bad) {
         out.warnings << u"RateLimit ignored: malformed (%1 must be a non-negative Integer on every member%2)"_s.arg(
             QString::fromLatin1(remainingKey), editorsCopy ? u", w and c too"_s : u", t too"_s);
-        return true;
+        return;
+    }
+    if (tokens && !editorsCopy) {
+        out.warnings << u"RateLimit ignored: policy identifiers must be Strings (draft-11 §3.1), not Tokens"_s;
+        return;
     }
     if (tokens)
-        out.warnings << u"RateLimit: policy identifiers should be Strings, Tokens read anyway"_s;
+        out.warnings << u"RateLimit: policy identifiers are Tokens (the editor's copy); read as names"_s;
+    *accepted = true;
     for (RateLimitSnapshot& snapshot : snapshots) {
         *usedPolicies << snapshot.policy;
         appendSnapshot(out, std::move(snapshot));
     }
-    return true;
 }
 
 // draft-07: RateLimit: limit=100, remaining=50, reset=5
-bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& headers, RateLimitParse& out)
+bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& headers, RateLimitParse& out, bool* accepted)
 {
     if (!dict.contains("limit") && !dict.contains("remaining") && !dict.contains("reset"))
         return false;
@@ -211,6 +233,7 @@ bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& header
                         u"(remaining optional)"_s;
         return true;
     }
+    *accepted = true;
     snapshot.resetSeconds = double(*reset);
     snapshot.windowSeconds = integerPolicyWindow(headers, *snapshot.limit);
     snapshot.fields = rateLimitFields(headers, { "RateLimit", "RateLimit-Policy" });
@@ -233,23 +256,34 @@ std::optional<qint64> integerPolicyWindow(const HttpHeaderList& headers, qint64 
 void readIetfRateLimit(const HttpHeaderList& headers, const QDateTime& now, RateLimitParse& out)
 {
     Q_UNUSED(now); // every IETF value is relative
-    const PolicyField policies = readPolicyField(headers, &out.warnings);
-    QStringList usedPolicies;
     const QList<QByteArray> lines = headerValues(headers, "RateLimit");
+    QString listError;
+    const std::optional<SfList> list = lines.isEmpty() ? std::nullopt : parseSfList(lines, &listError);
+    const ListSyntax syntax = list ? listSyntaxOf(*list) : ListSyntax::None;
+    // Token identifiers are the editor's copy's; in a draft-11 pair they make RateLimit-Policy malformed.
+    const PolicyField policies = readPolicyField(headers, &out.warnings, lines.isEmpty() || syntax == ListSyntax::EditorsCopy);
+    QStringList usedPolicies;
+    bool rateLimitRead = lines.isEmpty();
     if (!lines.isEmpty()) {
-        QString listError;
-        const std::optional<SfList> list = parseSfList(lines, &listError);
-        bool understood = list && readListSyntax(*list, headers, policies, out, &usedPolicies);
+        bool understood = syntax != ListSyntax::None;
+        if (understood)
+            readListSyntax(*list, syntax, headers, policies, out, &usedPolicies, &rateLimitRead);
         if (!understood) {
             const std::optional<SfDictionary> dict = parseSfDictionary(lines);
-            understood = dict && readDictionarySyntax(*dict, headers, out);
+            understood = dict && readDictionarySyntax(*dict, headers, out, &rateLimitRead);
         }
         if (!understood) {
             out.warnings << u"RateLimit ignored: neither the draft-08…11 List nor the draft-07 Dictionary syntax"_s
                     + (list ? QString() : u" ("_s + listError + u")"_s);
         }
     }
-    // Policies the server announced without a matching RateLimit member still tell the quota and window.
+    // Policies the server announced without a matching RateLimit member still tell the quota and window, but
+    // not when the RateLimit field beside them was malformed: the pair is read whole or not at all.
+    if (!rateLimitRead) {
+        if (!policies.named.isEmpty())
+            out.warnings << u"RateLimit-Policy not used: the RateLimit field it describes was ignored"_s;
+        return;
+    }
     for (const PolicyMember& policy : policies.named) {
         if (usedPolicies.contains(policy.name, Qt::CaseInsensitive))
             continue;

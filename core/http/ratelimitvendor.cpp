@@ -133,13 +133,24 @@ void readSuffixed(const HttpHeaderList& headers, const QDateTime& now, RateLimit
         snapshot.policy = suffix;
         if (openai) {
             snapshot.quotaUnit = suffix;
-            // Azure OpenAI sends -1 for "no such limit": a sentinel, not a count.
+            // Azure OpenAI sends -1 for "no such limit": a sentinel, not a count, in either count field.
             bool conflict = false;
-            if (const auto limit = rateLimitSingleton(headers, limitName, &conflict); limit && limit->trimmed() == "-1")
-                snapshot.warnings << QString::fromLatin1(limitName) + u" is -1 (no limit reported); read as unknown"_s;
-            else
-                readCount(headers, limitName, &snapshot.limit, snapshot);
-            readCount(headers, remainingName, &snapshot.remaining, snapshot);
+            const auto readOrSentinel = [&](const QByteArray& name, std::optional<qint64>* target) {
+                if (const auto value = rateLimitSingleton(headers, name, &conflict); value && value->trimmed() == "-1")
+                    snapshot.warnings << QString::fromLatin1(name) + u" is -1 (no limit reported); read as unknown"_s;
+                else
+                    readCount(headers, name, target, snapshot);
+            };
+            readOrSentinel(limitName, &snapshot.limit);
+            readOrSentinel(remainingName, &snapshot.remaining);
+            if (!snapshot.limit && !snapshot.remaining) {
+                // A reset with no count known (Azure's "-1"s, or counts that did not read) says nothing
+                // about a quota: no snapshot, rather than one that resets a quota nobody stated.
+                out.warnings << snapshot.warnings;
+                if (hasHeader(headers, resetName))
+                    out.warnings << QString::fromLatin1(resetName) + u" ignored: no count of that quota was readable"_s;
+                continue;
+            }
             if (const auto reset = rateLimitSingleton(headers, resetName, &conflict)) {
                 snapshot.resetSeconds = parseGoDuration(*reset);
                 if (!snapshot.resetSeconds)

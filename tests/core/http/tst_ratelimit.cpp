@@ -78,10 +78,6 @@ void TestRateLimit::mostRestrictive_data()
                H("RateLimit-Policy", "\"a\";q=10;w=10, \"b\";q=100;w=1000") }
         << t0 << 2 << u"ietf-draft-11"_s << u"b"_s << QVariant(100) << QVariant(1) << QVariant(100)
         << QVariant(1000) << false << QString();
-    QTest::addRow("headers.md §2.1 draft-10: token policy and no r, RateLimit ignored whole")
-        << HttpHeaderList { H("RateLimit-Policy", "quota;q=100;w=1"), H("RateLimit", "quota;t=1") } << t0 << 1
-        << u"ietf-draft-11"_s << u"quota"_s << QVariant(100) << absent << absent << QVariant(1) << false
-        << u"RateLimit ignored"_s;
     QTest::addRow("headers.md §2.2 draft-11: r=-1 parses as SF but is malformed")
         << HttpHeaderList { H("RateLimit", "\"default\";r=-1;t=10") } << t0 << 0 << QString() << QString()
         << absent << absent << absent << absent << false << u"RateLimit ignored"_s;
@@ -237,6 +233,23 @@ void TestRateLimit::mostRestrictive_data()
                H("X-RateLimit-Reset", "Tue, 15 Nov 1994 08:12:31 GMT") }
         << epoch(784887121) << 1 << u"x-ratelimit"_s << QString() << QVariant(100) << QVariant(50) << QVariant(30)
         << absent << false << u"HTTP-date"_s;
+    QTest::addRow("issue 10 §5: Azure OpenAI -1 in both counts: no quota, the reset alone is not read")
+        << HttpHeaderList { H("x-ratelimit-limit-tokens", "-1"), H("x-ratelimit-remaining-tokens", "-1"),
+               H("x-ratelimit-reset-tokens", "0s") }
+        << t0 << 0 << QString() << QString() << absent << absent << absent << absent << false << u"no count"_s;
+    QTest::addRow("issue 10 §5: Tokens and no r in a draft-11 pair: neither field is half-read")
+        << HttpHeaderList { H("RateLimit-Policy", "quota;q=100;w=1"), H("RateLimit", "quota;t=1") } << t0 << 0
+        << QString() << QString() << absent << absent << absent << absent << false << u"RateLimit-Policy"_s;
+    QTest::addRow("issue 10 §5: a malformed RateLimit makes its RateLimit-Policy unused")
+        << HttpHeaderList { H("RateLimit-Policy", "\"quota\";q=100;w=60"), H("RateLimit", "\"quota\";t=1") } << t0 << 0
+        << QString() << QString() << absent << absent << absent << absent << false << u"not used"_s;
+    QTest::addRow("draft-11 §3.1: Token identifiers in RateLimit are malformed")
+        << HttpHeaderList { H("RateLimit", "quota;r=5;t=10") } << t0 << 0 << QString() << QString() << absent
+        << absent << absent << absent << false << u"must be Strings"_s;
+    QTest::addRow("draft-11 §3.1: a Token RateLimit-Policy beside a String RateLimit is ignored whole")
+        << HttpHeaderList { H("RateLimit-Policy", "quota;q=100;w=60"), H("RateLimit", "\"quota\";r=5;t=10") } << t0 << 1
+        << u"ietf-draft-11"_s << u"quota"_s << absent << QVariant(5) << QVariant(10) << absent << false
+        << u"must be Strings"_s;
     QTest::addRow("headers.md §4 X-RateLimit-Remaining not a number is ignored, not half-read")
         << HttpHeaderList { H("X-RateLimit-Limit", "100"), H("X-RateLimit-Remaining", "50abc") } << t0 << 1
         << u"x-ratelimit"_s << QString() << QVariant(100) << absent << absent << absent << false
