@@ -158,6 +158,7 @@ void TimelineView::applyPalette()
         { S::Bar, p.tls, timelinePhaseName(TimelinePhase::Tls) },
         { S::Bar, p.firstByte, timelinePhaseName(TimelinePhase::FirstByte) },
         { S::Bar, p.download, timelinePhaseName(TimelinePhase::Download) },
+        { S::Bar, p.queued, timelinePhaseName(TimelinePhase::Queued) },
         { S::Hatch, p.backoffWait, tr("Wait: backoff") }, { S::Hatch, p.serverWait, tr("Wait: Retry-After") },
         { S::Hatch, p.throttleWait, tr("Wait: throttle") }, { S::Circle, p.success, tr("Succeeded") },
         { S::Square, p.failure, tr("Failed") }, { S::Tick, p.labReceived, tr("Lab: request received") },

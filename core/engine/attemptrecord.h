@@ -35,7 +35,10 @@ struct SentHeader
 struct AttemptTimestamps
 {
     std::optional<MonoTime> scheduled; // when the attempt was due (end of the wait)
-    std::optional<MonoTime> started; // when it was actually handed to the transport
+    // When it began waiting for a connection, set only when the client's connections per host were all busy
+    // (the `queued` phase runs from here to `started`; timeouts count from `started`).
+    std::optional<MonoTime> queued;
+    std::optional<MonoTime> started; // when it was actually handed to the transport (to the wire)
     std::optional<MonoTime> connecting;
     std::optional<MonoTime> tlsDone;
     std::optional<MonoTime> requestSent;

@@ -22,6 +22,8 @@ EngineRun::EngineRun(int id, const RequestSpec& request, const RetryPolicy& poli
         record.policy.limits.connectTimeout = request.connectTimeout;
     if (request.deadline)
         record.policy.limits.deadline = request.deadline;
+    if (request.connectionsPerHost)
+        record.policy.limits.connectionsPerHost = request.connectionsPerHost;
     record.seed = seed;
     record.submittedAt = submittedAt;
 }

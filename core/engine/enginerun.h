@@ -38,7 +38,13 @@ struct EngineRun
     bool cancelling = false;
     int quotaAcquired = 0;
     Transport* transport = nullptr;
-    std::optional<Scheduler::TaskId> waitTask;
+    int wireSlot = -1; // the slot the attempt in flight holds (engine/wireslots.h)
+    // Waiting for a connection (the policy's connections per host are all busy): the host it waits for,
+    // since when, and when the attempt had been due.
+    QString queuedFor;
+    std::optional<MonoTime> queuedSince;
+    MonoTime queuedDueAt { 0 };
+    std::optional<Scheduler::TaskId> waitTask; // a retry wait, or the deadline while queued
     Millis throttleHeld { 0 }; // held back by the host throttle before the next attempt
     QByteArray bodySha256; // hashed once per run (set when it starts)
 };

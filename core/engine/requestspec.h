@@ -34,6 +34,7 @@ struct RequestSpec
     std::optional<Millis> attemptTimeout;
     std::optional<Millis> connectTimeout;
     std::optional<Millis> deadline;
+    std::optional<int> connectionsPerHost; // the client's pool limit (RetryPolicy::Limits::connectionsPerHost)
 
     bool http2Allowed = false; // off by default: deterministic HTTP/1.1 (qt-internals §3)
     bool followRedirects = false; // a 3xx is recorded; followed (as a new attempt) only when true

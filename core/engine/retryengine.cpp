@@ -8,16 +8,16 @@
 #include "engine/requestheaders.h"
 #include "engine/scheduler.h"
 #include "engine/throttlingfailure.h"
+#include "engine/wireslots.h"
 #include "policy/decide.h"
 #include "policy/retrybudget.h"
 
 #include <QCoreApplication>
-#include <QNetworkAccessManager>
 #include <QNetworkCookie>
 #include <QNetworkCookieJar>
-#include <QNetworkProxy>
 
 #include <algorithm>
+#include <utility>
 
 namespace {
 constexpr int kMaxRedirects = 10;
@@ -36,13 +36,10 @@ RetryEngine::RetryEngine(const Clock& clock, Scheduler& scheduler, QObject* pare
     : QObject(parent)
     , m_clock(clock)
     , m_scheduler(scheduler)
-    , m_nam(new QNetworkAccessManager(this))
+    , m_slots(new WireSlots(this))
 {
     registerMetaTypes();
-    m_nam->setProxy(QNetworkProxy::NoProxy); // no proxy unless the user sets one (qt-internals §1.5)
-    m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-    m_nam->setAutoDeleteReplies(false);
-    m_factory = [this](QObject* p) -> Transport* { return new AttemptTransport(*m_nam, m_clock, p); };
+    m_factory = [this](QNetworkAccessManager& nam, QObject* p) -> Transport* { return new AttemptTransport(nam, m_clock, p); };
 }
 
 RetryEngine::~RetryEngine()
@@ -127,9 +124,112 @@ void RetryEngine::startAttempt(EngineRun& run, MonoTime scheduledAt)
 {
     if (holdForHostThrottle(run))
         return;
-    AttemptRecord a = run.nextAttempt(scheduledAt, m_clock.now());
+    const QString host = WireSlots::hostKey(run.target);
+    const std::optional<int> slot = m_slots->acquire(host, run.record.policy.limits.connectionsPerHost);
+    if (!slot) {
+        queueForConnection(run, host, scheduledAt);
+        return;
+    }
+    launchAttempt(run, scheduledAt, *slot);
+}
 
-    Transport* t = m_factory(this);
+// Every connection the policy allows to the host carries an attempt: wait, in order, for one to end. The
+// run's deadline still runs; the attempt's own timeouts start only once it has a connection.
+void RetryEngine::queueForConnection(EngineRun& run, const QString& host, MonoTime scheduledAt)
+{
+    run.queuedFor = host;
+    run.queuedSince = m_clock.now();
+    run.queuedDueAt = scheduledAt;
+    m_connectionQueue[host].append(run.record.runId);
+    const RetryPolicy& policy = run.record.policy;
+    if (!policy.limits.deadline || !run.record.startedAt)
+        return;
+    const int runId = run.record.runId;
+    run.waitTask = m_scheduler.scheduleAt(*run.record.startedAt + *policy.limits.deadline, [this, runId] {
+        auto found = m_runs.find(runId);
+        if (found == m_runs.end() || found->second->queuedFor.isEmpty())
+            return;
+        found->second->waitTask.reset();
+        finishQueuedAtDeadline(*found->second);
+    });
+}
+
+bool RetryEngine::deadlinePassed(const EngineRun& run) const
+{
+    const Limits& limits = run.record.policy.limits;
+    return limits.deadline && run.record.startedAt && m_clock.now() >= *run.record.startedAt + *limits.deadline;
+}
+
+void RetryEngine::finishQueuedAtDeadline(EngineRun& run)
+{
+    const auto waited = std::chrono::duration_cast<Millis>(m_clock.now() - run.queuedSince.value_or(m_clock.now()));
+    const Limits& limits = run.record.policy.limits;
+    finishRun(run.record.runId, FinalKind::Deadline,
+        tr("attempt %1 not sent: it waited %2 for one of the %3 connections per host and the %4 deadline passed")
+            .arg(int(run.record.attempts.size()) + 1)
+            .arg(formatMillis(waited))
+            .arg(limits.connectionsPerHost.value_or(0))
+            .arg(formatMillis(limits.deadline.value_or(Millis(0)))));
+}
+
+void RetryEngine::leaveConnectionQueue(EngineRun& run)
+{
+    if (run.queuedFor.isEmpty())
+        return;
+    auto it = m_connectionQueue.find(run.queuedFor);
+    if (it != m_connectionQueue.end()) {
+        it->second.removeOne(run.record.runId);
+        if (it->second.isEmpty())
+            m_connectionQueue.erase(it);
+    }
+    run.queuedFor.clear();
+}
+
+void RetryEngine::releaseWireSlot(EngineRun& run)
+{
+    if (run.wireSlot < 0)
+        return;
+    m_slots->release(std::exchange(run.wireSlot, -1));
+    serveConnectionQueue(WireSlots::hostKey(run.target));
+}
+
+// A connection to HOST came free: start the runs waiting for one, first come first served. Looked up again
+// on every turn, because starting an attempt emits signals whose slots may cancel runs.
+void RetryEngine::serveConnectionQueue(const QString& host)
+{
+    for (;;) {
+        auto queue = m_connectionQueue.find(host);
+        if (queue == m_connectionQueue.end() || queue->second.isEmpty())
+            return;
+        const int runId = queue->second.first();
+        auto found = m_runs.find(runId);
+        if (found == m_runs.end()) {
+            queue->second.removeFirst();
+            continue;
+        }
+        EngineRun& run = *found->second;
+        if (deadlinePassed(run)) { // its deadline task has not run yet: the connection came too late
+            finishQueuedAtDeadline(run);
+            continue;
+        }
+        const std::optional<int> slot = m_slots->acquire(host, run.record.policy.limits.connectionsPerHost);
+        if (!slot)
+            return;
+        leaveConnectionQueue(run);
+        if (run.waitTask)
+            m_scheduler.cancel(*std::exchange(run.waitTask, std::nullopt));
+        launchAttempt(run, run.queuedDueAt, *slot);
+    }
+}
+
+void RetryEngine::launchAttempt(EngineRun& run, MonoTime scheduledAt, int slot)
+{
+    const MonoTime now = m_clock.now();
+    AttemptRecord a = run.nextAttempt(scheduledAt, now);
+    a.at.queued = std::exchange(run.queuedSince, std::nullopt);
+    run.wireSlot = slot;
+
+    Transport* t = m_factory(m_slots->manager(slot), this);
     run.transport = t;
     const int runId = run.record.runId;
     const int index = a.index;
@@ -209,6 +309,9 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
         run.transport->deleteLater();
         run.transport = nullptr;
     }
+    releaseWireSlot(run); // may start attempts that waited for a connection to this host
+    if (!m_runs.count(runId))
+        return;
     const RetryPolicy& policy = run.record.policy;
     const QDateTime wallNow = m_clock.wallNow();
 
@@ -335,6 +438,7 @@ void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, st
         --m_running;
     if (run->waitTask)
         m_scheduler.cancel(*run->waitTask);
+    leaveConnectionQueue(*run);
     if (run->transport) {
         run->transport->disconnect(this);
         run->transport->deleteLater();
@@ -343,6 +447,10 @@ void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, st
     run->record.outcome = kind;
     run->record.reason = reason;
     run->record.serverAskedFor = serverAskedFor;
+    if (run->wireSlot >= 0) { // cancelled mid-attempt: its connection is free for the runs waiting
+        m_slots->release(std::exchange(run->wireSlot, -1));
+        serveConnectionQueue(WireSlots::hostKey(run->target));
+    }
     Q_EMIT runFinished(run->record);
     if (!m_draining)
         pump();
@@ -368,7 +476,8 @@ void RetryEngine::cancel(int runId)
             finishRun(runId, FinalKind::Cancelled, tr("cancelled"));
         return;
     }
-    finishRun(runId, FinalKind::Cancelled, tr("cancelled while waiting"));
+    finishRun(runId, FinalKind::Cancelled,
+        run.queuedFor.isEmpty() ? tr("cancelled while waiting") : tr("cancelled while waiting for a connection"));
 }
 
 void RetryEngine::cancelAll()

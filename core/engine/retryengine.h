@@ -25,13 +25,15 @@ struct EngineRun;
 class QNetworkAccessManager;
 class RandomSource;
 class Scheduler;
+class WireSlots;
 
 class RetryEngine final : public QObject
 {
     Q_OBJECT
 public:
-    // CLOCK and SCHEDULER must outlive the engine. The engine owns one QNetworkAccessManager (no proxy)
-    // used by the default transport; setTransportFactory() replaces the transport (tests).
+    // CLOCK and SCHEDULER must outlive the engine. Every attempt in flight gets a wire slot of its own (a
+    // QNetworkAccessManager, engine/wireslots.h) for the default transport; setTransportFactory() replaces
+    // the transport (tests).
     RetryEngine(const Clock& clock, Scheduler& scheduler, QObject* parent = nullptr);
     ~RetryEngine() override;
 
@@ -54,7 +56,8 @@ public:
     int runningCount() const;
     int queuedCount() const;
     bool isIdle() const { return m_runs.empty(); }
-    QNetworkAccessManager& network() { return *m_nam; }
+    // The wire slots: how many managers exist and how many carry an attempt now.
+    const WireSlots& wireSlots() const { return *m_slots; }
     // The per-host throttle's state: what every run learnt about each host's quota (shared by all runs).
     const HostThrottleState& hostThrottle() const { return m_hostThrottle; }
 
@@ -73,6 +76,13 @@ private:
     void pump();
     void startRun(EngineRun& run);
     void startAttempt(EngineRun& run, MonoTime scheduledAt);
+    void launchAttempt(EngineRun& run, MonoTime scheduledAt, int slot);
+    void queueForConnection(EngineRun& run, const QString& host, MonoTime scheduledAt);
+    void leaveConnectionQueue(EngineRun& run);
+    bool deadlinePassed(const EngineRun& run) const;
+    void finishQueuedAtDeadline(EngineRun& run);
+    void releaseWireSlot(EngineRun& run);
+    void serveConnectionQueue(const QString& host);
     bool holdForHostThrottle(EngineRun& run);
     void scheduleWait(EngineRun& run, const WaitInfo& info, bool throttleHold = false);
     void noteHostReset(const AttemptRecord& record);
@@ -82,7 +92,8 @@ private:
 
     const Clock& m_clock;
     Scheduler& m_scheduler;
-    QNetworkAccessManager* m_nam = nullptr;
+    WireSlots* m_slots = nullptr;
+    std::map<QString, QList<int>> m_connectionQueue; // per host: runs waiting for a connection, in order
     TransportFactory m_factory;
     RandomSource* m_random = nullptr;
     int m_limit = 8;

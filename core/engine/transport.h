@@ -39,5 +39,8 @@ Q_SIGNALS:
     void finished(const AttemptRecord& record);
 };
 
-// Makes one transport per attempt; the engine parents and deletes it.
-using TransportFactory = std::function<Transport*(QObject* parent)>;
+class QNetworkAccessManager;
+
+// Makes one transport per attempt on NAM, the attempt's wire slot (engine/wireslots.h), which carries no
+// other attempt meanwhile; the engine parents and deletes the transport.
+using TransportFactory = std::function<Transport*(QNetworkAccessManager& nam, QObject* parent)>;

@@ -40,6 +40,8 @@ QString describeLimits(const Limits& l)
         parts << tr("attempt timeout %1").arg(formatMillis(*l.attemptTimeout));
     if (l.connectTimeout)
         parts << tr("connect timeout %1").arg(formatMillis(*l.connectTimeout));
+    if (l.connectionsPerHost)
+        parts << tr("%1 connections per host").arg(*l.connectionsPerHost);
     return parts.join(QStringLiteral("; "));
 }
 
@@ -172,8 +174,10 @@ QString describePolicy(const RetryPolicy& p)
     text += p.name.isEmpty() ? tr("(unnamed policy)\n") : p.name + QLatin1Char('\n');
     if (!p.description.isEmpty())
         text += p.description + QLatin1Char('\n');
+    if (!p.sourceTitle.isEmpty())
+        text += tr("Source: %1\n").arg(p.sourceTitle);
     if (!p.source.isEmpty())
-        text += tr("Source: %1\n").arg(p.source);
+        text += (p.sourceTitle.isEmpty() ? tr("Source: %1\n") : tr("Cited: %1\n")).arg(p.source);
     text += QLatin1Char('\n');
     text += tr("Limits:   %1\n").arg(describeLimits(p.limits));
     text += tr("Backoff:  %1\n").arg(describeBackoff(p.backoff, p.jitter));

@@ -186,6 +186,8 @@ QJsonObject policyToJson(const RetryPolicy& p)
     limits[u"deadline_mode"] = PolicyNames::deadlineModes().at(int(p.limits.deadlineMode));
     limits[u"attempt_timeout_ms"] = millisValue(p.limits.attemptTimeout);
     limits[u"connect_timeout_ms"] = millisValue(p.limits.connectTimeout);
+    limits[u"connections_per_host"]
+        = p.limits.connectionsPerHost ? QJsonValue(*p.limits.connectionsPerHost) : QJsonValue(QJsonValue::Null);
 
     const QJsonObject backoff {
         { u"kind"_s, PolicyNames::backoffKinds().at(int(p.backoff.kind)) },
@@ -253,6 +255,7 @@ QJsonObject policyToJson(const RetryPolicy& p)
         { u"name"_s, p.name },
         { u"description"_s, p.description },
         { u"source"_s, p.source },
+        { u"source_title"_s, p.sourceTitle },
         { u"limits"_s, limits },
         { u"backoff"_s, backoff },
         { u"jitter"_s, jitter },
@@ -289,6 +292,7 @@ PolicyParseResult policyFromJson(const QJsonObject& object)
     p.name = r.string(u"name"_s, {});
     p.description = r.string(u"description"_s, {});
     p.source = r.string(u"source"_s, {});
+    p.sourceTitle = r.string(u"source_title"_s, {});
 
     JsonReader limits = r.child(u"limits"_s);
     const bool hasAttempts = limits.has(u"max_attempts"_s);
@@ -310,6 +314,10 @@ PolicyParseResult policyFromJson(const QJsonObject& object)
     p.limits.deadlineMode = limits.choice(u"deadline_mode"_s, p.limits.deadlineMode, PolicyNames::deadlineModes());
     p.limits.attemptTimeout = limits.optionalMillis(u"attempt_timeout_ms"_s, std::nullopt);
     p.limits.connectTimeout = limits.optionalMillis(u"connect_timeout_ms"_s, std::nullopt);
+    if (limits.has(u"connections_per_host"_s))
+        p.limits.connectionsPerHost = limits.integer(u"connections_per_host"_s, 0);
+    else
+        limits.string(u"connections_per_host"_s, {}); // null or absent: marks the key as known
     limits.rejectUnknownKeys();
 
     JsonReader backoff = r.child(u"backoff"_s);

@@ -54,10 +54,11 @@ QList<PresetInfo> list()
     QList<PresetInfo> result;
     for (const QString& name : names()) {
         const PolicyParseResult parsed = load(name);
-        PresetInfo info { name, {}, {} };
+        PresetInfo info { name, {}, {}, {} };
         if (parsed.policy) {
             info.description = parsed.policy->description;
             info.source = parsed.policy->source;
+            info.sourceTitle = parsed.policy->sourceTitle;
         } else {
             info.description = tr("(invalid preset: %1)").arg(parsed.problems.value(0).message);
         }

@@ -14,6 +14,7 @@ struct PresetInfo
     QString name; // the file's base name, e.g. "aws-standard"
     QString description; // first sentence is the one-line summary
     QString source; // citation
+    QString sourceTitle; // the cited document's own title and section
 };
 
 namespace PresetCatalog {

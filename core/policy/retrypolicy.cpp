@@ -86,6 +86,8 @@ void validateLimits(Checker& c, const Limits& l)
     c.positive(QStringLiteral("limits.deadline_ms"), l.deadline);
     c.positive(QStringLiteral("limits.attempt_timeout_ms"), l.attemptTimeout);
     c.positive(QStringLiteral("limits.connect_timeout_ms"), l.connectTimeout);
+    if (l.connectionsPerHost && *l.connectionsPerHost < 1)
+        c.add(QStringLiteral("limits.connections_per_host"), tr("must be at least 1 (or null: one per attempt in flight)"));
     if (l.attemptTimeout && l.connectTimeout && *l.connectTimeout > *l.attemptTimeout && l.attemptTimeout->count() > 0)
         c.add(QStringLiteral("limits.connect_timeout_ms"),
             tr("(%1 ms) is longer than the whole attempt may take (attempt_timeout_ms %2 ms)")

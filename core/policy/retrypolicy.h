@@ -45,6 +45,10 @@ struct Limits
     DeadlineMode deadlineMode = DeadlineMode::StopBeforeWait;
     std::optional<Millis> attemptTimeout; // one attempt, connect to last byte
     std::optional<Millis> connectTimeout; // until the connection is open
+    // The client's connection pool: at most this many attempts on the wire to one host at once; an attempt
+    // beyond it waits for a connection (phase `queued`). None: one connection per attempt in flight (Node's
+    // agent, Go's transport and .NET's handler by default).
+    std::optional<int> connectionsPerHost;
     friend bool operator==(const Limits&, const Limits&) = default;
 };
 
@@ -260,7 +264,8 @@ struct RetryPolicy
 
     QString name; // preset id or the user's name
     QString description;
-    QString source; // citation: where every rule of it comes from
+    QString source; // citation: where every rule of it comes from (files, sections, versions)
+    QString sourceTitle; // the cited document as a reader knows it: "Slen SDK docs — What the SDK sends again…"
 
     Limits limits;
     Backoff backoff;

@@ -38,7 +38,8 @@ struct Field
 // In the order AttemptJson::write emits them (rate_limit, read from early logs only, last).
 constexpr std::array kFields = {
     Field { "run", F::Run, 0 }, Field { "index", F::Index, 0 },
-    Field { "scheduled_ms", F::Time, PackedAttempt::Scheduled }, Field { "start_ms", F::Time, PackedAttempt::Started },
+    Field { "scheduled_ms", F::Time, PackedAttempt::Scheduled }, Field { "queued_ms", F::Time, PackedAttempt::Queued },
+    Field { "start_ms", F::Time, PackedAttempt::Started },
     Field { "connecting_ms", F::Time, PackedAttempt::Connecting }, Field { "tls_done_ms", F::Time, PackedAttempt::TlsDone },
     Field { "request_sent_ms", F::Time, PackedAttempt::RequestSent },
     Field { "headers_ms", F::Time, PackedAttempt::HeadersReceived },

@@ -10,7 +10,7 @@ namespace {
 
 constexpr qsizetype kCacheLimit = 4096;
 
-const QByteArrayView kTimeKeys[PackedAttempt::SlotCount] = { "scheduled_ms", "start_ms", "connecting_ms", "tls_done_ms",
+const QByteArrayView kTimeKeys[PackedAttempt::SlotCount] = { "scheduled_ms", "queued_ms", "start_ms", "connecting_ms", "tls_done_ms",
     "request_sent_ms", "headers_ms", "first_byte_ms", "end_ms" };
 
 void text(JsonSink& out, QByteArrayView key, bool& first, const AttemptStore& s, quint32 id, bool nullWhenEmpty = false)
@@ -150,6 +150,8 @@ void AttemptJsonWriter::write(JsonSink& out, const PackedAttempt& p)
     JsonText::key(out, "index", f);
     JsonText::integer(out, p.index);
     for (int i = 0; i < PackedAttempt::SlotCount; ++i) {
+        if (i == PackedAttempt::Queued && p.at[i] == PackedAttempt::kUnset)
+            continue; // only attempts that waited for a connection have one
         JsonText::key(out, kTimeKeys[i], f);
         if (p.at[i] == PackedAttempt::kUnset)
             out.append("null");

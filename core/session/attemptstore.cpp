@@ -121,7 +121,7 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
 {
     PackedAttempt p;
     StringPool& s = m_strings;
-    const std::optional<MonoTime>* times[] = { &a.at.scheduled, &a.at.started, &a.at.connecting, &a.at.tlsDone,
+    const std::optional<MonoTime>* times[] = { &a.at.scheduled, &a.at.queued, &a.at.started, &a.at.connecting, &a.at.tlsDone,
         &a.at.requestSent, &a.at.headersReceived, &a.at.firstByte, &a.at.finished };
     for (int i = 0; i < PackedAttempt::SlotCount; ++i)
         p.at[i] = ns(*times[i]);
@@ -190,7 +190,7 @@ AttemptRecord AttemptStore::record(qsizetype row) const
     const PackedAttempt& p = packed(row);
     const StringPool& s = m_strings;
     AttemptRecord a;
-    std::optional<MonoTime>* times[] = { &a.at.scheduled, &a.at.started, &a.at.connecting, &a.at.tlsDone,
+    std::optional<MonoTime>* times[] = { &a.at.scheduled, &a.at.queued, &a.at.started, &a.at.connecting, &a.at.tlsDone,
         &a.at.requestSent, &a.at.headersReceived, &a.at.firstByte, &a.at.finished };
     for (int i = 0; i < PackedAttempt::SlotCount; ++i)
         *times[i] = mono(p.at[i]);

@@ -11,9 +11,20 @@
 struct PackedAttempt
 {
     static constexpr qint64 kUnset = std::numeric_limits<qint64>::min();
-    enum TimeSlot { Scheduled, Started, Connecting, TlsDone, RequestSent, HeadersReceived, FirstByte, Finished, SlotCount };
+    enum TimeSlot {
+        Scheduled,
+        Queued,
+        Started,
+        Connecting,
+        TlsDone,
+        RequestSent,
+        HeadersReceived,
+        FirstByte,
+        Finished,
+        SlotCount
+    };
 
-    qint64 at[SlotCount] = { kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset }; // ns on the session axis
+    qint64 at[SlotCount] = { kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset }; // ns on the session axis
     qint64 delayMs = kUnset; // unset: no decision (cancelled)
     qint64 ceilingMs = 0;
     qint64 delayLowMs = 0;

@@ -83,7 +83,7 @@ QStringList csvColumns()
         u"duration_ms"_s, u"phase_reached"_s, u"status"_s, u"error"_s, u"qt_error"_s, u"abort_reason"_s,
         u"decision"_s, u"final"_s, u"delay_ms"_s, u"delay_ceiling_ms"_s, u"delay_source"_s, u"retry_after_ms"_s,
         u"reason"_s, u"rule"_s, u"idempotency_key"_s, u"attempt_id"_s, u"connection_reused"_s, u"bytes_up"_s,
-        u"bytes_down"_s, u"rate_limit"_s };
+        u"bytes_down"_s, u"rate_limit"_s, u"queued_ms"_s };
 }
 
 QByteArray csvField(const QString& value)
@@ -126,7 +126,7 @@ bool writeCsv(const Session& session, const Redactor& redactor, QIODevice& devic
                 decided ? delaySourceName(DelaySource(p.delaySource)) : QString(), optInt(p.retryAfterMs),
                 decided ? s.string(p.reason) : u"cancelled"_s, s.string(p.ruleName), s.string(p.idempotencyKey),
                 s.string(p.attemptId), p.connectionReused ? u"true"_s : u"false"_s, QString::number(p.bytesUp),
-                QString::number(p.bytesDown), rateLimit };
+                QString::number(p.bytesDown), rateLimit, ms(p.at[PackedAttempt::Queued]) };
             for (qsizetype i = 0; i < fields.size(); ++i) {
                 if (i)
                     out += ',';
@@ -163,7 +163,12 @@ QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, co
     const qint64 sent = at[PackedAttempt::RequestSent];
     const qint64 head = at[PackedAttempt::HeadersReceived];
     const qint64 end = at[PackedAttempt::Finished];
-    const double blocked = span(started, connecting);
+    // HAR's blocked is "time spent in a queue waiting for a network connection": the queued phase (an
+    // attempt that waited for one of the policy's connections per host), and any time before connecting.
+    const qint64 queued = at[PackedAttempt::Queued];
+    double blocked = span(started, connecting);
+    if (queued != PackedAttempt::kUnset && started != PackedAttempt::kUnset)
+        blocked = qMax(0.0, blocked) + span(queued, started);
     const double connect = span(connecting, connected != PackedAttempt::kUnset ? connected : end);
     double send = 0;
     if (at[PackedAttempt::TlsDone] != PackedAttempt::kUnset)
@@ -178,7 +183,8 @@ QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, co
 
     QDateTime origin = session.meta.wallOriginUtc.isValid() ? session.meta.wallOriginUtc
                                                             : QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
-    const QDateTime startedAt = origin.addMSecs(started == PackedAttempt::kUnset ? 0 : started / 1000000);
+    const qint64 entryStart = queued != PackedAttempt::kUnset ? queued : started;
+    const QDateTime startedAt = origin.addMSecs(entryStart == PackedAttempt::kUnset ? 0 : entryStart / 1000000);
 
     const QString url = redactor.url(s.string(p.url));
     QJsonArray query;

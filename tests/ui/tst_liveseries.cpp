@@ -66,6 +66,11 @@ void TestLiveSeries::phaseSpans_data()
     QTest::addRow("in flight: ends at now")
         << live << 450.0 << QList<PhaseSpan> { { P::Connect, 400, 405 }, { P::FirstByte, 405, 450 } };
     QTest::addRow("in flight without now: nothing") << live << -1.0 << QList<PhaseSpan> {};
+    AttemptRecord queued = attempt(1, 1, 500, 700);
+    queued.at.queued = at(200);
+    queued.at.headersReceived = at(650);
+    QTest::addRow("waited for a connection: Queued from queued to started (issue 10 §3)")
+        << queued << -1.0 << QList<PhaseSpan> { { P::Queued, 200, 500 }, { P::FirstByte, 500, 650 }, { P::Download, 650, 700 } };
     AttemptRecord never = attempt(1, 1, 0, 5);
     never.at.started.reset();
     QTest::addRow("never started: nothing") << never << -1.0 << QList<PhaseSpan> {};

@@ -139,8 +139,10 @@ bool PolicyEditor::loadPreset(const QString& name)
     m_preset = *loaded.policy;
     m_presetName = name;
     m_presets->setCurrentIndex(m_presets->findData(name));
-    m_source->setText(tr("Source: %1").arg(m_preset.source));
-    m_source->setToolTip(m_preset.description);
+    // The document's own title for people; the file and section citation in the tooltip.
+    m_source->setText(tr("Source: %1").arg(m_preset.sourceTitle.isEmpty() ? m_preset.source : m_preset.sourceTitle));
+    m_source->setToolTip(m_preset.sourceTitle.isEmpty() ? m_preset.description
+                                                        : m_preset.source + u"\n\n"_s + m_preset.description);
     m_form->setReference(m_preset);
     setCurrent(m_preset, true);
     return true;

@@ -31,7 +31,10 @@ void PolicyForm::build()
 
     b.section(tr("Policy"));
     b.text(u"name"_s, tr("Name"), [](auto& p) -> auto& { return p.name; });
-    b.text(u"source"_s, tr("Source"), [](auto& p) -> auto& { return p.source; }, tr("Where every rule comes from"));
+    b.text(u"source_title"_s, tr("Source"), [](auto& p) -> auto& { return p.sourceTitle; },
+        tr("The document the rules come from, by its own title"));
+    b.text(u"source"_s, tr("Citation"), [](auto& p) -> auto& { return p.source; },
+        tr("Where every rule comes from: files, sections, versions"));
     b.text(u"description"_s, tr("Description"), [](auto& p) -> auto& { return p.description; });
 
     b.section(tr("Limits"));
@@ -47,6 +50,9 @@ void PolicyForm::build()
         .relevant = [](P p) { return p.limits.deadline.has_value(); };
     b.optionalMillis(u"limits.attempt_timeout_ms"_s, tr("Attempt timeout"), [](auto& p) -> auto& { return p.limits.attemptTimeout; });
     b.optionalMillis(u"limits.connect_timeout_ms"_s, tr("Connect timeout"), [](auto& p) -> auto& { return p.limits.connectTimeout; });
+    b.optionalInteger(u"limits.connections_per_host"_s, tr("Connections per host"),
+        [](auto& p) -> auto& { return p.limits.connectionsPerHost; },
+        tr("The client's connection pool; an attempt beyond it waits for a connection. Empty: one per attempt in flight"));
 
     b.section(tr("Backoff"));
     b.choice(u"backoff.kind"_s, tr("Kind"), PolicyNames::backoffKinds(), [](auto& p) -> auto& { return p.backoff.kind; });

@@ -40,6 +40,7 @@ ChartPalette ChartPalette::fromPalette(const QPalette& palette)
     p.tls = hue("#8a63c9", p.dark);
     p.firstByte = hue("#3f82c8", p.dark);
     p.download = hue("#2e9e86", p.dark);
+    p.queued = mix(p.text, p.plotBackground, 0.7);
     p.inFlight = p.text;
 
     p.backoffWait = mix(p.text, p.plotBackground, 0.45);
@@ -67,6 +68,8 @@ QColor ChartPalette::phaseColor(int phase) const
         return firstByte;
     case TimelinePhase::Download:
         return download;
+    case TimelinePhase::Queued:
+        return queued;
     }
     return firstByte;
 }

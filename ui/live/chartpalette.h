@@ -25,6 +25,7 @@ struct ChartPalette
     QColor tls;
     QColor firstByte;
     QColor download;
+    QColor queued; // waiting for one of the client's connections per host
     QColor inFlight; // outline of an attempt still running
 
     QColor backoffWait; // waits chosen by the backoff

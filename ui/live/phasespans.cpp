@@ -21,6 +21,8 @@ QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& a, std::optional<double>
             spans.append(PhaseSpan { phase, from, to });
     };
 
+    if (a.at.queued)
+        add(TimelinePhase::Queued, std::min(toMs(*a.at.queued), start), start);
     double cursor = start;
     if (a.at.tlsDone) {
         const double connecting = clampMs(a.at.connecting, start);
@@ -52,6 +54,8 @@ QString timelinePhaseName(TimelinePhase phase)
         return QCoreApplication::translate("TimelinePhase", "Waiting for first byte");
     case TimelinePhase::Download:
         return QCoreApplication::translate("TimelinePhase", "Download");
+    case TimelinePhase::Queued:
+        return QCoreApplication::translate("TimelinePhase", "Waiting for a connection");
     }
     return {};
 }

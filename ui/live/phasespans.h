@@ -11,7 +11,8 @@
 //   no TLS   started → requestSent = Connect (when a new connection was opened), then FirstByte
 //   reused   FirstByte from started
 //   FirstByte ends at headersReceived (else firstByte, else the end); Download runs from there to the end.
-// The end is `finished`, or NOW_MS for an attempt still in flight. Empty spans are left out.
+// The end is `finished`, or NOW_MS for an attempt still in flight. Empty spans are left out. An attempt that
+// waited for one of the client's connections per host starts with a Queued span, queued → started.
 
 #include "engine/attemptrecord.h"
 
@@ -20,7 +21,7 @@
 
 #include <optional>
 
-enum class TimelinePhase : quint8 { Connect, Tls, FirstByte, Download };
+enum class TimelinePhase : quint8 { Connect, Tls, FirstByte, Download, Queued };
 
 struct PhaseSpan
 {
@@ -33,4 +34,4 @@ struct PhaseSpan
 QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& attempt, std::optional<double> nowMs = {});
 
 QString timelinePhaseName(TimelinePhase phase); // translated: "Connect", "TLS handshake", …
-inline constexpr int kTimelinePhaseCount = 4;
+inline constexpr int kTimelinePhaseCount = 5;

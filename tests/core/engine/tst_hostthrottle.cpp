@@ -109,7 +109,7 @@ void TestHostThrottle::init()
     m_engine->setConcurrencyLimit(1);
     m_script = Script {};
     m_engine->setTransportFactory(
-        [this](QObject* parent) -> Transport* { return new ScriptedTransport(m_script, *m_scheduler, parent); });
+        [this](QNetworkAccessManager&, QObject* parent) -> Transport* { return new ScriptedTransport(m_script, *m_scheduler, parent); });
 }
 
 void TestHostThrottle::cleanup()

@@ -78,7 +78,7 @@ void TestRetryEngine::init()
     m_engine->setRandomSource(m_random.get());
     m_script = Script {};
     m_engine->setTransportFactory(
-        [this](QObject* parent) -> Transport* { return new ScriptedTransport(m_script, *m_scheduler, parent); });
+        [this](QNetworkAccessManager&, QObject* parent) -> Transport* { return new ScriptedTransport(m_script, *m_scheduler, parent); });
 }
 
 void TestRetryEngine::cleanup()
