@@ -4,7 +4,7 @@
 // one: the CLI has not started QCoreApplication::exec(), so nothing is nested.
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
-#include "cli/outputpath.h"
+#include "cli/filechecks.h"
 #include "cli/runreport.h"
 #include "cli/scenariochoice.h"
 

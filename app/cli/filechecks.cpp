@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/outputpath.h"
+#include "cli/filechecks.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -28,4 +28,9 @@ QString outputPathProblem(const QString& path)
     if (!file.exists() && !folder.isWritable())
         return tr("cannot write \"%1\": the folder \"%2\" is not writable").arg(path, QDir::toNativeSeparators(folder.filePath()));
     return {};
+}
+
+QString withFileName(const QString& path, const QString& error)
+{
+    return error.contains(path) ? error : path + QLatin1String(": ") + error;
 }
