@@ -267,10 +267,22 @@ int runInspect(const QStringList& args, CliIo& io)
         io.err << u"retrylab inspect: "_s << error << tr(" (see retrylab help inspect)\n");
         return CliExit::Usage;
     }
-    const QByteArray input = io.in.readAll();
+    // A head is a few kilobytes; reading stops at 1 MiB so /dev/zero or an endless pipe cannot hang it.
+    constexpr qint64 maxInput = qint64(1) << 20;
+    QByteArray input;
+    while (input.size() <= maxInput) { // a pipe delivers its bytes in pieces; an empty read is the end
+        const QByteArray piece = io.in.read(maxInput + 1 - input.size());
+        if (piece.isEmpty())
+            break;
+        input += piece;
+    }
     const ResponseHead head = readResponseHead(input);
     if (const QString problem = inputProblem(input, head); !problem.isEmpty()) {
         io.err << u"retrylab inspect: "_s << problem << u"\n"_s;
+        return CliExit::Usage;
+    }
+    if (input.size() > maxInput && !input.left(maxInput).contains("\n\n") && !input.left(maxInput).contains("\r\n\r\n")) {
+        io.err << u"retrylab inspect: "_s << tr("the head is longer than 1 MiB without ending (no blank line)") << u"\n"_s;
         return CliExit::Usage;
     }
     QStringList warnings = head.warnings;

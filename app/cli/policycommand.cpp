@@ -3,6 +3,7 @@
 #include "cli/clicommand.h"
 
 #include "cli/cliargs.h"
+#include "cli/problemline.h"
 #include "http/httptoken.h"
 #include "policy/backoff.h"
 #include "policy/decide.h"
@@ -51,18 +52,13 @@ A policy is a preset name (see `retrylab policy list`) or a path to a policy JSO
 // count, each with its field path, as validate documents.
 void printProblems(QTextStream& err, const QString& action, const QString& what, const QList<PolicyProblem>& problems)
 {
-    const auto text = [](const PolicyProblem& problem) {
-        return problem.path.isEmpty() ? problem.message : problem.path + u": "_s + problem.message;
-    };
     if (problems.size() == 1) {
-        const QString message = text(problems.first());
-        err << "retrylab policy " << action << ": "
-            << (message.contains(u'"' + what + u'"') ? message : what + u": "_s + message) << '\n';
+        err << "retrylab policy " << action << ": " << policyProblemLine(what, problems) << '\n';
         return;
     }
     err << QCoreApplication::translate("cli", "%1: %n problem(s)\n", nullptr, int(problems.size())).arg(what);
     for (const PolicyProblem& problem : problems)
-        err << "  " << text(problem) << '\n';
+        err << "  " << (problem.path.isEmpty() ? problem.message : problem.path + u": "_s + problem.message) << '\n';
 }
 
 std::optional<RetryPolicy> resolvePolicy(const QString& action, const QString& nameOrFile, CliIo& io)

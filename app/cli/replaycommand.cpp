@@ -3,6 +3,7 @@
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
+#include "cli/problemline.h"
 
 #include "policy/presetcatalog.h"
 #include "session/replaycomparison.h"
@@ -61,12 +62,8 @@ int runReplay(const QStringList& args, CliIo& io)
     }
     if (const auto name = a.value(u"policy"_s)) {
         const PolicyParseResult policy = PresetCatalog::resolve(*name);
-        if (!policy.ok()) {
-            QStringList problems;
-            for (const PolicyProblem& p : policy.problems)
-                problems << (p.path.isEmpty() ? p.message : p.path + u": "_s + p.message);
-            return usage(tr("policy \"%1\": %2").arg(*name, problems.join(u"; "_s)));
-        }
+        if (!policy.ok())
+            return usage(policyProblemLine(*name, policy.problems));
         options.policy = *policy.policy;
     }
     if (a.isSet(u"concurrency"_s)) {

@@ -5,6 +5,7 @@
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
+#include "cli/problemline.h"
 #include "cli/runreport.h"
 #include "cli/scenariochoice.h"
 
@@ -145,7 +146,10 @@ QString readRequest(CliArgs& a, Setup& s)
             QFile f(data->mid(1));
             if (!f.open(QIODevice::ReadOnly))
                 return tr("cannot read --data file \"%1\": %2").arg(data->mid(1), f.errorString());
-            s.spec.body = f.readAll();
+            constexpr qint64 maxBody = qint64(64) << 20; // also ends a read of /dev/zero or a pipe that never closes
+            s.spec.body = f.read(maxBody + 1);
+            if (s.spec.body.size() > maxBody)
+                return tr("--data file \"%1\" is larger than 64 MiB").arg(data->mid(1));
         } else {
             s.spec.body = data->toUtf8();
         }
@@ -230,12 +234,8 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
     if (!policyName)
         return fail(tr("--policy is required"));
     const PolicyParseResult policy = PresetCatalog::resolve(*policyName);
-    if (!policy.ok()) {
-        QStringList lines;
-        for (const PolicyProblem& p : policy.problems)
-            lines << (p.path.isEmpty() ? p.message : p.path + u": "_s + p.message);
-        return fail(tr("policy \"%1\": %2").arg(*policyName, lines.join(u"; "_s)));
-    }
+    if (!policy.ok())
+        return fail(policyProblemLine(*policyName, policy.problems));
     s.policy = *policy.policy;
     for (const auto& read : { &readTarget, &readRequest }) {
         if (const QString error = read(a, s); !error.isEmpty())
