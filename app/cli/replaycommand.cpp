@@ -55,6 +55,8 @@ int runReplay(const QStringList& args, CliIo& io)
     if (const auto base = a.value(u"base-url"_s)) {
         if (!options.live)
             return usage(tr("--base-url needs --live"));
+        if (base->trimmed().isEmpty())
+            return usage(tr("--base-url needs a URL, e.g. http://staging.test/api"));
         const TargetUrl::Parsed url = ReplayRunner::parseBaseUrl(*base);
         if (!url.ok())
             return usage(u"--base-url "_s + url.problem);

@@ -40,6 +40,8 @@ QString readTarget(CliArgs& a, RunSetup& s)
     if (!hasScenario) {
         if (a.isSet(u"path"_s))
             return tr("--path picks a route of --scenario; with --url, put the path in the URL");
+        if (a.value(u"url"_s)->trimmed().isEmpty())
+            return tr("--url needs a URL, e.g. http://127.0.0.1:8080/path");
         const TargetUrl::Parsed url = TargetUrl::parse(*a.value(u"url"_s));
         if (!url.ok())
             return u"--url "_s + url.problem;
@@ -73,6 +75,8 @@ QString readRequest(CliArgs& a, RunSetup& s)
     }
     if (const auto data = a.value(u"data"_s)) {
         if (data->startsWith(u'@')) {
+            if (data->size() == 1)
+                return tr("--data @FILE needs a file name after the @");
             QFile f(data->mid(1));
             if (!f.open(QIODevice::ReadOnly))
                 return tr("cannot read --data file \"%1\": %2").arg(data->mid(1), f.errorString());

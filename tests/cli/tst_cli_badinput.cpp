@@ -317,6 +317,10 @@ void TestCliBadInput::refused_data()
         u"retrylab run: --header must look like 'Name: value', not \"Authorization Bearer x\""_s);
     row("run: --data from a missing file", none, slenTo + QStringList { u"--data"_s, u"@%DIR%/missing.json"_s },
         u"retrylab run: cannot read --data file \"%DIR%/missing.json\": No such file or directory"_s);
+    row("run: --data @ without a file name", none, slenTo + QStringList { u"--data"_s, u"@"_s },
+        u"retrylab run: --data @FILE needs a file name after the @"_s);
+    row("run: an empty --url", none, { u"run"_s, u"--policy"_s, u"slen"_s, u"--url="_s },
+        u"retrylab run: --url needs a URL, e.g. http://127.0.0.1:8080/path"_s);
     row("run: --data from a file that never ends", none, slenTo + QStringList { u"--data"_s, u"@/dev/zero"_s },
         u"retrylab run: --data file \"/dev/zero\" is larger than 64 MiB"_s);
     row("run: --repeat 0", none, slenTo + QStringList { u"--repeat"_s, u"0"_s },
@@ -382,6 +386,8 @@ void TestCliBadInput::refused_data()
         u"retrylab replay: --base-url \"http://u:p@127.0.0.1:%PORT%/\" has user info: send credentials as a header (Authorization) instead"_s);
     row("replay --base-url without a scheme", none, live + QStringList { u"127.0.0.1:%PORT%"_s },
         u"retrylab replay: --base-url \"127.0.0.1:%PORT%\" has no scheme: write http://127.0.0.1:%PORT% (or https://127.0.0.1:%PORT%)"_s);
+    row("replay: an empty --base-url", none, live + QStringList { QString() },
+        u"retrylab replay: --base-url needs a URL, e.g. http://staging.test/api"_s);
     row("replay --base-url without --live", none, { u"replay"_s, u"%SESSION%"_s, u"--base-url"_s, u"http://127.0.0.1:%PORT%/"_s },
         u"retrylab replay: --base-url needs --live"_s);
     row("issue 10: replay --export into a missing folder, before anything is sent", none,
