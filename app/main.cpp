@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Composition root: a subcommand runs headless on QCoreApplication; no arguments opens the GUI.
+// Composition root: a subcommand runs headless on QCoreApplication; otherwise the window opens. Every
+// argument is read before any GUI object exists, so bad input is a one-line error and exit 2 with or
+// without a display, never Qt's abort.
 #include "cli/clicommand.h"
+#include "cli/guiarguments.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -8,9 +11,12 @@
 
 #ifdef RETRYLAB_WITH_GUI
 #include "guimain.h"
+
+#include <QApplication>
 #endif
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 
@@ -22,6 +28,78 @@ QStringList argumentsOf(int argc, char** argv)
     return args;
 }
 
+int usageError(const QString& message)
+{
+    std::fprintf(stderr, "retrylab: %s\n", message.toLocal8Bit().constData());
+    return CliExit::Usage;
+}
+
+#ifdef RETRYLAB_WITH_GUI
+
+// While QApplication connects to the display, Qt's platform messages are held back: when the platform
+// plugin cannot start (no X server at DISPLAY, a plugin missing), QGuiApplication ends with qFatal and
+// abort(); this handler says so in one line and exits 2 instead. When it starts, they are passed on.
+struct HeldMessage
+{
+    QtMsgType type;
+    QByteArray category;
+    QString text;
+};
+QtMessageHandler g_previousHandler = nullptr;
+QList<HeldMessage> g_heldMessages;
+
+void platformStartHandler(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type == QtFatalMsg) {
+        QString reason = message.section(u'\n', 0, 0).trimmed();
+        for (const HeldMessage& held : std::as_const(g_heldMessages)) {
+            if (held.type != QtDebugMsg && held.type != QtInfoMsg) {
+                reason = held.text.section(u'\n', 0, 0).trimmed(); // "could not connect to display :99"
+                break;
+            }
+        }
+        std::fprintf(stderr,
+            "retrylab: cannot open the window (Qt: %s): set DISPLAY to a running display, run it with "
+            "QT_QPA_PLATFORM=offscreen for a window without a screen, or use a headless command (retrylab --help)\n",
+            reason.toLocal8Bit().constData());
+        std::fflush(stderr);
+        std::_Exit(CliExit::Usage);
+    }
+    if (context.category && qstrncmp(context.category, "qt.qpa", 6) == 0) {
+        g_heldMessages.append({ type, QByteArray(context.category), message });
+        return;
+    }
+    g_previousHandler(type, context, message);
+}
+
+int runWindow(int argc, char** argv, const QStringList& args)
+{
+    QString error;
+    const std::optional<GuiArguments> gui = GuiArguments::parse(args, &error);
+    if (!gui)
+        return usageError(error + QCoreApplication::translate("cli", " (see retrylab --help)"));
+    if (gui->helpAsked) {
+        QTextStream out(stdout);
+        QFile noInput;
+        CliIo io { out, out, noInput };
+        return runCli({ QStringLiteral("--help") }, io);
+    }
+    if (const QString problem = gui->displayProblem(); !problem.isEmpty())
+        return usageError(problem);
+    if (const QString problem = gui->fileProblem(); !problem.isEmpty())
+        return usageError(problem);
+
+    g_previousHandler = qInstallMessageHandler(platformStartHandler);
+    QApplication app(argc, argv);
+    qInstallMessageHandler(g_previousHandler);
+    for (const HeldMessage& held : std::as_const(g_heldMessages))
+        g_previousHandler(held.type, QMessageLogContext(nullptr, 0, nullptr, held.category.constData()), held.text);
+    g_heldMessages.clear();
+    return runGui(GuiStartOptions { gui->openPath, gui->screenshotPath, gui->autorun });
+}
+
+#endif
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -31,10 +109,13 @@ int main(int argc, char** argv)
     QCoreApplication::setOrganizationName(QStringLiteral("Retrylab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RETRYLAB_VERSION));
 
+    if (!isCliInvocation(args)) {
 #ifdef RETRYLAB_WITH_GUI
-    if (!isCliInvocation(args))
-        return runGui(argc, argv);
+        return runWindow(argc, argv, args);
+#else
+        return usageError(QCoreApplication::translate("cli", "this build has no window; see retrylab --help"));
 #endif
+    }
 
     QCoreApplication app(argc, argv);
     QFile inFile;
@@ -42,12 +123,6 @@ int main(int argc, char** argv)
     QTextStream out(stdout);
     QTextStream err(stderr);
     CliIo io { out, err, inFile };
-#ifndef RETRYLAB_WITH_GUI
-    if (!isCliInvocation(args)) {
-        err << "retrylab: this build has no GUI; see retrylab --help\n";
-        return CliExit::Usage;
-    }
-#endif
     const int status = runCli(args, io);
     out.flush();
     err.flush();

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/clicommand.h"
 
+#include "cli/guiarguments.h"
+
 #include <QCoreApplication>
+#include <QFileInfo>
 
 const QList<CliCommand>& cliCommands()
 {
@@ -36,7 +39,7 @@ void printGeneralHelp(QTextStream& out)
                "Retrylab %1 — see, not guess, what an HTTP client does when an API fails.\n"
                "\n"
                "Usage:\n"
-               "  retrylab                 open the desktop lab (GUI)\n"
+               "  retrylab [FILE]          open the desktop lab (GUI), with a saved session or policy\n"
                "  retrylab COMMAND [ARGS]  run a command headless (no display needed)\n"
                "  retrylab help COMMAND    show a command's full help\n"
                "  retrylab --version       print the version\n"
@@ -45,6 +48,7 @@ void printGeneralHelp(QTextStream& out)
                .arg(QStringLiteral(RETRYLAB_VERSION));
     for (const CliCommand& command : cliCommands())
         out << QStringLiteral("  %1%2\n").arg(command.name, -10).arg(command.summary);
+    out << '\n' << GuiArguments::helpText();
     out << QCoreApplication::translate("cli",
         "\nExit status: 0 success, 1 the command ran and something failed, 2 bad arguments or input.\n");
 }
@@ -59,9 +63,42 @@ bool isCliInvocation(const QStringList& args)
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("--version")
         || first == QLatin1String("-v") || first == QLatin1String("help"))
         return true;
-    // Anything that does not look like a Qt/GUI option is a subcommand (possibly an unknown one).
-    return !first.startsWith(QLatin1Char('-'));
+    if (first.startsWith(QLatin1Char('-')))
+        return false; // a window option, or Qt's
+    // A word is a command (possibly a mistyped one), unless it names a file to open in the window
+    // (`retrylab session.json`, as a file manager's "Open with" runs it).
+    return findCliCommand(first) || !QFileInfo(first).isFile();
 }
+
+namespace {
+
+int refuseExtra(CliIo& io, const QString& what, const QStringList& extra)
+{
+    io.err << QCoreApplication::translate("cli", "retrylab: %1 takes no further arguments, not \"%2\"\n")
+                  .arg(what, extra.join(u' '));
+    return CliExit::Usage;
+}
+
+void printUsage(const CliCommand& command, QTextStream& out)
+{
+    out << command.usage;
+    if (!command.usage.endsWith(QLatin1Char('\n')))
+        out << '\n';
+}
+
+// "--help" or "-h" anywhere before "--" asks for the command's help (`retrylab policy show --help`).
+bool asksForHelp(const QStringList& args)
+{
+    for (const QString& arg : args) {
+        if (arg == QLatin1String("--"))
+            return false;
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h"))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
 
 int runCli(const QStringList& args, CliIo& io)
 {
@@ -71,10 +108,14 @@ int runCli(const QStringList& args, CliIo& io)
     }
     const QString& first = args.first();
     if (first == QLatin1String("--help") || first == QLatin1String("-h")) {
+        if (args.size() > 1)
+            return refuseExtra(io, first, args.mid(1));
         printGeneralHelp(io.out);
         return CliExit::Ok;
     }
     if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+        if (args.size() > 1)
+            return refuseExtra(io, first, args.mid(1));
         io.out << "retrylab " << RETRYLAB_VERSION << '\n';
         return CliExit::Ok;
     }
@@ -83,15 +124,15 @@ int runCli(const QStringList& args, CliIo& io)
             printGeneralHelp(io.out);
             return CliExit::Ok;
         }
+        if (args.size() > 2)
+            return refuseExtra(io, QStringLiteral("help ") + args.at(1), args.mid(2));
         const CliCommand* command = findCliCommand(args.at(1));
         if (!command) {
             io.err << QCoreApplication::translate("cli", "retrylab: no such command '%1' (see retrylab --help)\n")
                           .arg(args.at(1));
             return CliExit::Usage;
         }
-        io.out << command->usage;
-        if (!command->usage.endsWith(QLatin1Char('\n')))
-            io.out << '\n';
+        printUsage(*command, io.out);
         return CliExit::Ok;
     }
     const CliCommand* command = findCliCommand(first);
@@ -100,10 +141,8 @@ int runCli(const QStringList& args, CliIo& io)
         return CliExit::Usage;
     }
     const QStringList rest = args.mid(1);
-    if (rest.size() == 1 && (rest.first() == QLatin1String("--help") || rest.first() == QLatin1String("-h"))) {
-        io.out << command->usage;
-        if (!command->usage.endsWith(QLatin1Char('\n')))
-            io.out << '\n';
+    if (asksForHelp(rest)) {
+        printUsage(*command, io.out);
         return CliExit::Ok;
     }
     return command->run(rest, io);

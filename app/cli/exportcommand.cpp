@@ -2,6 +2,7 @@
 // `retrylab export SESSION --format json|csv|har [--no-redact] -o FILE`, and `--curl RUN:ATTEMPT`.
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
+#include "cli/filechecks.h"
 
 #include "session/curlcommand.h"
 #include "session/sessionexport.h"
@@ -31,7 +32,8 @@ Options:
   --curl R:A       print attempt A of run R as a curl command
   --no-redact      keep secret values as recorded
 
-Exit status: 0 written, 1 the session could not be read or the file written, 2 bad arguments.
+Exit status: 0 written, 1 the file could not be written, 2 bad arguments, a SESSION that cannot be read
+(missing, truncated, not a session) or an attempt it does not have.
 )";
 
 int usage(CliIo& io, const QString& message)
@@ -55,39 +57,44 @@ int runExport(const QStringList& rawArgs, CliIo& io)
         return usage(io, tr("give exactly one SESSION file"));
     const bool curl = a.isSet(u"curl"_s);
     std::optional<SessionExport::Format> format;
-    if (!curl) {
+    int runId = 0;
+    int index = 0;
+    if (curl) {
+        // --curl prints one attempt on stdout; a file format and a file beside it would be ignored.
+        if (a.isSet(u"format"_s) || a.isSet(u"output"_s))
+            return usage(io, tr("--curl prints one attempt as a command line; it cannot be combined with --format or -o"));
+        const QStringList ra = a.value(u"curl"_s)->split(u':');
+        bool okRun = false;
+        bool okAttempt = false;
+        runId = ra.value(0).toInt(&okRun);
+        index = ra.value(1).toInt(&okAttempt);
+        if (ra.size() != 2 || !okRun || !okAttempt || runId < 1 || index < 1)
+            return usage(io, tr("--curl takes RUN:ATTEMPT, two numbers from 1 (e.g. 3:2), not \"%1\"").arg(*a.value(u"curl"_s)));
+    } else {
         format = SessionExport::formatFromName(a.value(u"format"_s).value_or(QString()));
         if (!format)
             return usage(io, tr("--format must be json, csv or har"));
         if (!a.isSet(u"output"_s))
             return usage(io, tr("-o FILE is required"));
+        if (const QString problem = outputPathProblem(*a.value(u"output"_s)); !problem.isEmpty())
+            return usage(io, u"-o: "_s + problem);
     }
     QString error;
     const std::unique_ptr<Session> session = SessionFile::open(a.positional().first(), {}, &error);
-    if (!session) {
-        io.err << "retrylab export: " << error << '\n';
-        return CliExit::Failed;
-    }
+    if (!session)
+        return usage(io, withFileName(a.positional().first(), error)); // a missing, truncated or foreign file is bad input
     const Redactor redactor = SessionExport::redactorFor(*session, !a.isSet(u"no-redact"_s));
     if (curl) {
-        const QStringList ra = a.value(u"curl"_s)->split(u':');
-        bool okRun = false;
-        bool okAttempt = false;
-        const int runId = ra.value(0).toInt(&okRun);
-        const int index = ra.value(1).toInt(&okAttempt);
-        if (ra.size() != 2 || !okRun || !okAttempt)
-            return usage(io, tr("--curl takes RUN:ATTEMPT, e.g. 3:2"));
         const SessionRun* run = session->findRun(runId);
-        if (run) {
-            for (quint32 row : run->rows) {
-                if (session->attempts.packed(row).index == index) {
-                    io.out << CurlCommand::forAttempt(*session, row, redactor) << '\n';
-                    return CliExit::Ok;
-                }
+        if (!run)
+            return usage(io, tr("the session has no run %1 (it has %2 runs)").arg(runId).arg(session->runs.size()));
+        for (quint32 row : run->rows) {
+            if (session->attempts.packed(row).index == index) {
+                io.out << CurlCommand::forAttempt(*session, row, redactor) << '\n';
+                return CliExit::Ok;
             }
         }
-        io.err << "retrylab export: " << tr("the session has no attempt %1 in run %2").arg(index).arg(runId) << '\n';
-        return CliExit::Failed;
+        return usage(io, tr("run %1 has no attempt %2 (it has %3 attempts)").arg(runId).arg(index).arg(run->rows.size()));
     }
     if (!SessionExport::save(*session, *format, redactor, *a.value(u"output"_s), {}, &error)) {
         io.err << "retrylab export: " << error << '\n';

@@ -155,7 +155,7 @@ QString summary(const ResponseHead& head, const std::optional<RetryAfterValue>& 
     const RateLimitParse& limits, const QStringList& warnings)
 {
     QString out;
-    out += tr("Status:       %1\n").arg(head.status ? QString::number(*head.status) : tr("none"));
+    out += tr("Status:       %1\n").arg(head.status ? QString::number(*head.status) : tr("(no status line)"));
     if (!retryAfter) {
         out += tr("Retry-After:  none\n");
     } else {
@@ -177,6 +177,35 @@ QString summary(const ResponseHead& head, const std::optional<RetryAfterValue>& 
             out += u"  - "_s + w + u"\n"_s;
     }
     return out;
+}
+
+// Why INPUT is not a response head to report on: nothing at all, binary data (a control character, which
+// RFC 9110 §5.5 forbids in a field, before the head ends), or no status line and not one field.
+QString inputProblem(const QByteArray& input, const ResponseHead& head)
+{
+    if (input.trimmed().isEmpty())
+        return tr("no input: pipe a response head into it, e.g. printf 'HTTP/1.1 429 x\\nRetry-After: 2\\n' | retrylab inspect");
+    bool content = false; // the head ends at the first blank line after its first line, as read above
+    qsizetype lineLength = 0;
+    for (qsizetype i = 0; i < input.size(); ++i) {
+        const auto c = static_cast<unsigned char>(input.at(i));
+        if (c == '\n') {
+            if (lineLength == 0 && content)
+                break;
+            content = content || lineLength > 0;
+            lineLength = 0;
+            continue;
+        }
+        if (c != '\r')
+            ++lineLength;
+        if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+            return tr("the input is not a response head: byte 0x%1 at offset %2 (binary data?)")
+                .arg(c, 2, 16, QLatin1Char('0'))
+                .arg(i);
+    }
+    if (!head.status && head.headers.isEmpty())
+        return tr("the input is not a response head: no status line and no \"Name: value\" field");
+    return {};
 }
 
 struct InspectOptions
@@ -235,10 +264,27 @@ int runInspect(const QStringList& args, CliIo& io)
     InspectOptions options;
     const QString error = readOptions(args, options);
     if (!error.isEmpty()) {
-        io.err << u"retrylab inspect: "_s << error << u"\n"_s << tr("see retrylab help inspect\n");
+        io.err << u"retrylab inspect: "_s << error << tr(" (see retrylab help inspect)\n");
         return CliExit::Usage;
     }
-    const ResponseHead head = readResponseHead(io.in.readAll());
+    // A head is a few kilobytes; reading stops at 1 MiB so /dev/zero or an endless pipe cannot hang it.
+    constexpr qint64 maxInput = qint64(1) << 20;
+    QByteArray input;
+    while (input.size() <= maxInput) { // a pipe delivers its bytes in pieces; an empty read is the end
+        const QByteArray piece = io.in.read(maxInput + 1 - input.size());
+        if (piece.isEmpty())
+            break;
+        input += piece;
+    }
+    const ResponseHead head = readResponseHead(input);
+    if (const QString problem = inputProblem(input, head); !problem.isEmpty()) {
+        io.err << u"retrylab inspect: "_s << problem << u"\n"_s;
+        return CliExit::Usage;
+    }
+    if (input.size() > maxInput && !input.left(maxInput).contains("\n\n") && !input.left(maxInput).contains("\r\n\r\n")) {
+        io.err << u"retrylab inspect: "_s << tr("the head is longer than 1 MiB without ending (no blank line)") << u"\n"_s;
+        return CliExit::Usage;
+    }
     QStringList warnings = head.warnings;
     QDateTime now = options.now.value_or(QDateTime());
     if (!now.isValid()) {
@@ -308,7 +354,8 @@ CliCommand inspectCommand()
         "Example:\n"
         "  printf 'HTTP/1.1 429 Too Many Requests\\r\\nRetry-After: 20\\r\\n\\r\\n' | retrylab inspect --json\n"
         "\n"
-        "Exit status: 0 the head was read (even with warnings), 2 bad arguments.\n");
+        "Exit status: 0 the head was read (even with warnings), 2 bad arguments, or input that is empty,\n"
+        "binary, or has neither a status line nor a field.\n");
     command.run = runInspect;
     return command;
 }

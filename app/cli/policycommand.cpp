@@ -3,6 +3,8 @@
 #include "cli/clicommand.h"
 
 #include "cli/cliargs.h"
+#include "cli/problemline.h"
+#include "http/httptoken.h"
 #include "policy/backoff.h"
 #include "policy/decide.h"
 #include "policy/decisiontable.h"
@@ -46,22 +48,24 @@ A policy is a preset name (see `retrylab policy list`) or a path to a policy JSO
 (format: resources/docs/policy-format.md).
 )"_s;
 
-void printProblems(QTextStream& err, const QString& what, const QList<PolicyProblem>& problems)
+// One problem on one line ("retrylab policy show: x.json: not valid JSON …"); several as a list under a
+// count, each with its field path, as validate documents.
+void printProblems(QTextStream& err, const QString& action, const QString& what, const QList<PolicyProblem>& problems)
 {
-    err << QCoreApplication::translate("cli", "%1: %n problem(s)\n", nullptr, int(problems.size())).arg(what);
-    for (const PolicyProblem& problem : problems) {
-        if (problem.path.isEmpty())
-            err << "  " << problem.message << '\n';
-        else
-            err << "  " << problem.path << ": " << problem.message << '\n';
+    if (problems.size() == 1) {
+        err << "retrylab policy " << action << ": " << policyProblemLine(what, problems) << '\n';
+        return;
     }
+    err << QCoreApplication::translate("cli", "%1: %n problem(s)\n", nullptr, int(problems.size())).arg(what);
+    for (const PolicyProblem& problem : problems)
+        err << "  " << (problem.path.isEmpty() ? problem.message : problem.path + u": "_s + problem.message) << '\n';
 }
 
-std::optional<RetryPolicy> resolvePolicy(const QString& nameOrFile, CliIo& io)
+std::optional<RetryPolicy> resolvePolicy(const QString& action, const QString& nameOrFile, CliIo& io)
 {
     const PolicyParseResult parsed = PresetCatalog::resolve(nameOrFile);
     if (!parsed.policy) {
-        printProblems(io.err, nameOrFile, parsed.problems);
+        printProblems(io.err, action, nameOrFile, parsed.problems);
         return std::nullopt;
     }
     return parsed.policy;
@@ -83,10 +87,11 @@ int showPolicy(const QStringList& args, CliIo& io)
     CliArgs cli;
     cli.flag(u"json"_s);
     if (!cli.parse(args) || cli.positional().size() != 1) {
-        io.err << tr("retrylab policy show: %1\n").arg(cli.error().isEmpty() ? tr("give one preset name or file") : cli.error());
+        const QString given = cli.positional().isEmpty() ? QString() : tr(", not \"%1\"").arg(cli.positional().join(u' '));
+        io.err << tr("retrylab policy show: %1\n").arg(cli.error().isEmpty() ? tr("give one preset name or file") + given : cli.error());
         return CliExit::Usage;
     }
-    const std::optional<RetryPolicy> policy = resolvePolicy(cli.positional().first(), io);
+    const std::optional<RetryPolicy> policy = resolvePolicy(u"show"_s, cli.positional().first(), io);
     if (!policy)
         return CliExit::Usage;
     if (cli.isSet(u"json"_s))
@@ -109,7 +114,7 @@ int validatePolicy(const QStringList& args, CliIo& io)
     }
     const PolicyParseResult parsed = policyFromJsonBytes(file.read(4 * 1024 * 1024 + 1));
     if (!parsed.policy) {
-        printProblems(io.err, args.first(), parsed.problems);
+        printProblems(io.err, u"validate"_s, args.first(), parsed.problems);
         return CliExit::Usage;
     }
     io.out << tr("%1: valid policy \"%2\"\n").arg(args.first(), parsed.policy->name);
@@ -136,6 +141,8 @@ int explainDecision(const QStringList& args, CliIo& io)
 
     ExplainQuery query;
     query.method = cli.value(u"method"_s)->toUpper();
+    if (!isHttpToken(query.method))
+        return usage(tr("--method \"%1\" is not an HTTP method (RFC 9110: a token, no spaces or separators)").arg(query.method));
     query.request.hasIdempotencyKey = cli.isSet(u"idempotency-key"_s);
     query.request.answerLostEarlier = cli.isSet(u"after-lost-answer"_s);
     if (cli.isSet(u"status"_s)) {
@@ -151,7 +158,7 @@ int explainDecision(const QStringList& args, CliIo& io)
     }
     for (const QString& header : cli.values(u"header"_s)) {
         const qsizetype colon = header.indexOf(QLatin1Char(':'));
-        if (colon <= 0)
+        if (colon <= 0 || !isHttpToken(header.left(colon).trimmed()))
             return usage(tr("--header must look like 'Name: value', not \"%1\"").arg(header));
         query.outcome.headers << qMakePair(header.left(colon).trimmed().toLatin1(), header.mid(colon + 1).trimmed().toUtf8());
     }
@@ -165,7 +172,7 @@ int explainDecision(const QStringList& args, CliIo& io)
         return usage(cli.error());
     query.now = QDateTime::currentDateTimeUtc();
 
-    const std::optional<RetryPolicy> policy = resolvePolicy(cli.positional().first(), io);
+    const std::optional<RetryPolicy> policy = resolvePolicy(u"explain"_s, cli.positional().first(), io);
     if (!policy)
         return CliExit::Usage;
     const RetryDecision d = explain(*policy, query);
@@ -191,7 +198,7 @@ int printTable(const QStringList& args, CliIo& io)
         io.err << tr("retrylab policy table: give one preset name or policy file\n");
         return CliExit::Usage;
     }
-    const std::optional<RetryPolicy> policy = resolvePolicy(args.first(), io);
+    const std::optional<RetryPolicy> policy = resolvePolicy(u"table"_s, args.first(), io);
     if (!policy)
         return CliExit::Usage;
     io.out << decisionTableText(buildDecisionTable(*policy, QDateTime::currentDateTimeUtc()));
@@ -201,7 +208,7 @@ int printTable(const QStringList& args, CliIo& io)
 int runPolicy(const QStringList& args, CliIo& io)
 {
     if (args.isEmpty()) {
-        io.err << kUsage;
+        io.err << tr("retrylab policy: give an action: list, show, validate, explain or table (see retrylab help policy)\n");
         return CliExit::Usage;
     }
     const QString& verb = args.first();

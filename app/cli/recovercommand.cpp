@@ -2,6 +2,7 @@
 // `retrylab recover`: lists and restores sessions whose recording was interrupted (crash, kill -9).
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
+#include "cli/filechecks.h"
 
 #include "session/journalregistry.h"
 #include "session/sessionrecovery.h"
@@ -28,7 +29,8 @@ Options:
   --dir DIR       also look for *.journal files in DIR (repeatable)
   -o, --output F  write the recovered session to F instead of where it was being recorded (one journal only)
 
-Exit status: 0 nothing failed (also when there was nothing to recover), 1 a journal could not be restored.
+Exit status: 0 nothing failed (also when there was nothing to recover), 1 a journal could not be restored,
+2 bad arguments (a --dir or JOURNAL that does not exist, an -o folder that does not).
 )";
 
 int runRecover(const QStringList& rawArgs, CliIo& io)
@@ -44,6 +46,21 @@ int runRecover(const QStringList& rawArgs, CliIo& io)
         io.err << "retrylab recover: " << a.error() << '\n';
         return CliExit::Usage;
     }
+    // What the user named must exist (a typo is not "no interrupted sessions"); checked before anything.
+    const auto refuse = [&io](const QString& message) {
+        io.err << "retrylab recover: " << message << '\n';
+        return CliExit::Usage;
+    };
+    for (const QString& dir : a.values(u"dir"_s)) {
+        if (!QFileInfo(dir).isDir())
+            return refuse(tr("--dir \"%1\": no such folder").arg(dir));
+    }
+    for (const QString& j : a.positional()) {
+        if (!QFileInfo(j).isFile())
+            return refuse(tr("\"%1\": no such journal file").arg(j));
+    }
+    if (const auto output = a.value(u"output"_s); output && !outputPathProblem(*output).isEmpty())
+        return refuse(u"-o: "_s + outputPathProblem(*output));
     QStringList journals;
     const auto addUnique = [&](const QString& path) {
         const QString abs = QFileInfo(path).absoluteFilePath();
@@ -89,7 +106,7 @@ int runRecover(const QStringList& rawArgs, CliIo& io)
         }
         io.out << tr("recovered %1 (%2 attempts)").arg(target).arg(c.info.attempts) << '\n';
     }
-    if (!found)
+    if (!found && !failures)
         io.out << tr("no interrupted sessions") << '\n';
     io.out.flush();
     return failures ? CliExit::Failed : CliExit::Ok;

@@ -2,6 +2,8 @@
 // `retrylab replay SESSION [--policy P] [--offline|--live [--base-url URL]] [--compare] [--export FILE]`.
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
+#include "cli/filechecks.h"
+#include "cli/problemline.h"
 
 #include "policy/presetcatalog.h"
 #include "session/replaycomparison.h"
@@ -23,14 +25,17 @@ const char* const kUsage = R"(Usage: retrylab replay SESSION [--policy P] [--off
 Runs a recorded session's requests again and compares the result with the recording.
   --offline (default)  what-if: the recorded answers (statuses, Retry-After and rate-limit headers, resets,
                        timeouts, think times) are served by the fault lab on 127.0.0.1; nothing is sent out
-  --live               the same requests to the recorded URLs, or to --base-url (scheme, host and port)
+  --live               the same requests to the recorded URLs, or to --base-url: its scheme, host and port,
+                       and its path (if any) put in front of each recorded path; no query
   --policy P           a preset or policy file for every run (default: each run's recorded policy and seed;
                        then decisions and delays must match the recording attempt for attempt)
   --compare            print the per-run comparison (outcome, attempts, total and waiting time, operations applied)
   --json               print the comparison as JSON
-  --export FILE        save the replay as a session
+  --export FILE        save the replay as a session (the folder is checked before anything is sent)
+  --concurrency C      runs in progress at once (default: as recorded)
 
-Exit status: 0 replayed (and, under the recorded policy offline, the same decisions), 1 otherwise, 2 bad arguments.
+Exit status: 0 replayed (and, under the recorded policy offline, the same decisions), 1 otherwise, 2 bad
+arguments or a SESSION that cannot be read (nothing is sent).
 )";
 
 int runReplay(const QStringList& args, CliIo& io)
@@ -50,14 +55,17 @@ int runReplay(const QStringList& args, CliIo& io)
     if (const auto base = a.value(u"base-url"_s)) {
         if (!options.live)
             return usage(tr("--base-url needs --live"));
-        options.baseUrl = QUrl(*base, QUrl::StrictMode);
-        if (!options.baseUrl.isValid() || options.baseUrl.host().isEmpty())
-            return usage(tr("--base-url must be a URL with a host, not \"%1\"").arg(*base));
+        if (base->trimmed().isEmpty())
+            return usage(tr("--base-url needs a URL, e.g. http://staging.test/api"));
+        const TargetUrl::Parsed url = ReplayRunner::parseBaseUrl(*base);
+        if (!url.ok())
+            return usage(u"--base-url "_s + url.problem);
+        options.baseUrl = url.url;
     }
     if (const auto name = a.value(u"policy"_s)) {
         const PolicyParseResult policy = PresetCatalog::resolve(*name);
         if (!policy.ok())
-            return usage(tr("policy \"%1\": %2").arg(*name, policy.problems.value(0).message));
+            return usage(policyProblemLine(*name, policy.problems));
         options.policy = *policy.policy;
     }
     if (a.isSet(u"concurrency"_s)) {
@@ -66,12 +74,15 @@ int runReplay(const QStringList& args, CliIo& io)
             return usage(a.error());
         options.concurrency = int(*c);
     }
+    if (const auto path = a.value(u"export"_s)) {
+        if (const QString problem = outputPathProblem(*path); !problem.isEmpty())
+            return usage(u"--export: "_s + problem);
+    }
     QString error;
     const std::unique_ptr<Session> recorded = SessionFile::open(a.positional().first(), {}, &error);
-    if (!recorded) {
-        io.err << "retrylab replay: " << error << '\n';
-        return CliExit::Failed;
-    }
+    if (!recorded)
+        return usage(withFileName(a.positional().first(), error)); // a missing, truncated or foreign file is bad input
+
     ReplayRunner runner(*recorded, options);
     QEventLoop loop;
     QObject::connect(&runner, &ReplayRunner::finished, &loop, &QEventLoop::quit);

@@ -2,6 +2,7 @@
 // `retrylab serve`: the fault lab as a standalone server, until SIGINT/SIGTERM.
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
+#include "cli/scenariochoice.h"
 
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
@@ -70,10 +71,17 @@ int serve(const QStringList& args, CliIo& io)
     CliArgs cli;
     cli.option(u"scenario"_s).option(u"port"_s).option(u"bind"_s).option(u"seed"_s).flag(u"tls"_s).flag(u"list"_s);
     if (!cli.parse(args) || !cli.positional().isEmpty()) {
-        io.err << "retrylab serve: " << (cli.error().isEmpty() ? u"unexpected argument"_s : cli.error()) << '\n';
+        io.err << "retrylab serve: "
+               << (cli.error().isEmpty() ? u"unexpected argument \"%1\""_s.arg(cli.positional().first()) : cli.error()) << '\n';
         return CliExit::Usage;
     }
     if (cli.isSet(u"list"_s)) {
+        for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s }) {
+            if (cli.isSet(other)) {
+                io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
+                return CliExit::Usage;
+            }
+        }
         for (const ScenarioCatalog::Entry& entry : ScenarioCatalog::builtIn())
             io.out << QStringLiteral("%1  %2\n").arg(entry.name, -24).arg(entry.description);
         return CliExit::Ok;
@@ -107,14 +115,15 @@ int serve(const QStringList& args, CliIo& io)
     if (cli.isSet(u"tls"_s))
         options.tls = LabTlsMode::Valid;
     const QString scenarioName = cli.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName());
-    const ScenarioLoader::Result loaded = ScenarioCatalog::load(scenarioName);
-    if (!loaded.ok()) {
-        io.err << "retrylab serve: scenario '" << scenarioName << "' cannot be used:\n" << loaded.problemText() << '\n';
+    QString error;
+    const std::optional<FaultScenario> scenario = ScenarioChoice::load(scenarioName, &error);
+    if (!scenario) {
+        io.err << "retrylab serve: " << error << '\n';
         return CliExit::Usage;
     }
 
     FaultServer server;
-    server.loadScenario(*loaded.scenario);
+    server.loadScenario(*scenario);
     if (!server.start(options)) {
         io.err << "retrylab serve: " << server.errorString() << '\n';
         return CliExit::Failed;
@@ -122,7 +131,7 @@ int serve(const QStringList& args, CliIo& io)
     io.out << "listening on " << server.url().toString() << '\n';
     if (options.tls != LabTlsMode::Off)
         io.out << "listening on " << server.tlsUrl().toString() << " (test certificate: resources/tls/localhost-cert.pem)\n";
-    io.out << "scenario " << loaded.scenario->name << ": " << loaded.scenario->description << '\n';
+    io.out << "scenario " << scenario->name << ": " << scenario->description << '\n';
     io.out.flush();
     for (const QString& warning : server.warnings())
         io.err << "retrylab serve: warning: " << warning << '\n';
@@ -174,7 +183,7 @@ CliCommand serveCommand()
         "  --bind ADDR           listen on another address (warning: beyond loopback anyone can drive it)\n"
         "  --tls                 also serve HTTPS with the test certificate for 127.0.0.1/localhost\n"
         "  --seed S              seed for random steps (overrides the scenario's)\n"
-        "  --list                list the built-in scenarios\n"
+        "  --list                list the built-in scenarios (retrylab run --scenario S --list-routes: its routes)\n"
         "\n"
         "Control endpoints (not counted as scenario requests):\n"
         "  GET /_lab/ledger  POST /_lab/reset  GET /_lab/scenario  GET /_lab/health\n");

@@ -280,6 +280,11 @@ PolicyParseResult policyFromJson(const QJsonObject& object)
     JsonReader r(problems, {}, object);
     RetryPolicy p;
 
+    // Both are required (resources/schemas/policy.schema.json): "{}" is not a policy file.
+    if (!r.has(u"format"_s))
+        r.problem(u"format"_s, tr("is required: \"%1\"").arg(kFormat));
+    if (!r.has(u"version"_s))
+        r.problem(u"version"_s, tr("is required: %1").arg(RetryPolicy::kFormatVersion));
     const QString format = r.string(u"format"_s, kFormat);
     if (format != kFormat)
         r.problem(u"format"_s, tr("must be \"%1\"").arg(kFormat));

@@ -25,8 +25,40 @@ ReplayRunner::~ReplayRunner()
         m_engine->disconnect(this);
 }
 
+TargetUrl::Parsed ReplayRunner::parseBaseUrl(const QString& text)
+{
+    TargetUrl::Parsed parsed = TargetUrl::parse(text);
+    if (parsed.ok())
+        parsed.problem = baseUrlProblem(parsed.url);
+    if (!parsed.ok())
+        parsed.url = QUrl();
+    return parsed;
+}
+
+QString ReplayRunner::baseUrlProblem(const QUrl& url)
+{
+    if (const QString problem = TargetUrl::problem(url); !problem.isEmpty())
+        return problem;
+    const QString shown = url.toString();
+    if (url.hasQuery())
+        return tr("\"%1\" has a query, but each recorded request keeps its own: give a scheme, host, port and "
+                  "at most a path prefix").arg(shown);
+    if (url.hasFragment())
+        return tr("\"%1\" has a fragment, which is never sent: leave it out").arg(shown);
+    if (!url.userInfo().isEmpty())
+        return tr("\"%1\" has user info: send credentials as a header (Authorization) instead").arg(shown);
+    return {};
+}
+
 bool ReplayRunner::start(QString* error)
 {
+    if (m_options.live && !m_options.baseUrl.isEmpty()) {
+        if (const QString problem = baseUrlProblem(m_options.baseUrl); !problem.isEmpty()) {
+            if (error)
+                *error = problem;
+            return false;
+        }
+    }
     m_clock = std::make_unique<ElapsedClock>();
     m_scheduler = std::make_unique<TimerScheduler>(*m_clock);
     m_engine = std::make_unique<RetryEngine>(*m_clock, *m_scheduler);
@@ -84,10 +116,16 @@ bool ReplayRunner::start(QString* error)
             url.setPath(ReplayScenario::pathFor(run.runId));
             url.setQuery(spec.url.query(QUrl::FullyEncoded), QUrl::StrictMode);
             spec.url = url;
-        } else if (m_options.baseUrl.isValid() && !m_options.baseUrl.isEmpty()) {
+        } else if (!m_options.baseUrl.isEmpty()) {
+            QString prefix = m_options.baseUrl.path(QUrl::FullyEncoded);
+            while (prefix.endsWith(u'/'))
+                prefix.chop(1);
+            const QString path = spec.url.path(QUrl::FullyEncoded);
             spec.url.setScheme(m_options.baseUrl.scheme());
             spec.url.setHost(m_options.baseUrl.host());
             spec.url.setPort(m_options.baseUrl.port());
+            const QString joined = path.isEmpty() || path.startsWith(u'/') ? QString(prefix + path) : QString(prefix + u'/' + path);
+            spec.url.setPath(joined, QUrl::StrictMode);
         }
         const RetryPolicy policy = m_options.policy ? *m_options.policy : m_recorded.policies.value(run.policy);
         m_engine->submit(spec, policy, run.seed);

@@ -4,11 +4,14 @@
 // Runs a recorded session's requests again and records the result as a new Session.
 //   Offline (what-if): the recorded answers become a fault-lab scenario (ReplayScenario) served on
 //   127.0.0.1, and each run's request goes to its own route. Nothing leaves the machine.
-//   Live: the same requests to the recorded URLs, or to BASE_URL (scheme, host and port replaced).
+//   Live: the same requests to the recorded URLs, or to BASE_URL: its scheme, host and port replace the
+//   recorded ones and its path, if any, is put in front of each recorded path (a service behind a
+//   prefix: http://staging/api + /v1/charges → http://staging/api/v1/charges); each query stays as recorded.
 // Policy: the recorded one per run, or POLICY for all. Seeds: the recorded ones, so a replay under the
 // original policy draws the same jitter. Runs are submitted in recorded order with the recorded
 // concurrency. Note: a session saved with redaction sends its "[redacted:…]" placeholders in live mode.
 
+#include "http/targeturl.h"
 #include "policy/retrypolicy.h"
 #include "session/session.h"
 
@@ -37,6 +40,12 @@ class ReplayRunner final : public QObject
 public:
     ReplayRunner(const Session& recorded, ReplayOptions options, QObject* parent = nullptr);
     ~ReplayRunner() override;
+
+    // A live replay's base URL as typed: a target URL (TargetUrl) without a query, fragment or user info.
+    // A query is refused rather than merged, since appending, replacing and overriding the recorded
+    // queries' parameters are all plausible readings; credentials belong in a header.
+    static TargetUrl::Parsed parseBaseUrl(const QString& text);
+    static QString baseUrlProblem(const QUrl& url); // empty when URL can be a base URL
 
     bool start(QString* error); // finished() follows, from the event loop
     void cancel();

@@ -74,8 +74,8 @@ void TestCliInspect::exactJson_data()
                       R"("rate_limits":[{"limit":15,"remaining":0,"reset_seconds":20,"policy":"dynamic","dialect":"ietf-draft-11"}],)"
                       R"("warnings":[]})"
                       "\n");
-    QTest::addRow("empty input: every value null, nothing guessed")
-        << QStringList { u"--json"_s } << QByteArray()
+    QTest::addRow("a head with no waiting fields: every value null, nothing guessed")
+        << QStringList { u"--json"_s } << QByteArray("Content-Type: text/plain\n")
         << QByteArray(R"({"status":null,"retry_after":null,"rate_limit":null,"rate_limits":[],"warnings":[]})"
                       "\n");
     QTest::addRow("headers.md §1.4 go-retryablehttp: HTTP-date Retry-After 2 s after --now")

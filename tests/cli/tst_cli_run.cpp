@@ -75,6 +75,10 @@ private Q_SLOTS:
     void exportRedactsAuthorization();
     void paymongoWaitsRetryAfter();
     void pixLeavesThreeSettlements();
+    void quietPrintsOneLineLedger();
+    void routeChoice_data();
+    void routeChoice();
+    void listRoutes();
 
 private:
     QString writeScenario(const QString& name, const QList<int>& statuses);
@@ -149,7 +153,9 @@ void TestCliRun::exitStatus()
 void TestCliRun::linesSummaryAndLedger()
 {
     const QString scenario = writeScenario(u"flaky"_s, { 503, 200 });
-    const Result r = run({ u"--policy"_s, u"rfc9110-standard"_s, u"--scenario"_s, scenario, u"--seed"_s, u"7"_s });
+    const QString ledgerPath = m_dir.filePath(u"ledger.json"_s);
+    const Result r = run({ u"--policy"_s, u"rfc9110-standard"_s, u"--scenario"_s, scenario, u"--seed"_s, u"7"_s,
+        u"--ledger"_s, ledgerPath });
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
     QVERIFY2(lines.size() >= 4, qPrintable(r.out));
@@ -170,8 +176,13 @@ void TestCliRun::linesSummaryAndLedger()
     QVERIFY(summary.captured(2).toDouble() >= summary.captured(1).toDouble());
     const QString ledger = lines.mid(3).join(u'\n');
     // The lab applies a 2xx answer as one operation named after the route; the 503 applied nothing.
-    QVERIFY2(ledger.contains(u"lab ledger: 2 requests received, 1 operations applied: 1 r\n"_s), qPrintable(ledger));
-    QVERIFY2(ledger.contains(u"\"requests_received\":2"_s), qPrintable(ledger));
+    QCOMPARE(ledger, u"lab ledger: 2 requests received, 1 operations applied: 1 r"_s);
+    // Issue 10 §5: the whole ledger goes to --ledger FILE, not onto the terminal as one long JSON line.
+    QFile file(ledgerPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject whole = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(whole.value(u"requests_received"_s).toInt(), 2);
+    QCOMPARE(whole.value(u"requests"_s).toArray().size(), 2);
 }
 
 void TestCliRun::jsonOutput()
@@ -277,6 +288,79 @@ void TestCliRun::pixLeavesThreeSettlements()
                                                 .match(r.out);
     QVERIFY2(summary.hasMatch(), qPrintable(r.out));
     QCOMPARE(m.captured(1), summary.captured(1)); // one transmission per attempt
+}
+
+void TestCliRun::quietPrintsOneLineLedger()
+{
+    // Issue 10 §5: --quiet printed the whole ledger as one JSON line of thousands of characters.
+    const Result r = run({ u"--policy"_s, u"pix"_s, u"--scenario"_s, u"seed-004-pix"_s, u"--repeat"_s, u"5"_s, u"--timeout"_s,
+                             u"3"_s, u"--seed"_s, u"4"_s, u"--quiet"_s },
+        120000);
+    QVERIFY2(r.exitCode == 1, qPrintable(r.out + r.err));
+    const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.first().startsWith(u"5 runs, "_s), qPrintable(r.out));
+    QVERIFY2(lines.last().startsWith(u"lab ledger: "_s), qPrintable(r.out));
+    QCOMPARE(lines.size(), 1 + 2 + 1); // the summary, the two failed runs, the ledger's summary
+    for (const QString& line : lines)
+        QVERIFY2(line.size() < 300 && !line.contains(u'{'), qPrintable(line));
+}
+
+void TestCliRun::routeChoice_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("route"); // as the lab's ledger names the route the request reached
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QString>("path");
+    // seed-000-rate-limited: GET /v1/payments/*, PUT|PATCH /v1/payments/*, POST /v1/payments, DELETE /v1/customers/*
+    QTest::addRow("issue 15: --method POST reaches the POST route, not the first (GET) one")
+        << QStringList { u"--method"_s, u"POST"_s } << u"create-payment"_s << u"POST"_s << u"/v1/payments"_s;
+    QTest::addRow("no --method or --path: the first route, its method and a sample path")
+        << QStringList {} << u"retrieve-payment"_s << u"GET"_s << u"/v1/payments/x"_s;
+    QTest::addRow("--path alone: the route's first method")
+        << QStringList { u"--path"_s, u"/v1/customers/cus_1"_s } << u"delete-customer"_s << u"DELETE"_s << u"/v1/customers/cus_1"_s;
+    QTest::addRow("--path and --method pick the second of two routes on one path")
+        << QStringList { u"--path"_s, u"/v1/payments/pay_9"_s, u"--method"_s, u"patch"_s } << u"update-payment"_s << u"PATCH"_s
+        << u"/v1/payments/pay_9"_s;
+    QTest::addRow("a query is sent as given")
+        << QStringList { u"--path"_s, u"/v1/payments/p?expand=1"_s } << u"retrieve-payment"_s << u"GET"_s << u"/v1/payments/p"_s;
+}
+
+void TestCliRun::routeChoice()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, route);
+    QFETCH(QString, method);
+    QFETCH(QString, path);
+    const QString ledgerPath = m_dir.filePath(u"route-ledger.json"_s);
+    QFile::remove(ledgerPath);
+    const Result r = run(QStringList { u"--policy"_s, u"paymongo"_s, u"--scenario"_s, u"seed-000-rate-limited"_s, u"--quiet"_s,
+                             u"--ledger"_s, ledgerPath }
+        + args);
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 1, qPrintable(r.out + r.err));
+    QFile file(ledgerPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray requests = QJsonDocument::fromJson(file.readAll()).object().value(u"requests"_s).toArray();
+    QVERIFY(!requests.isEmpty());
+    for (const QJsonValue& v : requests) {
+        const QJsonObject request = v.toObject();
+        QCOMPARE(request.value(u"route"_s).toString(), route);
+        QCOMPARE(request.value(u"method"_s).toString(), method);
+        QCOMPARE(request.value(u"path"_s).toString(), path);
+    }
+}
+
+void TestCliRun::listRoutes()
+{
+    const Result r = run({ u"--scenario"_s, u"seed-000-rate-limited"_s, u"--list-routes"_s });
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 4);
+    QVERIFY2(QRegularExpression(u"^create-payment +POST +/v1/payments +--method POST --path /v1/payments$"_s).match(lines.at(3)).hasMatch(),
+        qPrintable(lines.at(3)));
+    QVERIFY2(QRegularExpression(u"^update-payment +PUT\\|PATCH +/v1/payments/\\* +--method PUT --path /v1/payments/x$"_s)
+                 .match(lines.at(2))
+                 .hasMatch(),
+        qPrintable(lines.at(2)));
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)

@@ -124,6 +124,35 @@ private Q_SLOTS:
         QVERIFY(out.contains("[redacted:"));
         QCOMPARE(run({ u"export"_s, session, u"--format"_s, u"xml"_s, u"-o"_s, dir.filePath(u"x"_s) }), 2);
     }
+
+    void liveReplayPutsTheBasePathInFront()
+    {
+        // Issue 15: --base-url 'http://h/with/path' dropped the path silently. It is a prefix now (a service
+        // behind a reverse proxy at /with/path), checked against a server Retrylab did not write.
+        QTemporaryDir dir;
+        const QString session = dir.filePath(u"s.json"_s);
+        QByteArray out;
+        QCOMPARE(run({ u"run"_s, u"--policy"_s, u"paymongo"_s, u"--scenario"_s, u"seed-000-rate-limited"_s, u"--path"_s,
+                          u"/v1/payments/pay_1?expand=customer"_s, u"--quiet"_s, u"--session"_s, session },
+                     &out),
+            0);
+        QProcess server; // python3 http.server logs each request line to stderr
+        server.setWorkingDirectory(dir.path());
+        server.start(u"python3"_s, { u"-u"_s, u"-m"_s, u"http.server"_s, u"0"_s, u"--bind"_s, u"127.0.0.1"_s });
+        QVERIFY2(server.waitForStarted(), "python3 is in packaging/install-deps.sh");
+        QByteArray banner;
+        QTRY_VERIFY_WITH_TIMEOUT((banner += server.readAllStandardOutput()).contains(" port "), 10000);
+        const QByteArray port = banner.mid(banner.indexOf(" port ") + 6).split(' ').first();
+        QCOMPARE(run({ u"replay"_s, session, u"--live"_s, u"--base-url"_s, u"http://127.0.0.1:%1/with/path/"_s.arg(QString::fromLatin1(port)) },
+                     &out),
+            0);
+        QByteArray log;
+        QTRY_VERIFY_WITH_TIMEOUT((log += server.readAllStandardError()).contains("HTTP/1.1\" 404"), 10000);
+        server.kill();
+        server.waitForFinished();
+        QVERIFY2(log.contains("\"GET /with/path/v1/payments/pay_1?expand=customer HTTP/1.1\" 404"), log.constData());
+        QVERIFY2(!log.contains("\"GET /v1/"), log.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliSession)

@@ -45,6 +45,35 @@ def check(schema_path, documents, label):
     return failures
 
 
+# Policy documents the schema and the reader (`retrylab policy validate`, exit 2) must both refuse.
+REFUSED_POLICIES = [
+    ("an empty object (issue 15: was reported valid)", {}),
+    ("no version", {"format": "retrylab-policy"}),
+    ("no format", {"version": 1}),
+    ("another format", {"format": "har", "version": 1}),
+    ("a future version", {"format": "retrylab-policy", "version": 2}),
+]
+
+
+def check_refused_by_both(schema_path, binary):
+    import tempfile
+
+    schema = load(schema_path)
+    validator = jsonschema.Draft202012Validator(schema)
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, document in REFUSED_POLICIES:
+            path = pathlib.Path(tmp) / "policy.json"
+            path.write_text(json.dumps(document), encoding="utf-8")
+            reader = subprocess.run([binary, "policy", "validate", str(path)], capture_output=True, text=True)
+            schema_ok = validator.is_valid(document)
+            if reader.returncode != 2 or schema_ok:
+                print(f"FAIL refused policy {label}: reader exit {reader.returncode}, schema valid {schema_ok}")
+                failures += 1
+    print(f"refused policies: {len(REFUSED_POLICIES) - failures} of {len(REFUSED_POLICIES)} refused by schema and reader")
+    return failures
+
+
 def main():
     source = pathlib.Path(sys.argv[1])
     binary = sys.argv[2] if len(sys.argv) > 2 else None
@@ -70,6 +99,9 @@ def main():
     if scenario_schema.exists() and scenarios:
         failures += check(scenario_schema, scenarios, "scenarios")
         checked += len(scenarios)
+
+    if binary:
+        failures += check_refused_by_both(schemas / "policy.schema.json", binary)
 
     session_schema = schemas / "session.schema.json"
     fixtures = [(p.name, load(p)) for p in sorted((source / "tests" / "data" / "sessions").glob("*v1*.json"))]

@@ -2,6 +2,7 @@
 #include "editors/requesteditor.h"
 
 #include "editors/curlcommand.h"
+#include "http/targeturl.h"
 #include "run/runplan.h"
 
 #include <QComboBox>
@@ -234,9 +235,10 @@ QString RequestEditor::fillPlan(RunPlan& plan) const
     if (plan.targetLab) {
         plan.labPath = target.startsWith(u'/') ? target : u"/"_s + target;
     } else {
-        spec.url = QUrl(target, QUrl::StrictMode);
-        if (!spec.url.isValid() || spec.url.host().isEmpty())
-            return tr("\"%1\" is not a URL with a host.").arg(target);
+        const TargetUrl::Parsed url = TargetUrl::parse(target);
+        if (!url.ok())
+            return url.problem;
+        spec.url = url.url;
     }
     spec.headers.clear();
     for (int row = 0; row < m_headers->rowCount(); ++row) {

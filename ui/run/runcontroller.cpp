@@ -6,6 +6,7 @@
 #include "engine/clock.h"
 #include "engine/retryengine.h"
 #include "engine/timerscheduler.h"
+#include "http/targeturl.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
 #include "session/sessionfile.h"
@@ -119,9 +120,8 @@ bool RunController::run(const RunPlan& plan)
         const QUrl relative(plan.labPath.isEmpty() ? u"/"_s : plan.labPath);
         request.url = m_lab->url().resolved(relative);
     }
-    if (!request.url.isValid() || request.url.host().isEmpty()
-        || (request.url.scheme() != QLatin1String("http") && request.url.scheme() != QLatin1String("https"))) {
-        fail(tr("The URL must be an http:// or https:// URL with a host."));
+    if (const QString problem = TargetUrl::problem(request.url); !problem.isEmpty()) {
+        fail(problem);
         return false;
     }
     const QList<PolicyProblem> problems = validate(plan.policy);

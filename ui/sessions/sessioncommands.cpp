@@ -478,21 +478,20 @@ void SessionCommands::replayLive()
     bool ok = false;
     const QString suggestion = m_parts.controller->isLabEnabled() ? m_parts.controller->lab()->url().toString() : QString();
     const QString base = QInputDialog::getText(m_parts.window, tr("Replay Live"),
-        tr("Send the recorded requests again under the editor's policy.\nBase URL (scheme, host and port; empty: "
-           "the recorded URLs):"),
+        tr("Send the recorded requests again under the editor's policy.\nBase URL (scheme, host, port and an "
+           "optional path prefix; empty: the recorded URLs):"),
         QLineEdit::Normal, suggestion, &ok);
     if (!ok)
         return;
     ReplayOptions options;
     options.live = true;
     if (!base.trimmed().isEmpty()) {
-        options.baseUrl = QUrl(base.trimmed(), QUrl::StrictMode);
-        if (!options.baseUrl.isValid() || options.baseUrl.host().isEmpty()
-            || (options.baseUrl.scheme() != u"http"_s && options.baseUrl.scheme() != u"https"_s)) {
-            warn(tr("Replay Live"),
-                tr("\"%1\" is not an http:// or https:// URL with a host.").arg(base));
+        const TargetUrl::Parsed url = ReplayRunner::parseBaseUrl(base);
+        if (!url.ok()) {
+            warn(tr("Replay Live"), url.problem);
             return;
         }
+        options.baseUrl = url.url;
     }
     const std::optional<RetryPolicy> policy = m_parts.editorPolicy();
     if (!policy) {

@@ -136,6 +136,10 @@ private slots:
         QTest::addRow("future version") << QByteArray(R"({"format":"retrylab-policy","version":2})") << QStringList { u"version"_s };
         QTest::addRow("not a policy") << QByteArray(R"({"format":"har","version":1})") << QStringList { u"format"_s };
         QTest::addRow("array, not object") << QByteArray("[1,2]") << QStringList { QString() };
+        // resources/schemas/policy.schema.json: "required": ["format", "version"] (issue 15: {} was valid).
+        QTest::addRow("empty object") << QByteArray("{}") << QStringList { u"format"_s, u"version"_s };
+        QTest::addRow("no version") << QByteArray(R"({"format":"retrylab-policy","name":"x"})") << QStringList { u"version"_s };
+        QTest::addRow("no format") << QByteArray(R"({"version":1,"name":"x"})") << QStringList { u"format"_s };
     }
 
     void problems()

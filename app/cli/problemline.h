@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "policy/retrypolicy.h"
+
+#include <QList>
+#include <QString>
+
+// The problems a policy reader reported about WHAT (a preset name or file), as one line for an error
+// message: `policy "x.json": limits.max_attempts: must be at least 1; backoff.kind: …`. A message that
+// already quotes WHAT ("\"nosuch\" is neither a preset …") is not prefixed with it again.
+QString policyProblemLine(const QString& what, const QList<PolicyProblem>& problems);

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Bad input to every command of the real binary: exit 2, the exact message on one line of stderr,
+// nothing on stdout, and nothing sent (a listening socket in the test sees no connection). The rows
+// marked "issue 15" / "issue 10" are the defects those issues list; the others were found by trying
+// every option of every command with a bad value.
+#include <QDir>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// How the process sees the screen: none (DISPLAY and QT_QPA_PLATFORM unset), an X display nobody serves,
+// a platform Qt does not have, or the offscreen platform (a display that works).
+enum class Screen { None, DeadDisplay, UnknownPlatform, Offscreen };
+
+struct Case
+{
+    Screen screen = Screen::None;
+    QStringList args;
+    QString message; // the whole of stderr without its newline; "…" stands for any text
+    QByteArray input; // stdin
+};
+
+// True when TEXT is PATTERN with each "…" replaced by some text (possibly empty).
+bool matchesPattern(const QString& text, const QString& pattern)
+{
+    const QStringList parts = pattern.split(u'…');
+    if (parts.size() == 1)
+        return text == pattern;
+    if (!text.startsWith(parts.first()))
+        return false;
+    qsizetype at = parts.first().size();
+    for (qsizetype i = 1; i + 1 < parts.size(); ++i) {
+        const qsizetype found = text.indexOf(parts.at(i), at);
+        if (found < 0)
+            return false;
+        at = found + parts.at(i).size();
+    }
+    return text.size() - at >= parts.last().size() && text.endsWith(parts.last());
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(Case)
+
+class TestCliBadInput : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void patternMatcher();
+    void refused_data();
+    void refused();
+    void helpEverywhere_data();
+    void helpEverywhere();
+
+private:
+    struct Result
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+    Result run(const Case& c) const;
+    QString substituted(QString text) const;
+
+    QTemporaryDir m_dir;
+    QTcpServer m_sink; // the target of every --url / --base-url below; it must never see a connection
+    QString m_session;
+};
+
+TestCliBadInput::Result TestCliBadInput::run(const Case& c) const
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(u"DISPLAY"_s);
+    env.remove(u"WAYLAND_DISPLAY"_s);
+    env.remove(u"QT_QPA_PLATFORM"_s);
+    env.insert(u"XDG_DATA_HOME"_s, m_dir.filePath(u"xdg"_s)); // recover's journal registry, this test's own
+    if (c.screen == Screen::DeadDisplay)
+        env.insert(u"DISPLAY"_s, u":97"_s);
+    else if (c.screen == Screen::UnknownPlatform)
+        env.insert(u"QT_QPA_PLATFORM"_s, u"nosuch"_s);
+    else if (c.screen == Screen::Offscreen)
+        env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(m_dir.path());
+    QStringList args;
+    for (const QString& a : c.args)
+        args << substituted(a);
+    process.start(QStringLiteral(RETRYLAB_BINARY), args);
+    if (!process.waitForStarted())
+        return {};
+    process.write(c.input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        process.waitForFinished();
+        return {};
+    }
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+        process.readAllStandardError() };
+}
+
+QString TestCliBadInput::substituted(QString text) const
+{
+    return text.replace(u"%DIR%"_s, m_dir.path())
+        .replace(u"%SESSION%"_s, m_session)
+        .replace(u"%PORT%"_s, QString::number(m_sink.serverPort()));
+}
+
+void TestCliBadInput::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(m_sink.listen(QHostAddress::LocalHost, 0));
+    QVERIFY(QDir(m_dir.path()).mkpath(u"xdg"_s));
+    // A real session to point export and replay at, and damaged copies of it.
+    m_session = m_dir.filePath(u"s.json"_s);
+    const Result made = run({ Screen::None,
+        { u"run"_s, u"--policy"_s, u"paymongo"_s, u"--scenario"_s, u"seed-004-pix"_s, u"--repeat"_s, u"2"_s, u"--quiet"_s,
+            u"--session"_s, m_session },
+        {}, {} });
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    QFile session(m_session);
+    QVERIFY(session.open(QIODevice::ReadOnly));
+    const QByteArray bytes = session.readAll();
+    const auto write = [this](const QString& name, const QByteArray& content) {
+        QFile f(m_dir.filePath(name));
+        return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
+    };
+    QVERIFY(write(u"truncated.json"_s, bytes.left(bytes.size() / 2)));
+    QByteArray garbage(4096, Qt::Uninitialized);
+    QRandomGenerator random(15);
+    for (char& c : garbage)
+        c = char(random.bounded(256));
+    QVERIFY(write(u"garbage.bin"_s, garbage));
+    QVERIFY(write(u"empty-policy.json"_s, "{}"));
+    QVERIFY(write(u"no-version.json"_s, R"({"format":"retrylab-policy","name":"x"})"));
+    QVERIFY(write(u"bad-scenario.json"_s, R"({"format":1,"routes":[{"path":"x"}]})"));
+    QVERIFY(write(u"head.txt"_s, "Retry-After: 2\n"));
+}
+
+void TestCliBadInput::patternMatcher()
+{
+    QVERIFY(matchesPattern(u"abc"_s, u"abc"_s));
+    QVERIFY(!matchesPattern(u"abcd"_s, u"abc"_s));
+    QVERIFY(matchesPattern(u"a (x, y) b"_s, u"a (…) b"_s));
+    QVERIFY(matchesPattern(u"a b"_s, u"a …b"_s));
+    QVERIFY(!matchesPattern(u"a b"_s, u"a …c"_s));
+    QVERIFY(matchesPattern(u"one two three"_s, u"one…two…three"_s));
+    QVERIFY(!matchesPattern(u"one three two"_s, u"one…two…three"_s));
+    QVERIFY(!matchesPattern(u"ab"_s, u"ab…ab"_s)); // the parts may not overlap
+}
+
+void TestCliBadInput::refused_data()
+{
+    QTest::addColumn<Case>("c");
+    const auto row = [](const char* name, Screen screen, const QStringList& args, const QString& message,
+                         const QByteArray& input = {}) { QTest::addRow("%s", name) << Case { screen, args, message, input }; };
+    const Screen none = Screen::None;
+    const QString noDisplay = u"retrylab: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set): run it "
+                              "with QT_QPA_PLATFORM=offscreen for a window without a screen, or use a headless command "
+                              "(retrylab --help)"_s;
+    const QString presets = u"\"nosuch\" is neither a preset (aws-adaptive, …) nor a readable file"_s;
+
+#ifdef RETRYLAB_WITH_GUI
+    // The window's arguments, read before any GUI object exists.
+    row("issue 15: --bogus without a display", none, { u"--bogus"_s }, u"retrylab: unknown option --bogus (see retrylab --help)"_s);
+    row("issue 15: --bogus with a display", Screen::Offscreen, { u"--bogus"_s }, u"retrylab: unknown option --bogus (see retrylab --help)"_s);
+    row("issue 15: no arguments without a display", none, {}, noDisplay);
+    row("issue 15: --open without a display", none, { u"--open"_s, u"x"_s }, noDisplay);
+    row("issue 15: a display nobody serves (Qt's abort is one line)", Screen::DeadDisplay, {},
+        u"retrylab: cannot open the window (Qt: …): set DISPLAY to a running display, run it with QT_QPA_PLATFORM=offscreen "
+        "for a window without a screen, or use a headless command (retrylab --help)"_s);
+    row("a platform Qt does not have", Screen::UnknownPlatform, { u"--demo-autorun"_s },
+        u"retrylab: cannot open the window (Qt: …\"nosuch\"…): …QT_QPA_PLATFORM=offscreen…"_s);
+    row("--open a file that does not exist", Screen::Offscreen, { u"--open"_s, u"%DIR%/missing.json"_s },
+        u"retrylab: cannot open \"%DIR%/missing.json\": no such file"_s);
+    row("--open a folder", Screen::Offscreen, { u"--open=%DIR%"_s }, u"retrylab: cannot open \"%DIR%\": not a file"_s);
+    row("--open without its file", Screen::Offscreen, { u"--open"_s }, u"retrylab: --open needs a file (see retrylab --help)"_s);
+    row("--open twice", Screen::Offscreen, { u"--open"_s, u"%SESSION%"_s, u"--open"_s, u"%SESSION%"_s },
+        u"retrylab: --open given more than once (see retrylab --help)"_s);
+    row("two files to open", Screen::Offscreen, { u"%SESSION%"_s, u"%SESSION%"_s },
+        u"retrylab: one file at a time: %SESSION%, %SESSION% (see retrylab --help)"_s);
+    row("--screenshot into a file", Screen::Offscreen, { u"--screenshot"_s, u"%SESSION%"_s },
+        u"retrylab: --screenshot \"%SESSION%\": not a folder"_s);
+    row("--demo-autorun with a value", Screen::Offscreen, { u"--demo-autorun=yes"_s },
+        u"retrylab: --demo-autorun takes no value (see retrylab --help)"_s);
+    row("a Qt option without its value", Screen::Offscreen, { u"-style"_s }, u"retrylab: -style needs a value (see retrylab --help)"_s);
+    row("a single-dash option Qt does not have", Screen::Offscreen, { u"-x"_s }, u"retrylab: unknown option -x (see retrylab --help)"_s);
+    row("a window option, then a word", none, { u"--demo-autorun"_s, u"run"_s }, noDisplay);
+#endif
+
+    row("an unknown command", none, { u"nosuch"_s }, u"retrylab: unknown command 'nosuch' (see retrylab --help)"_s);
+    row("help for an unknown command", none, { u"help"_s, u"nosuch"_s }, u"retrylab: no such command 'nosuch' (see retrylab --help)"_s);
+    row("issue 15: help with a stray argument", none, { u"help"_s, u"run"_s, u"extra"_s },
+        u"retrylab: help run takes no further arguments, not \"extra\""_s);
+    row("issue 15: --version with a stray argument", none, { u"--version"_s, u"extra"_s },
+        u"retrylab: --version takes no further arguments, not \"extra\""_s);
+    row("--help with a stray argument", none, { u"--help"_s, u"a"_s, u"b"_s }, u"retrylab: --help takes no further arguments, not \"a b\""_s);
+
+    // policy
+    row("policy without an action", none, { u"policy"_s },
+        u"retrylab policy: give an action: list, show, validate, explain or table (see retrylab help policy)"_s);
+    row("policy: an unknown action", none, { u"policy"_s, u"frob"_s },
+        u"retrylab policy: unknown action \"frob\" (list, show, validate, explain, table)"_s);
+    row("policy list with an argument", none, { u"policy"_s, u"list"_s, u"x"_s }, u"retrylab policy list: takes no arguments"_s);
+    row("policy show: an unknown preset", none, { u"policy"_s, u"show"_s, u"nosuch"_s }, u"retrylab policy show: "_s + presets);
+    row("policy show: two names", none, { u"policy"_s, u"show"_s, u"slen"_s, u"curl"_s },
+        u"retrylab policy show: give one preset name or file, not \"slen curl\""_s);
+    row("policy show: an unknown option", none, { u"policy"_s, u"show"_s, u"slen"_s, u"--yaml"_s },
+        u"retrylab policy show: unknown option --yaml"_s);
+    row("issue 15: policy validate {} (the schema requires format and version; every problem listed)", none,
+        { u"policy"_s, u"validate"_s, u"empty-policy.json"_s },
+        u"empty-policy.json: 2 problem(s)\n  format: is required: \"retrylab-policy\"\n  version: is required: 1"_s);
+    row("policy validate: no version", none, { u"policy"_s, u"validate"_s, u"no-version.json"_s },
+        u"retrylab policy validate: policy \"no-version.json\": version: is required: 1"_s);
+    row("policy validate: a missing file", none, { u"policy"_s, u"validate"_s, u"%DIR%/missing.json"_s },
+        u"retrylab policy validate: cannot read %DIR%/missing.json: No such file or directory"_s);
+    row("policy validate: binary garbage", none, { u"policy"_s, u"validate"_s, u"garbage.bin"_s },
+        u"retrylab policy validate: policy \"garbage.bin\": not valid JSON at line …"_s);
+    row("policy validate: two files", none, { u"policy"_s, u"validate"_s, u"a"_s, u"b"_s },
+        u"retrylab policy validate: give one policy file"_s);
+    row("issue 15: policy explain --method 'G ET' (RFC 9110 §9.1: a method is a token)", none,
+        { u"policy"_s, u"explain"_s, u"slen"_s, u"--method"_s, u"G ET"_s, u"--status"_s, u"503"_s },
+        u"retrylab policy explain: --method \"G ET\" is not an HTTP method (RFC 9110: a token, no spaces or separators)"_s);
+    row("policy explain: a header name with a space (RFC 9110 §5.1)", none,
+        { u"policy"_s, u"explain"_s, u"slen"_s, u"--method"_s, u"GET"_s, u"--status"_s, u"429"_s, u"--header"_s, u"Retry After: 2"_s },
+        u"retrylab policy explain: --header must look like 'Name: value', not \"Retry After: 2\""_s);
+    row("policy explain: a status below 100", none,
+        { u"policy"_s, u"explain"_s, u"slen"_s, u"--method"_s, u"GET"_s, u"--status"_s, u"99"_s },
+        u"retrylab policy explain: --status must be a whole number from 100 to 599, not \"99\""_s);
+    row("policy explain: --elapsed-ms negative", none,
+        { u"policy"_s, u"explain"_s, u"slen"_s, u"--method"_s, u"GET"_s, u"--error"_s, u"dns"_s, u"--elapsed-ms"_s, u"-5"_s },
+        u"retrylab policy explain: --elapsed-ms must be a whole number from 0 to …, not \"-5\""_s);
+    row("policy explain: an unknown preset", none,
+        { u"policy"_s, u"explain"_s, u"nosuch"_s, u"--method"_s, u"GET"_s, u"--status"_s, u"503"_s },
+        u"retrylab policy explain: "_s + presets);
+    row("policy table: no policy", none, { u"policy"_s, u"table"_s }, u"retrylab policy table: give one preset name or policy file"_s);
+
+    // inspect
+    row("issue 15: inspect on empty input", none, { u"inspect"_s },
+        u"retrylab inspect: no input: pipe a response head into it, e.g. printf 'HTTP/1.1 429 x\\nRetry-After: 2\\n' | retrylab inspect"_s);
+    row("issue 15: inspect on binary input (a PNG file)", none, { u"inspect"_s },
+        u"retrylab inspect: the input is not a response head: byte 0x1a at offset 6 (binary data?)"_s,
+        QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+    row("issue 15: inspect on text that is not a head", none, { u"inspect"_s, u"--json"_s },
+        u"retrylab inspect: the input is not a response head: no status line and no \"Name: value\" field"_s, "hello world\n");
+    row("inspect: a head that never ends", none, { u"inspect"_s },
+        u"retrylab inspect: the head is longer than 1 MiB without ending (no blank line)"_s, QByteArray("X-A: b\n").repeated(160000));
+    row("inspect: an unknown option", none, { u"inspect"_s, u"--bogus"_s },
+        u"retrylab inspect: unknown argument '--bogus' (see retrylab help inspect)"_s, "Retry-After: 2\n");
+
+    // serve
+    row("issue 15: serve --scenario nosuch (one line, no stray \"$:\")", none, { u"serve"_s, u"--scenario"_s, u"nosuch"_s },
+        u"retrylab serve: scenario \"nosuch\": no built-in scenario or file named 'nosuch' (built-in: flaky-api, …)"_s);
+    row("serve: a scenario file with problems, all on one line", none, { u"serve"_s, u"--scenario"_s, u"bad-scenario.json"_s },
+        u"retrylab serve: scenario \"bad-scenario.json\": $.name: is required; $.routes[0].path: …; $.routes[0].steps: …"_s);
+    row("serve: a port above 65535", none, { u"serve"_s, u"--port"_s, u"70000"_s },
+        u"retrylab serve: --port must be a whole number from 0 to 65535, not \"70000\""_s);
+    row("serve: --bind a name", none, { u"serve"_s, u"--bind"_s, u"example.org"_s },
+        u"retrylab serve: --bind needs an IP address, not 'example.org'"_s);
+    row("serve: a stray argument", none, { u"serve"_s, u"extra"_s }, u"retrylab serve: unexpected argument \"extra\""_s);
+    row("serve: --list with another option", none, { u"serve"_s, u"--list"_s, u"--port"_s, u"1"_s },
+        u"retrylab serve: --list takes no other option, not --port"_s);
+
+    // run
+    const QStringList slenTo { u"run"_s, u"--policy"_s, u"slen"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s };
+    const QStringList pix { u"run"_s, u"--policy"_s, u"pix"_s, u"--scenario"_s, u"seed-004-pix"_s };
+    row("issue 15: run to port 0 is refused before anything is sent", none,
+        { u"run"_s, u"--policy"_s, u"slen"_s, u"--url"_s, u"http://127.0.0.1:0/x"_s },
+        u"retrylab run: --url \"http://127.0.0.1:0/x\": port 0 cannot be connected to; use a port from 1 to 65535"_s);
+    row("issue 15: run to a URL without a scheme", none, { u"run"_s, u"--policy"_s, u"slen"_s, u"--url"_s, u"127.0.0.1:%PORT%/charge"_s },
+        u"retrylab run: --url \"127.0.0.1:%PORT%/charge\" has no scheme: write http://127.0.0.1:%PORT%/charge (or https://127.0.0.1:%PORT%/charge)"_s);
+    row("run: an ftp URL", none, { u"run"_s, u"--policy"_s, u"slen"_s, u"--url"_s, u"ftp://127.0.0.1:%PORT%/x"_s },
+        u"retrylab run: --url \"ftp://127.0.0.1:%PORT%/x\": the scheme \"ftp\" is not supported; use http:// or https://"_s);
+    row("issue 15: run --scenario --method that no route accepts", none, pix + QStringList { u"--method"_s, u"GET"_s },
+        u"retrylab run: scenario \"seed-004-pix\" has no route for the method GET; its routes: POST /pix/payments (see --list-routes)"_s);
+    row("run: --path that no route matches", none, pix + QStringList { u"--path"_s, u"/api/orders"_s },
+        u"retrylab run: scenario \"seed-004-pix\" has no route for the path /api/orders; its routes: POST /pix/payments (see --list-routes)"_s);
+    row("run: --path and --method that no one route takes", none,
+        { u"run"_s, u"--policy"_s, u"slen"_s, u"--scenario"_s, u"seed-000-rate-limited"_s, u"--method"_s, u"POST"_s, u"--path"_s, u"/v1/payments/x"_s },
+        u"retrylab run: scenario \"seed-000-rate-limited\" has no route for POST /v1/payments/x; its routes: GET /v1/payments/*, "
+        "PUT|PATCH /v1/payments/*, POST /v1/payments, DELETE /v1/customers/* (see --list-routes)"_s);
+    row("run: --path without a leading slash", none, pix + QStringList { u"--path"_s, u"pix/payments"_s },
+        u"retrylab run: --path must be a path starting with '/' (and an optional ?query), not \"pix/payments\""_s);
+    row("run: --path with --url", none, slenTo + QStringList { u"--path"_s, u"/y"_s },
+        u"retrylab run: --path picks a route of --scenario; with --url, put the path in the URL"_s);
+    row("run: --list-routes without --scenario", none, { u"run"_s, u"--list-routes"_s }, u"retrylab run: --list-routes needs --scenario"_s);
+    row("run: --list-routes with a run option", none, { u"run"_s, u"--scenario"_s, u"flaky-api"_s, u"--list-routes"_s, u"--policy"_s, u"slen"_s },
+        u"retrylab run: --list-routes takes only --scenario, not --policy"_s);
+    row("issue 10: run --export into a missing folder, before anything is sent", none,
+        slenTo + QStringList { u"--export"_s, u"%DIR%/missing/x.json"_s },
+        u"retrylab run: --export: cannot write \"%DIR%/missing/x.json\": the folder \"%DIR%/missing\" does not exist"_s);
+    row("run --session into a missing folder", none, slenTo + QStringList { u"--session"_s, u"%DIR%/missing/s.json"_s },
+        u"retrylab run: --session: cannot write \"%DIR%/missing/s.json\": the folder \"%DIR%/missing\" does not exist"_s);
+    row("run --ledger into a missing folder", none, pix + QStringList { u"--ledger"_s, u"%DIR%/missing/l.json"_s },
+        u"retrylab run: --ledger: cannot write \"%DIR%/missing/l.json\": the folder \"%DIR%/missing\" does not exist"_s);
+    row("run --export to a folder", none, slenTo + QStringList { u"--export"_s, u"%DIR%"_s },
+        u"retrylab run: --export: cannot write \"%DIR%\": it is a folder"_s);
+    row("run --ledger without --scenario", none, slenTo + QStringList { u"--ledger"_s, u"l.json"_s },
+        u"retrylab run: --ledger needs --scenario: only the built-in lab keeps a ledger"_s);
+    row("run: --export and --session naming one file", none,
+        slenTo + QStringList { u"--export"_s, u"same.json"_s, u"--session"_s, u"same.json"_s },
+        u"retrylab run: --session names a file another option writes too: \"same.json\""_s);
+    row("run: --method with a space", none, slenTo + QStringList { u"--method"_s, u"G ET"_s },
+        u"retrylab run: --method \"G ET\" is not an HTTP method (RFC 9110: a token, no spaces or separators)"_s);
+    row("run: a header value with a line break (RFC 9110 §5.5)", none, slenTo + QStringList { u"--header"_s, u"X-A: 1\r\nX-B: 2"_s },
+        u"retrylab run: --header \"X-A\": a field value cannot contain a line break or NUL (RFC 9110 §5.5)"_s);
+    row("run: a header without a colon", none, slenTo + QStringList { u"--header"_s, u"Authorization Bearer x"_s },
+        u"retrylab run: --header must look like 'Name: value', not \"Authorization Bearer x\""_s);
+    row("run: --data from a missing file", none, slenTo + QStringList { u"--data"_s, u"@%DIR%/missing.json"_s },
+        u"retrylab run: cannot read --data file \"%DIR%/missing.json\": No such file or directory"_s);
+    row("run: --data @ without a file name", none, slenTo + QStringList { u"--data"_s, u"@"_s },
+        u"retrylab run: --data @FILE needs a file name after the @"_s);
+    row("run: an empty --url", none, { u"run"_s, u"--policy"_s, u"slen"_s, u"--url="_s },
+        u"retrylab run: --url needs a URL, e.g. http://127.0.0.1:8080/path"_s);
+    row("run: --data from a file that never ends", none, slenTo + QStringList { u"--data"_s, u"@/dev/zero"_s },
+        u"retrylab run: --data file \"/dev/zero\" is larger than 64 MiB"_s);
+    row("run: --repeat 0", none, slenTo + QStringList { u"--repeat"_s, u"0"_s },
+        u"retrylab run: --repeat must be a whole number from 1 to 1000000, not \"0\""_s);
+    row("run: --concurrency 0", none, slenTo + QStringList { u"--concurrency"_s, u"0"_s },
+        u"retrylab run: --concurrency must be a whole number from 1 to 10000, not \"0\""_s);
+    row("run: a negative seed", none, slenTo + QStringList { u"--seed"_s, u"-1"_s },
+        u"retrylab run: --seed must be a whole number from 0 to …, not \"-1\""_s);
+    row("run: --timeout 0", none, slenTo + QStringList { u"--timeout"_s, u"0"_s },
+        u"retrylab run: --timeout must be a number of seconds above 0 (e.g. 0.5), not \"0\""_s);
+    row("run: --deadline nan", none, slenTo + QStringList { u"--deadline"_s, u"nan"_s },
+        u"retrylab run: --deadline must be a number of seconds above 0 (e.g. 0.5), not \"nan\""_s);
+    row("run: an empty idempotency key", none, slenTo + QStringList { u"--idempotency-key"_s, u" "_s },
+        u"retrylab run: --idempotency-key needs a key, auto or none"_s);
+    row("run: no --policy", none, { u"run"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/"_s }, u"retrylab run: --policy is required"_s);
+    row("run: an unknown preset", none, { u"run"_s, u"--policy"_s, u"nosuch"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/"_s },
+        u"retrylab run: "_s + presets);
+    row("run: a policy file with problems, on one line", none,
+        { u"run"_s, u"--policy"_s, u"empty-policy.json"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/"_s },
+        u"retrylab run: policy \"empty-policy.json\": format: is required: \"retrylab-policy\"; version: is required: 1"_s);
+    row("run: both --scenario and --url", none, slenTo + QStringList { u"--scenario"_s, u"flaky-api"_s },
+        u"retrylab run: give exactly one of --scenario and --url"_s);
+    row("run: an unknown scenario", none, { u"run"_s, u"--policy"_s, u"slen"_s, u"--scenario"_s, u"nosuch"_s },
+        u"retrylab run: scenario \"nosuch\": no built-in scenario or file named 'nosuch' (built-in: …)"_s);
+    row("run: an option given twice", none, slenTo + QStringList { u"--repeat"_s, u"1"_s, u"--repeat"_s, u"2"_s },
+        u"retrylab run: --repeat given more than once"_s);
+    row("run: a stray argument", none, slenTo + QStringList { u"extra"_s }, u"retrylab run: unexpected argument \"extra\""_s);
+    row("run: an unknown option", none, slenTo + QStringList { u"--retries"_s, u"3"_s }, u"retrylab run: unknown option --retries"_s);
+
+    // export
+    row("issue 15: export --curl 1:-1", none, { u"export"_s, u"%SESSION%"_s, u"--curl"_s, u"1:-1"_s },
+        u"retrylab export: --curl takes RUN:ATTEMPT, two numbers from 1 (e.g. 3:2), not \"1:-1\""_s);
+    row("issue 15: export --curl with --format and -o", none,
+        { u"export"_s, u"%SESSION%"_s, u"--format"_s, u"csv"_s, u"-o"_s, u"y.csv"_s, u"--curl"_s, u"1:1"_s },
+        u"retrylab export: --curl prints one attempt as a command line; it cannot be combined with --format or -o"_s);
+    row("export --curl: a run the session does not have", none, { u"export"_s, u"%SESSION%"_s, u"--curl"_s, u"9:1"_s },
+        u"retrylab export: the session has no run 9 (it has 2 runs)"_s);
+    row("export --curl: an attempt the run does not have", none, { u"export"_s, u"%SESSION%"_s, u"--curl"_s, u"1:5"_s },
+        u"retrylab export: run 1 has no attempt 5 (it has 1 attempts)"_s);
+    row("issue 15: export a truncated session", none, { u"export"_s, u"truncated.json"_s, u"--format"_s, u"har"_s, u"-o"_s, u"x.har"_s },
+        u"retrylab export: truncated.json: …"_s);
+    row("issue 15: export a file of random bytes", none, { u"export"_s, u"garbage.bin"_s, u"--curl"_s, u"1:1"_s },
+        u"retrylab export: garbage.bin: …"_s);
+    row("export a session that does not exist", none, { u"export"_s, u"%DIR%/missing.json"_s, u"--curl"_s, u"1:1"_s },
+        u"retrylab export: cannot open %DIR%/missing.json: No such file or directory"_s);
+    row("export -o into a missing folder, before reading", none,
+        { u"export"_s, u"%SESSION%"_s, u"--format"_s, u"csv"_s, u"-o"_s, u"%DIR%/missing/y.csv"_s },
+        u"retrylab export: -o: cannot write \"%DIR%/missing/y.csv\": the folder \"%DIR%/missing\" does not exist"_s);
+    row("export: an unknown format", none, { u"export"_s, u"%SESSION%"_s, u"--format"_s, u"xml"_s, u"-o"_s, u"x"_s },
+        u"retrylab export: --format must be json, csv or har"_s);
+    row("export: no -o", none, { u"export"_s, u"%SESSION%"_s, u"--format"_s, u"har"_s }, u"retrylab export: -o FILE is required"_s);
+    row("export: two sessions", none, { u"export"_s, u"a.json"_s, u"b.json"_s, u"--curl"_s, u"1:1"_s },
+        u"retrylab export: give exactly one SESSION file"_s);
+
+    // replay
+    const QStringList live { u"replay"_s, u"%SESSION%"_s, u"--live"_s, u"--base-url"_s };
+    row("issue 15: replay --base-url with a query", none, live + QStringList { u"http://127.0.0.1:%PORT%/with/path?q=1"_s },
+        u"retrylab replay: --base-url \"http://127.0.0.1:%PORT%/with/path?q=1\" has a query, but each recorded request keeps "
+        "its own: give a scheme, host, port and at most a path prefix"_s);
+    row("replay --base-url with a fragment", none, live + QStringList { u"http://127.0.0.1:%PORT%/#top"_s },
+        u"retrylab replay: --base-url \"http://127.0.0.1:%PORT%/#top\" has a fragment, which is never sent: leave it out"_s);
+    row("replay --base-url with user info", none, live + QStringList { u"http://u:p@127.0.0.1:%PORT%/"_s },
+        u"retrylab replay: --base-url \"http://u:p@127.0.0.1:%PORT%/\" has user info: send credentials as a header (Authorization) instead"_s);
+    row("replay --base-url without a scheme", none, live + QStringList { u"127.0.0.1:%PORT%"_s },
+        u"retrylab replay: --base-url \"127.0.0.1:%PORT%\" has no scheme: write http://127.0.0.1:%PORT% (or https://127.0.0.1:%PORT%)"_s);
+    row("replay: an empty --base-url", none, live + QStringList { QString() },
+        u"retrylab replay: --base-url needs a URL, e.g. http://staging.test/api"_s);
+    row("replay --base-url without --live", none, { u"replay"_s, u"%SESSION%"_s, u"--base-url"_s, u"http://127.0.0.1:%PORT%/"_s },
+        u"retrylab replay: --base-url needs --live"_s);
+    row("issue 10: replay --export into a missing folder, before anything is sent", none,
+        { u"replay"_s, u"%SESSION%"_s, u"--live"_s, u"--base-url"_s, u"http://127.0.0.1:%PORT%/"_s, u"--export"_s, u"%DIR%/missing/r.json"_s },
+        u"retrylab replay: --export: cannot write \"%DIR%/missing/r.json\": the folder \"%DIR%/missing\" does not exist"_s);
+    row("issue 15: replay a truncated session", none, { u"replay"_s, u"truncated.json"_s }, u"retrylab replay: truncated.json: …"_s);
+    row("issue 15: replay a file of random bytes", none, { u"replay"_s, u"garbage.bin"_s }, u"retrylab replay: garbage.bin: …"_s);
+    row("replay: --offline and --live", none, { u"replay"_s, u"%SESSION%"_s, u"--offline"_s, u"--live"_s },
+        u"retrylab replay: give at most one of --offline and --live"_s);
+    row("replay: an unknown preset", none, { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"nosuch"_s }, u"retrylab replay: "_s + presets);
+    row("replay: --concurrency 0", none, { u"replay"_s, u"%SESSION%"_s, u"--concurrency"_s, u"0"_s },
+        u"retrylab replay: --concurrency must be a whole number from 1 to 10000, not \"0\""_s);
+    row("replay: no session", none, { u"replay"_s }, u"retrylab replay: give exactly one SESSION file"_s);
+
+    // recover
+    row("issue 15: recover --dir a folder that does not exist", none, { u"recover"_s, u"--dir"_s, u"%DIR%/nowhere"_s },
+        u"retrylab recover: --dir \"%DIR%/nowhere\": no such folder"_s);
+    row("issue 15: recover a journal that does not exist", none, { u"recover"_s, u"%DIR%/nowhere.journal"_s },
+        u"retrylab recover: \"%DIR%/nowhere.journal\": no such journal file"_s);
+    row("recover -o into a missing folder", none, { u"recover"_s, u"-o"_s, u"%DIR%/missing/s.json"_s },
+        u"retrylab recover: -o: cannot write \"%DIR%/missing/s.json\": the folder \"%DIR%/missing\" does not exist"_s);
+    row("recover: an unknown option", none, { u"recover"_s, u"--all"_s }, u"retrylab recover: unknown option --all"_s);
+}
+
+void TestCliBadInput::refused()
+{
+    QFETCH(Case, c);
+    if (c.screen == Screen::DeadDisplay && QFileInfo::exists(u"/tmp/.X11-unix/X97"_s))
+        QSKIP("an X server runs at :97 here");
+    const Result r = run(c);
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(r.exitCode == 2, qPrintable(u"exit %1, stderr: %2"_s.arg(r.exitCode).arg(err)));
+    QVERIFY2(err.endsWith(u'\n'), qPrintable(err));
+    const QString message = substituted(c.message);
+    QVERIFY2(matchesPattern(err.chopped(1), message), qPrintable(u"\n  got:      %1\n  expected: %2"_s.arg(err.chopped(1), message)));
+    QVERIFY2(message.contains(u'\n') || !err.chopped(1).contains(u'\n'), "one line");
+    QVERIFY2(r.out.isEmpty(), r.out.constData());
+    QVERIFY2(!m_sink.waitForNewConnection(20), "nothing is sent on bad input");
+}
+
+void TestCliBadInput::helpEverywhere_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("first"); // the help's first line starts so
+    QTest::addRow("issue 15: policy show --help") << QStringList { u"policy"_s, u"show"_s, u"--help"_s } << u"Usage:"_s;
+    QTest::addRow("policy explain slen -h") << QStringList { u"policy"_s, u"explain"_s, u"slen"_s, u"-h"_s } << u"Usage:"_s;
+    for (const char* command : { "run", "serve", "inspect", "export", "recover", "replay" }) {
+        const QString name = QString::fromLatin1(command);
+        QTest::addRow("%s --help", command) << QStringList { name, u"--help"_s } << u"Usage: retrylab "_s + name;
+        QTest::addRow("help %s", command) << QStringList { u"help"_s, name } << u"Usage: retrylab "_s + name;
+    }
+    QTest::addRow("--help after other options") << QStringList { u"run"_s, u"--policy"_s, u"slen"_s, u"--help"_s } << u"Usage: retrylab run"_s;
+    QTest::addRow("--help") << QStringList { u"--help"_s } << u"Retrylab "_s;
+    QTest::addRow("--help among the window's options") << QStringList { u"--demo-autorun"_s, u"--help"_s } << u"Retrylab "_s;
+}
+
+void TestCliBadInput::helpEverywhere()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, first);
+    const Result r = run({ Screen::None, args, {}, {} });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(QString::fromUtf8(r.out).startsWith(first), r.out.left(200).constData());
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestCliBadInput)
+#include "tst_cli_badinput.moc"
