@@ -51,6 +51,8 @@ Options:
   --timeout S               per-attempt total timeout in seconds
   --connect-timeout S       connect timeout in seconds
   --deadline S              overall deadline per run, waits included
+  --connections-per-host N  the client's connection pool: at most N attempts on the wire to a host at
+                            once, the others wait (phase queued); default: one per attempt in flight
   --export FILE.json        write every run and attempt as JSON (secrets redacted)
   --session FILE            record a session (journalled while it runs; see retrylab recover)
   --ledger FILE.json        with --scenario: write the lab's whole ledger (every request and operation)

@@ -43,8 +43,12 @@ QString RunReport::attemptLine(const AttemptRecord& a)
                        .arg(delaySourceName(a.decision->source));
         reason = a.decision->reason;
     }
-    return u"run %1 attempt %2  +%3 ms  %4 ms  %5  %6%7  %8"_s.arg(a.runId).arg(a.index)
-        .arg(start, 0, 'f', 1).arg(took, 0, 'f', 1).arg(result, decision, wait, reason);
+    // "+start ms  took ms": on the wire; an attempt that waited for a connection says for how long.
+    const QString queued = a.at.queued && a.at.started
+        ? u" (queued %1 ms)"_s.arg(toMs(*a.at.started - *a.at.queued), 0, 'f', 1)
+        : QString();
+    return u"run %1 attempt %2  +%3 ms  %4 ms%5  %6  %7%8  %9"_s.arg(a.runId).arg(a.index)
+        .arg(start, 0, 'f', 1).arg(took, 0, 'f', 1).arg(queued, result, decision, wait, reason);
 }
 
 RunReport::Totals RunReport::totalsOf(const QList<RunRecord>& runs)

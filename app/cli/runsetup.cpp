@@ -22,7 +22,7 @@ QString tr(const char* text) { return QCoreApplication::translate("run", text); 
 
 const QStringList kOptions { u"policy"_s, u"scenario"_s, u"url"_s, u"method"_s, u"path"_s, u"header"_s, u"data"_s,
     u"idempotency-key"_s, u"repeat"_s, u"concurrency"_s, u"seed"_s, u"timeout"_s, u"connect-timeout"_s, u"deadline"_s,
-    u"export"_s, u"session"_s, u"ledger"_s };
+    u"connections-per-host"_s, u"export"_s, u"session"_s, u"ledger"_s };
 const QStringList kFlags { u"json"_s, u"quiet"_s, u"list-routes"_s };
 
 // Where the request goes: the scenario's chosen route (the port is the lab's, set when it starts) or --url.
@@ -108,6 +108,12 @@ QString readRequest(CliArgs& a, RunSetup& s)
         if (!ms)
             return a.error();
         s.spec.*field = Millis(*ms);
+    }
+    if (a.isSet(u"connections-per-host"_s)) {
+        const auto n = a.integer(u"connections-per-host"_s, 1, 100000);
+        if (!n)
+            return a.error();
+        s.spec.connectionsPerHost = int(*n);
     }
     return {};
 }

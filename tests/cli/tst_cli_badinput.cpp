@@ -327,6 +327,10 @@ void TestCliBadInput::refused_data()
         u"retrylab run: --repeat must be a whole number from 1 to 1000000, not \"0\""_s);
     row("run: --concurrency 0", none, slenTo + QStringList { u"--concurrency"_s, u"0"_s },
         u"retrylab run: --concurrency must be a whole number from 1 to 10000, not \"0\""_s);
+    row("run: --connections-per-host 0", none, slenTo + QStringList { u"--connections-per-host"_s, u"0"_s },
+        u"retrylab run: --connections-per-host must be a whole number from 1 to 100000, not \"0\""_s);
+    row("run: --connections-per-host x", none, slenTo + QStringList { u"--connections-per-host"_s, u"x"_s },
+        u"retrylab run: --connections-per-host must be a whole number from 1 to 100000, not \"x\""_s);
     row("run: a negative seed", none, slenTo + QStringList { u"--seed"_s, u"-1"_s },
         u"retrylab run: --seed must be a whole number from 0 to …, not \"-1\""_s);
     row("run: --timeout 0", none, slenTo + QStringList { u"--timeout"_s, u"0"_s },

@@ -79,6 +79,7 @@ private Q_SLOTS:
     void routeChoice_data();
     void routeChoice();
     void listRoutes();
+    void connectionsPerHostQueues();
 
 private:
     QString writeScenario(const QString& name, const QList<int>& statuses);
@@ -303,6 +304,26 @@ void TestCliRun::quietPrintsOneLineLedger()
     QCOMPARE(lines.size(), 1 + 2 + 1); // the summary, the two failed runs, the ledger's summary
     for (const QString& line : lines)
         QVERIFY2(line.size() < 300 && !line.contains(u'{'), qPrintable(line));
+}
+
+void TestCliRun::connectionsPerHostQueues()
+{
+    // Issue 10 §3: a client's pool of 2 connections; 6 runs at once against answers that take 300 ms. Four
+    // attempts wait for a connection (and say so), none times out although the 800 ms timeout is shorter
+    // than the 3 waves, and the lab received exactly the 6 attempts.
+    const QString path = m_dir.filePath(u"slow.json"_s);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(R"({"format": 1, "name": "slow", "routes": [ { "path": "/r", "steps": [
+        { "kind": "respond", "status": 200, "delay_ms": 300, "repeat": "forever" } ] } ]})");
+    f.close();
+    const Result r = run({ u"--policy"_s, u"slen"_s, u"--scenario"_s, path, u"--repeat"_s, u"6"_s, u"--concurrency"_s,
+        u"6"_s, u"--connections-per-host"_s, u"2"_s, u"--timeout"_s, u"0.8"_s });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.filter(u"(queued "_s).size(), 4);
+    QCOMPARE(lines.filter(QRegularExpression(u"^run \\d+ attempt 1 .*  200  success"_s)).size(), 6);
+    QVERIFY2(lines.last().startsWith(u"lab ledger: 6 requests"_s), qPrintable(lines.last()));
 }
 
 void TestCliRun::routeChoice_data()
