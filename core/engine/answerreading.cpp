@@ -23,5 +23,7 @@ AttemptOutcome outcomeOf(const AttemptRecord& record)
     outcome.body = record.bodyExcerpt;
     outcome.error = record.error;
     outcome.errorDetail = record.qtError;
+    outcome.deadlinePassed = record.abortReason == AbortReason::Deadline;
+    outcome.redirectTarget = record.redirectTarget;
     return outcome;
 }

@@ -7,8 +7,8 @@
 #include "engine/enginerun.h"
 #include "engine/requestheaders.h"
 #include "engine/scheduler.h"
-#include "engine/throttlingfailure.h"
 #include "engine/wireslots.h"
+#include "policy/answerfacts.h"
 #include "policy/decide.h"
 #include "policy/retrybudget.h"
 
@@ -331,61 +331,35 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
         return;
     }
 
-    const AttemptOutcome outcome = outcomeOf(record);
-
     RequestFacts facts;
     facts.method = record.method;
     facts.hasIdempotencyKey = !record.idempotencyKey.isEmpty()
         || hasHeader(run.record.request.headers, policy.idempotency.header.toLatin1());
     facts.bodyRewindable = true; // the engine keeps the body and sends each attempt through a fresh device
     facts.answerLostEarlier = run.answerLost;
+    const AnswerFacts answer = readAnswer(policy, facts, outcomeOf(record), wallNow);
 
     RetryBudget& budget = m_budgets.budgetFor(policy, run.target);
-    // gRFC A6: only a failure the policy would retry (or a "don't retry" pushback) takes a token.
-    if (budget.throttlingEnabled() && takesThrottlingToken(policy, facts, outcome, wallNow))
-        budget.recordFailure();
-
     DecisionContext context;
     context.attempt = record.index;
     context.elapsed = std::chrono::duration_cast<Millis>(m_clock.now() - *run.record.startedAt);
     context.now = wallNow;
     context.budget = budget.view();
     context.budget.hostResetIn = hostResetIn(record.url);
+    context.followRedirects = run.record.request.followRedirects;
+    context.redirectsFollowed = run.redirects;
+    context.maxRedirects = kMaxRedirects;
 
     RandomSource& random = m_random ? *m_random : static_cast<RandomSource&>(*run.random);
-    RetryDecision d = decide(policy, facts, outcome, context, run.backoff, random);
+    const RetryDecision d = decide(policy, answer, context, run.backoff, random);
 
-    bool redirect = false;
-    if (record.abortReason == AbortReason::Deadline) {
-        d = RetryDecision {};
-        d.verdict = Verdict::Stop;
-        d.finalKind = FinalKind::Deadline;
-        d.reason = tr("the %1 deadline passed during attempt %2")
-                       .arg(QString::number(policy.limits.deadline.value_or(Millis(0)).count()) + QStringLiteral(" ms"))
-                       .arg(record.index);
-    } else if (run.record.request.followRedirects && record.redirectTarget && record.status && *record.status >= 300
-        && *record.status < 400 && d.verdict != Verdict::Retry) {
-        if (run.redirects < kMaxRedirects) {
-            ++run.redirects;
-            redirect = true;
-            d = RetryDecision {};
-            d.verdict = Verdict::Retry;
-            d.reason = tr("%1 redirect followed to %2").arg(*record.status).arg(record.redirectTarget->toString());
-            run.target = *record.redirectTarget;
-        }
+    // Apply what was decided: the budgets' effects, a redirect's new target, the run's own memory.
+    budget.apply(d.effects, record.index > 1, run.quotaAcquired);
+    run.quotaAcquired += d.effects.quotaTaken;
+    if (d.redirectTo) {
+        ++run.redirects;
+        run.target = *d.redirectTo;
     }
-    if (d.verdict == Verdict::Retry && !redirect) {
-        const int cost = retryQuotaCost(policy, outcome, d.throttling);
-        if (cost > 0 && !budget.acquire(cost)) {
-            d.verdict = Verdict::Stop;
-            d.finalKind = FinalKind::BudgetExhausted;
-            d.reason = tr("the retry quota has no %1 tokens left for this retry").arg(cost);
-        } else {
-            run.quotaAcquired += std::max(0, cost);
-        }
-    }
-    if (d.verdict == Verdict::Success)
-        budget.recordSuccess(record.index > 1, run.quotaAcquired);
     if (record.error && errorClassServerCouldHaveActed(*record.error))
         run.answerLost = true;
 

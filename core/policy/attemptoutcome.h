@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QUrl>
 
 #include <optional>
 
@@ -18,6 +19,8 @@ struct AttemptOutcome
     QByteArray body; // the body (or its excerpt) for body-code rules
     std::optional<ErrorClass> error; // set when no complete answer arrived
     QString errorDetail; // the transport's own words (Qt's errorString), for reasons and logs
+    bool deadlinePassed = false; // the run's overall deadline ended this attempt
+    std::optional<QUrl> redirectTarget; // a 3xx's Location, resolved against the request URL
 
     static AttemptOutcome answered(int status, HttpHeaderList headers = {}, QByteArray body = {})
     {

@@ -2,11 +2,10 @@
 #include "policy/decide.h"
 
 #include "http/retryafter.h"
-#include "policy/hintreader.h"
+#include "policy/answerfacts.h"
 #include "policy/backoff.h"
 #include "policy/jitter.h"
 #include "policy/randomsource.h"
-#include "policy/rulematcher.h"
 
 #include <QCoreApplication>
 
@@ -94,6 +93,9 @@ RetryDecision stop(RetryDecision d, FinalKind kind, QString reason)
     return d;
 }
 
+RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer, const DecisionContext& context,
+    BackoffState& backoff, RandomSource& random);
+
 } // namespace
 
 int retryQuotaCost(const RetryPolicy& policy, const AttemptOutcome& outcome, bool throttling)
@@ -110,21 +112,61 @@ int retryQuotaCost(const RetryPolicy& policy, const AttemptOutcome& outcome, boo
 RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, const AttemptOutcome& outcome,
     const DecisionContext& context, BackoffState& backoff, RandomSource& random)
 {
+    return decide(policy, readAnswer(policy, request, outcome, context.now), context, backoff, random);
+}
+
+RetryDecision decide(const RetryPolicy& policy, const AnswerFacts& answer, const DecisionContext& context,
+    BackoffState& backoff, RandomSource& random)
+{
+    const AttemptOutcome& outcome = answer.outcome;
+    // gRFC A6: this outcome's token is taken before the retry is judged, so the judgement sees it gone.
+    const bool throttlingFailure = policy.throttling.enabled && answer.takesThrottlingToken(policy);
+    DecisionContext judged = context;
+    if (throttlingFailure && judged.budget.throttlingTokens)
+        judged.budget.throttlingTokens = std::max(0.0, *judged.budget.throttlingTokens - 1.0);
+
+    RetryDecision d;
+    if (outcome.deadlinePassed) {
+        d = stop(d, FinalKind::Deadline,
+            tr("the %1 deadline passed during attempt %2")
+                .arg(QString::number(policy.limits.deadline.value_or(Millis(0)).count()) + QStringLiteral(" ms"))
+                .arg(context.attempt));
+    } else {
+        d = decideOutcome(policy, answer, judged, backoff, random);
+        const int status = outcome.status.value_or(0);
+        if (d.verdict != Verdict::Retry && context.followRedirects && outcome.redirectTarget && !outcome.isError()
+            && status >= 300 && status < 400 && context.redirectsFollowed < context.maxRedirects) {
+            d = RetryDecision {};
+            d.verdict = Verdict::Retry;
+            d.redirectTo = outcome.redirectTarget;
+            d.reason = tr("%1 redirect followed to %2").arg(status).arg(outcome.redirectTarget->toString());
+        }
+    }
+    d.effects.throttlingFailure = throttlingFailure;
+    d.effects.quotaTaken = d.verdict == Verdict::Retry && !d.redirectTo ? std::max(0, d.quotaCost) : 0;
+    d.effects.success = d.verdict == Verdict::Success;
+    return d;
+}
+
+namespace {
+
+RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer, const DecisionContext& context,
+    BackoffState& backoff, RandomSource& random)
+{
+    const AttemptOutcome& outcome = answer.outcome;
+    const RequestFacts& request = answer.request;
     RetryDecision d;
     const QString what = describe(outcome, request);
-    const RetryRule* rule = firstMatchingRule(policy, request, outcome);
+    const RetryRule* rule = answer.rule(policy);
     if (rule) {
         d.ruleName = rule->name;
         d.throttling = rule->throttling;
     }
 
     // What the server asked for is reported even when it is not honoured (e.g. the final 429).
-    for (const DelayHint& hint : policy.hints) {
-        if (!hintAppliesTo(hint, outcome))
-            continue;
-        const std::optional<RetryAfterValue> value = readDelayHint(hint, outcome, context.now);
-        if (value && value->delay && value->delay->count() >= 0) {
-            d.serverAskedFor = *value->delay;
+    for (const HintReading& reading : answer.hints) {
+        if (reading.value && reading.value->delay && reading.value->delay->count() >= 0) {
+            d.serverAskedFor = *reading.value->delay;
             break;
         }
     }
@@ -184,10 +226,9 @@ RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, con
         ? tr("no wait")
         : tr("waiting %1 (backoff ceiling %2, %3)").arg(formatMillis(d.delay), formatMillis(d.ceiling), jitterWords(policy.jitter));
 
-    for (const DelayHint& hint : policy.hints) {
-        if (!hintAppliesTo(hint, outcome))
-            continue;
-        const std::optional<RetryAfterValue> value = readDelayHint(hint, outcome, context.now);
+    for (qsizetype i = 0; i < policy.hints.size() && i < answer.hints.size(); ++i) {
+        const DelayHint& hint = policy.hints.at(i);
+        const std::optional<RetryAfterValue>& value = answer.hints.at(i).value;
         if (!value)
             continue;
         const QString label = hintLabel(*value);
@@ -308,3 +349,5 @@ RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, con
     d.reason = retried + QStringLiteral("; ") + how;
     return d;
 }
+
+} // namespace

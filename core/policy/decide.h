@@ -28,9 +28,20 @@ struct DecisionContext
     int attempt = 1; // the attempt that just ended, 1 = the first
     Millis elapsed { 0 }; // since the logical request started, up to the end of this attempt
     QDateTime now; // wall clock, for HTTP-date Retry-After values (UTC)
-    BudgetView budget;
+    BudgetView budget; // the shared budgets before this outcome is accounted
+    bool followRedirects = false; // the request follows 3xx answers (as new attempts)
+    int redirectsFollowed = 0; // by this logical request so far
+    int maxRedirects = 10;
 };
 
+struct AnswerFacts;
+
+// Every verdict about an attempt: success, stop or retry after d — the deadline that ended it, a redirect
+// followed, the retry quota and throttling included — with its reason and the effects the caller applies
+// to the shared budgets (RetryDecision::effects). The engine applies and schedules; it decides nothing.
+RetryDecision decide(const RetryPolicy& policy, const AnswerFacts& answer, const DecisionContext& context,
+    BackoffState& backoff, RandomSource& random);
+// The same, reading OUTCOME first (readAnswer, answerfacts.h).
 RetryDecision decide(const RetryPolicy& policy, const RequestFacts& request, const AttemptOutcome& outcome,
     const DecisionContext& context, BackoffState& backoff, RandomSource& random);
 

@@ -41,6 +41,16 @@ void RetryBudget::recordSuccess(bool hadRetries, int acquiredForThisRequest)
     m_quotaTokens = std::min(m_quota.capacity, m_quotaTokens + std::max(0, gain));
 }
 
+void RetryBudget::apply(const RetryDecision::Effects& effects, bool hadRetries, int acquiredForThisRequest)
+{
+    if (effects.throttlingFailure)
+        recordFailure();
+    if (effects.quotaTaken > 0 && m_quota.enabled) // decide() judged it against view(): the tokens are there
+        m_quotaTokens = std::max(0, m_quotaTokens - effects.quotaTaken);
+    if (effects.success)
+        recordSuccess(hadRetries, acquiredForThisRequest);
+}
+
 bool RetryBudget::acquire(int cost)
 {
     if (!m_quota.enabled || cost <= 0)

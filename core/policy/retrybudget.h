@@ -6,6 +6,7 @@
 // decide() only reads it through a BudgetView.
 
 #include "policy/decide.h"
+#include "policy/retrydecision.h"
 #include "policy/retrypolicy.h"
 
 class RetryBudget
@@ -22,6 +23,8 @@ public:
     void recordSuccess(bool hadRetries, int acquiredForThisRequest);
     // Takes COST quota tokens for a retry; false (and nothing taken) when not enough are left.
     bool acquire(int cost);
+    // Applies what decide() said (RetryDecision::effects), after it judged the retry against view().
+    void apply(const RetryDecision::Effects& effects, bool hadRetries, int acquiredForThisRequest);
 
     int quotaTokens() const { return m_quotaTokens; }
     double throttlingTokens() const { return m_throttlingTokens; }

@@ -4,6 +4,7 @@
 #include "policy/retrypolicy.h"
 
 #include <QString>
+#include <QUrl>
 
 #include <optional>
 
@@ -53,6 +54,17 @@ struct RetryDecision
     bool throttling = false; // the matched rule marks a throttling error
     int quotaCost = 0; // retry-quota tokens this retry takes (Retry only)
     QString reason; // one human sentence: "503 on GET is retried; Retry-After 2 s honoured (≤ 30 s cap)"
+    std::optional<QUrl> redirectTo; // a redirect followed: the next attempt goes there (Retry, no wait)
+
+    // What the owner of the shared budgets applies once the decision is taken.
+    struct Effects
+    {
+        bool throttlingFailure = false; // take one gRPC retry-throttling token (gRFC A6)
+        int quotaTaken = 0; // retry-quota tokens to take now (a retry's quotaCost)
+        bool success = false; // a final success: the quota's refund or reward, a throttling token back
+        friend bool operator==(const Effects&, const Effects&) = default;
+    };
+    Effects effects;
 };
 
 QString verdictName(Verdict verdict); // "retry", "stop", "success"

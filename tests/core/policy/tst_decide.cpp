@@ -343,9 +343,10 @@ private slots:
         RetryPolicy g = basePolicy();
         g.throttling.enabled = true; // gRPC: retries only while tokens > maxTokens / 2
         Ask b { AttemptOutcome::answered(503) };
-        b.budget.throttlingTokens = 5.0;
+        // The view is the budget before this outcome: the retryable 503 takes its token first (gRFC A6).
+        b.budget.throttlingTokens = 6.0;
         QCOMPARE(ask(g, b).finalKind, FinalKind::BudgetExhausted);
-        b.budget.throttlingTokens = 5.1;
+        b.budget.throttlingTokens = 6.1;
         QCOMPARE(ask(g, b).verdict, Verdict::Retry);
     }
 
@@ -363,6 +364,108 @@ private slots:
         d = ask(p, a);
         QCOMPARE(d.verdict, Verdict::Stop);
         QCOMPARE(d.finalKind, FinalKind::RateLimited);
+    }
+
+    // Issue 11 §1: the verdicts the engine used to take itself after decide() — the deadline that ended the
+    // attempt, redirects, the retry quota and throttling — are decide()'s, with their effects.
+    void engineVerdicts_data()
+    {
+        QTest::addColumn<AttemptOutcome>("outcome");
+        QTest::addColumn<int>("attempt");
+        QTest::addColumn<bool>("follow");
+        QTest::addColumn<int>("redirects");
+        QTest::addColumn<int>("quotaTokens"); // -1: no quota
+        QTest::addColumn<double>("throttlingTokens"); // -1: no throttling
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("finalKind");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<int>("quotaTaken");
+        QTest::addColumn<bool>("throttlingFailure");
+        QTest::addColumn<QString>("redirectTo");
+
+        AttemptOutcome deadline = AttemptOutcome::failed(ErrorClass::ResponseTimeout);
+        deadline.deadlinePassed = true;
+        QTest::addRow("the deadline ended the attempt: stop, whatever the rule says")
+            << deadline << 2 << false << 0 << -1 << -1.0 << u"stop"_s << u"deadline"_s
+            << u"the 1000 ms deadline passed during attempt 2"_s << 0 << false << QString();
+        QTest::addRow("the deadline ended the attempt: its throttling token is still taken")
+            << deadline << 1 << false << 0 << -1 << 10.0 << u"stop"_s << u"deadline"_s
+            << u"the 1000 ms deadline passed during attempt 1"_s << 0 << true << QString();
+
+        AttemptOutcome found = AttemptOutcome::answered(302, { { "Location", "/b" } });
+        found.redirectTarget = QUrl(u"http://h/b"_s);
+        QTest::addRow("a 302 followed: retry at once, no quota")
+            << found << 1 << true << 0 << 500 << -1.0 << u"retry"_s << QString() << u"302 redirect followed to http://h/b"_s
+            << 0 << false << u"http://h/b"_s;
+        QTest::addRow("a 302 when redirects are not followed: the answer stands")
+            << found << 1 << false << 0 << -1 << -1.0 << u"success"_s << u"success"_s << u"302 on GET is a success"_s << 0
+            << false << QString();
+        QTest::addRow("the 11th redirect is not followed")
+            << found << 1 << true << 10 << -1 << -1.0 << u"success"_s << u"success"_s << u"302 on GET is a success"_s << 0
+            << false << QString();
+        QTest::addRow("a 3xx without Location is not followed")
+            << AttemptOutcome::answered(302) << 1 << true << 0 << -1 << -1.0 << u"success"_s << u"success"_s
+            << u"302 on GET is a success"_s << 0 << false << QString();
+
+        QTest::addRow("AWS quota: a 503 retry takes its 5 tokens")
+            << AttemptOutcome::answered(503) << 1 << false << 0 << 500 << -1.0 << u"retry"_s << QString()
+            << u"503 on GET is retried (rule transient-5xx); waiting 200 ms (backoff ceiling 200 ms, full jitter)"_s << 5
+            << false << QString();
+        QTest::addRow("AWS quota: a timeout retry takes 10")
+            << AttemptOutcome::failed(ErrorClass::ResponseTimeout) << 1 << false << 0 << 500 << -1.0 << u"retry"_s
+            << QString() << u"response-timeout on GET is retried (rule network); waiting 200 ms (backoff ceiling 200 ms, full jitter)"_s
+            << 10 << false << QString();
+        QTest::addRow("AWS quota: 4 tokens left, a retry costs 5: stop")
+            << AttemptOutcome::answered(503) << 1 << false << 0 << 4 << -1.0 << u"stop"_s << u"budget-exhausted"_s
+            << u"503 on GET would be retried, but the retry quota has 4 tokens and a retry costs 5"_s << 0 << false << QString();
+        QTest::addRow("AWS quota: a success takes nothing")
+            << AttemptOutcome::answered(200) << 2 << false << 0 << 500 << -1.0 << u"success"_s << u"success"_s
+            << u"200 on GET is a success"_s << 0 << false << QString();
+
+        QTest::addRow("gRFC A6: a retryable 503 takes a token and is judged without it")
+            << AttemptOutcome::answered(503) << 1 << false << 0 << -1 << 6.0 << u"stop"_s << u"budget-exhausted"_s
+            << u"503 on GET would be retried, but retry throttling has 5 tokens left and retries need more than 5"_s << 0
+            << true << QString();
+        QTest::addRow("gRFC A6: 6.1 tokens, 5.1 after this failure: retried")
+            << AttemptOutcome::answered(503) << 1 << false << 0 << -1 << 6.1 << u"retry"_s << QString()
+            << u"503 on GET is retried (rule transient-5xx); waiting 200 ms (backoff ceiling 200 ms, full jitter)"_s << 0
+            << true << QString();
+        QTest::addRow("gRFC A6: a 404 no rule retries takes no token")
+            << AttemptOutcome::answered(404) << 1 << false << 0 << -1 << 6.0 << u"stop"_s << u"client-error"_s
+            << u"404 on GET is not retried: no rule of test retries it"_s << 0 << false << QString();
+    }
+
+    void engineVerdicts()
+    {
+        QFETCH(AttemptOutcome, outcome);
+        QFETCH(int, attempt);
+        QFETCH(bool, follow);
+        QFETCH(int, redirects);
+        QFETCH(int, quotaTokens);
+        QFETCH(double, throttlingTokens);
+        RetryPolicy p = basePolicy();
+        p.limits.deadline = Millis(1000);
+        p.quota.enabled = quotaTokens >= 0;
+        p.throttling.enabled = throttlingTokens >= 0;
+        RequestFacts request;
+        DecisionContext context { attempt, Millis(0), kNow, {} };
+        if (quotaTokens >= 0)
+            context.budget.quotaTokens = quotaTokens;
+        if (throttlingTokens >= 0)
+            context.budget.throttlingTokens = throttlingTokens;
+        context.followRedirects = follow;
+        context.redirectsFollowed = redirects;
+        BackoffState state;
+        state.retriesSinceReset = attempt - 1;
+        FixedRandomSource random({ 1.0 });
+        const RetryDecision d = decide(p, request, outcome, context, state, random);
+        QTEST(verdictName(d.verdict), "verdict");
+        QTEST(d.verdict == Verdict::Retry ? QString() : finalKindName(d.finalKind), "finalKind");
+        QTEST(d.reason, "reason");
+        QTEST(d.effects.quotaTaken, "quotaTaken");
+        QTEST(d.effects.throttlingFailure, "throttlingFailure");
+        QTEST(d.redirectTo ? d.redirectTo->toString() : QString(), "redirectTo");
+        QCOMPARE(d.effects.success, d.verdict == Verdict::Success);
     }
 
     void overflowSafeAtAttemptTenThousand()

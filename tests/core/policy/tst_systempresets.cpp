@@ -217,10 +217,11 @@ void TestSystemPresets::decisions_data()
         on(grpc).answered(200).header("grpc-status", "14").header("grpc-retry-pushback-ms", "soon").stop());
     row("grpc: several pushback values mean don't retry",
         on(grpc).answered(200).header("grpc-status", "14").header("grpc-retry-pushback-ms", "100").header("grpc-retry-pushback-ms", "200").stop());
-    row("grpc: retry throttling refuses at maxTokens/2 (5 of 10)",
-        on(grpc).answered(200).header("grpc-status", "14").throttlingAt(5.0).stop(u"budget-exhausted"_s));
-    row("grpc: retry throttling allows above maxTokens/2 (5.1 of 10)",
-        on(grpc).answered(200).header("grpc-status", "14").throttlingAt(5.1).retry(80, 120));
+    // Tokens as the budget holds them before this failure, which takes one first (gRFC A6).
+    row("grpc: retry throttling refuses at maxTokens/2 (6 of 10, 5 after this failure)",
+        on(grpc).answered(200).header("grpc-status", "14").throttlingAt(6.0).stop(u"budget-exhausted"_s));
+    row("grpc: retry throttling allows above maxTokens/2 (6.1 of 10, 5.1 after this failure)",
+        on(grpc).answered(200).header("grpc-status", "14").throttlingAt(6.1).retry(80, 120));
     row("grpc: maxAttempts 4 (attempt 4 is the last)", on(grpc).answered(503).at(4).stop(u"server-error"_s));
 
     // ---- §4a urllib3 ---------------------------------------------------------------------------------
