@@ -77,6 +77,32 @@ bool AttemptTransport::connectionProven() const
     return int(m_record.phaseReached) >= int(AttemptPhase::TlsDone) || (m_body && m_body->bytesConsumed() > 0);
 }
 
+QNetworkRequest AttemptTransport::honestRequest(
+    const QUrl& url, const QList<SentHeader>& headers, qint64 bodySize, const AttemptLimits& limits)
+{
+    QNetworkRequest request(url);
+    for (const SentHeader& h : headers)
+        request.setRawHeader(h.name, h.value);
+    request.setHeader(QNetworkRequest::ContentLengthHeader, bodySize);
+    request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, limits.http2Allowed);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    request.setTransferTimeout(0); // the engine keeps its own timers
+    if (url.scheme() == QLatin1String("https")) {
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        if (!limits.extraCaCertificates.isEmpty())
+            ssl.addCaCertificates(limits.extraCaCertificates);
+        if (!limits.http2Allowed)
+            ssl.setAllowedNextProtocols({ QSslConfiguration::NextProtocolHttp1_1 });
+        request.setSslConfiguration(ssl);
+    }
+    return request;
+}
+
 void AttemptTransport::start(AttemptRecord record, QByteArray body, AttemptLimits limits)
 {
     m_record = std::move(record);
@@ -85,27 +111,7 @@ void AttemptTransport::start(AttemptRecord record, QByteArray body, AttemptLimit
     m_record.phaseReached = AttemptPhase::Started;
     Q_EMIT phaseReached(AttemptPhase::Started, *m_record.at.started);
 
-    QNetworkRequest request(m_record.url);
-    for (const SentHeader& h : std::as_const(m_record.requestHeaders))
-        request.setRawHeader(h.name, h.value);
-    request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
-    request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, m_limits.http2Allowed);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    request.setTransferTimeout(0); // the engine keeps its own timers
-    if (m_record.url.scheme() == QLatin1String("https")) {
-        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-        if (!m_limits.extraCaCertificates.isEmpty())
-            ssl.addCaCertificates(m_limits.extraCaCertificates);
-        if (!m_limits.http2Allowed)
-            ssl.setAllowedNextProtocols({ QSslConfiguration::NextProtocolHttp1_1 });
-        request.setSslConfiguration(ssl);
-    }
-
+    const QNetworkRequest request = honestRequest(m_record.url, m_record.requestHeaders, body.size(), m_limits);
     m_body = new NonRewindableBody(std::move(body), this);
     m_reply = m_nam.sendCustomRequest(request, m_record.method.toLatin1(), m_body);
     QNetworkReply* reply = m_reply;

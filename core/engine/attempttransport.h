@@ -3,12 +3,14 @@
 
 #include "engine/transport.h"
 
+#include <QNetworkRequest>
 #include <QPointer>
 
 class Clock;
 class NonRewindableBody;
 class QNetworkAccessManager;
 class QNetworkReply;
+class QUrl;
 class QTimer;
 
 // One attempt on QNetworkAccessManager, recorded honestly (qt-internals.md §1–§3):
@@ -26,6 +28,12 @@ public:
     ~AttemptTransport() override;
 
     void start(AttemptRecord record, QByteArray body, AttemptLimits limits) override;
+
+    // The request as every attempt sends it (send it with sendCustomRequest and a NonRewindableBody): the
+    // headers given, Content-Length, no buffering of the body, manual redirects and cookies, no cache, Qt's
+    // transfer timeout off, HTTP/2 only when allowed.
+    static QNetworkRequest honestRequest(
+        const QUrl& url, const QList<SentHeader>& headers, qint64 bodySize, const AttemptLimits& limits);
     void abort(AbortReason reason) override;
 
 private:

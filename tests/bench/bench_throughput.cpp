@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// bench_throughput [--requests N] [--concurrency C[,C…]] [--retrylab PATH]: N GETs at each concurrency C
+// bench_throughput [--requests N] [--concurrency C[,C…]] [--clients LIST] [--retrylab PATH]: N GETs at each concurrency C
 // against nginx on loopback (started here with a throw-away config; the fault lab in a separate
 // `retrylab serve` process when nginx is missing), by four clients measured in the same run:
 //   curl      curl --parallel --parallel-max C (Debian's curl), the peer the goal is stated against
@@ -7,9 +7,14 @@
 //   engine    RetryEngine in this process
 //   bare      bare QNetworkAccessManager in this process, C managers with one request each in flight
 //             (what the engine's wire slots do; one manager alone queues beyond 6 per host)
+//   honest    the same, each request sent the engine's way (AttemptTransport::honestRequest and a
+//             NonRewindableBody, which stop Qt's silent re-sends): engine/honest is the engine's own cost,
+//             honest/bare the cost of an honest transport
 //   bare-1    one QNetworkAccessManager with C requests outstanding (Qt's 6-connection queue)
 // Prints seconds (best of --runs) and the ratios retrylab/curl (goal ≤ 2) and engine/bare (goal ≤ 1.05).
+#include "engine/attempttransport.h"
 #include "engine/clock.h"
+#include "engine/nonrewindablebody.h"
 #include "engine/retryengine.h"
 #include "engine/timerscheduler.h"
 
@@ -172,8 +177,8 @@ std::unique_ptr<QNetworkAccessManager> makeNam()
     return nam;
 }
 
-// MANAGERS managers; each keeps PER requests outstanding until N have been sent.
-double bareTime(const QUrl& url, int n, int managers, int per)
+// MANAGERS managers; each keeps PER requests outstanding until N have been sent (HONEST: as the engine sends).
+double bareTime(const QUrl& url, int n, int managers, int per, bool honest = false)
 {
     std::vector<std::unique_ptr<QNetworkAccessManager>> nams;
     for (int i = 0; i < managers; ++i)
@@ -185,7 +190,14 @@ double bareTime(const QUrl& url, int n, int managers, int per)
         if (started >= n)
             return;
         ++started;
-        QNetworkReply* r = nam->get(QNetworkRequest(url));
+        QNetworkReply* r = nullptr;
+        if (honest) {
+            auto* body = new NonRewindableBody(QByteArray(), nullptr);
+            r = nam->sendCustomRequest(AttemptTransport::honestRequest(url, {}, 0, {}), "GET", body);
+            body->setParent(r);
+        } else {
+            r = nam->get(QNetworkRequest(url));
+        }
         QObject::connect(r, &QNetworkReply::finished, &loop, [&, r, nam] {
             r->readAll();
             if (++done == n)
@@ -224,12 +236,18 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("requests"), QStringLiteral("GETs per client and concurrency."), QStringLiteral("N"), QStringLiteral("5000") });
     parser.addOption({ QStringLiteral("concurrency"), QStringLiteral("Comma-separated."), QStringLiteral("C"), QStringLiteral("1,6,20,50") });
     parser.addOption({ QStringLiteral("runs"), QStringLiteral("Best of this many runs."), QStringLiteral("R"), QStringLiteral("3") });
+    parser.addOption({ QStringLiteral("clients"), QStringLiteral("Which clients (comma-separated; for profiling one)."),
+        QStringLiteral("LIST"), QStringLiteral("curl,retrylab,engine,honest,bare,bare-1") });
     parser.addOption({ QStringLiteral("retrylab"), QStringLiteral("The retrylab binary."), QStringLiteral("PATH"),
         QCoreApplication::applicationDirPath() + QStringLiteral("/../../app/retrylab") });
     parser.process(app);
     const int n = parser.value(QStringLiteral("requests")).toInt();
     const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
     const QString retrylab = QDir::cleanPath(parser.value(QStringLiteral("retrylab")));
+    const QStringList clients = parser.value(QStringLiteral("clients")).split(u',');
+    const auto measured = [&](const char* client, const std::function<double()>& f) {
+        return clients.contains(QLatin1String(client)) ? best(runs, f) : -1.0;
+    };
 
     Server server;
     if (!server.startNginx() && !server.startLab(retrylab)) {
@@ -238,19 +256,21 @@ int main(int argc, char** argv)
     }
     std::printf("server: %s at %s; %d GETs per cell, best of %d\n", qPrintable(server.name),
         qPrintable(server.url.toString()), n, runs);
-    std::printf("%5s %9s %9s %9s %9s %9s   %14s %12s %12s\n", "conc", "curl s", "retrylab", "engine", "bare", "bare-1",
-        "retrylab/curl", "engine/bare", "bare-1/bare");
+    std::printf("%5s %9s %9s %9s %9s %9s %9s   %13s %13s %12s %12s\n", "conc", "curl s", "retrylab", "engine",
+        "honest", "bare", "bare-1", "retrylab/curl", "engine/honest", "honest/bare", "bare-1/bare");
     for (const QString& c : parser.value(QStringLiteral("concurrency")).split(u',')) {
         const int conc = c.toInt();
         if (conc < 1)
             continue;
-        const double curl = best(runs, [&] { return curlTime(server.dir, server.url, n, conc); });
-        const double cli = best(runs, [&] { return retrylabTime(retrylab, server.url, n, conc); });
-        const double engine = best(runs, [&] { return engineTime(server.url, n, conc); });
-        const double bare = best(runs, [&] { return bareTime(server.url, n, conc, 1); });
-        const double bare1 = best(runs, [&] { return bareTime(server.url, n, 1, conc); });
-        std::printf("%5d %9.3f %9.3f %9.3f %9.3f %9.3f   %14.2f %12.2f %12.2f\n", conc, curl, cli, engine, bare, bare1,
-            curl > 0 ? cli / curl : -1.0, bare > 0 ? engine / bare : -1.0, bare > 0 ? bare1 / bare : -1.0);
+        const double curl = measured("curl", [&] { return curlTime(server.dir, server.url, n, conc); });
+        const double cli = measured("retrylab", [&] { return retrylabTime(retrylab, server.url, n, conc); });
+        const double engine = measured("engine", [&] { return engineTime(server.url, n, conc); });
+        const double honest = measured("honest", [&] { return bareTime(server.url, n, conc, 1, true); });
+        const double bare = measured("bare", [&] { return bareTime(server.url, n, conc, 1); });
+        const double bare1 = measured("bare-1", [&] { return bareTime(server.url, n, 1, conc); });
+        const auto ratio = [](double a, double b) { return a > 0 && b > 0 ? a / b : -1.0; };
+        std::printf("%5d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f   %13.2f %13.2f %12.2f %12.2f\n", conc, curl, cli, engine,
+            honest, bare, bare1, ratio(cli, curl), ratio(engine, honest), ratio(honest, bare), ratio(bare1, bare));
         std::fflush(stdout);
     }
     return 0;
