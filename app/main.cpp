@@ -5,6 +5,9 @@
 #include "cli/clicommand.h"
 #include "cli/guiarguments.h"
 
+#include "engine/clock.h"
+#include "engine/timerscheduler.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QTextStream>
@@ -81,7 +84,9 @@ int runWindow(int argc, char** argv, const QStringList& args)
     if (gui->helpAsked) {
         QTextStream out(stdout);
         QFile noInput;
-        CliIo io { out, out, noInput };
+        ElapsedClock clock;
+        TimerScheduler scheduler(clock);
+        CliIo io { out, out, noInput, clock, scheduler };
         return runCli({ QStringLiteral("--help") }, io);
     }
     if (const QString problem = gui->displayProblem(); !problem.isEmpty())
@@ -118,11 +123,14 @@ int main(int argc, char** argv)
     }
 
     QCoreApplication app(argc, argv);
+    // The program's one real clock and scheduler: everything that runs requests gets them from here.
+    ElapsedClock clock;
+    TimerScheduler scheduler(clock);
     QFile inFile;
     (void)inFile.open(stdin, QIODevice::ReadOnly);
     QTextStream out(stdout);
     QTextStream err(stderr);
-    CliIo io { out, err, inFile };
+    CliIo io { out, err, inFile, clock, scheduler };
     const int status = runCli(args, io);
     out.flush();
     err.flush();

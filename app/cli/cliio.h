@@ -3,14 +3,19 @@
 
 #include <QTextStream>
 
+class Clock;
 class QIODevice;
+class Scheduler;
 
-// The streams a subcommand talks through; tests substitute buffers for stdin/stdout/stderr.
+// The streams a subcommand talks through (tests substitute buffers for stdin/stdout/stderr), and the
+// program's clock and scheduler (app/main.cpp builds the real pair; nothing else does).
 struct CliIo
 {
     QTextStream& out;
     QTextStream& err;
     QIODevice& in;
+    const Clock& clock;
+    Scheduler& scheduler;
 };
 
 // Exit statuses shared by every subcommand.

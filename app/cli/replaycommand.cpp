@@ -83,7 +83,7 @@ int runReplay(const QStringList& args, CliIo& io)
     if (!recorded)
         return usage(withFileName(a.positional().first(), error)); // a missing, truncated or foreign file is bad input
 
-    ReplayRunner runner(*recorded, options);
+    ReplayRunner runner(*recorded, options, io.clock, io.scheduler);
     QEventLoop loop;
     QObject::connect(&runner, &ReplayRunner::finished, &loop, &QEventLoop::quit);
     if (!runner.start(&error)) {

@@ -8,11 +8,8 @@
 #include "cli/scenariochoice.h"
 
 #include "engine/attemptlogjson.h"
-#include "engine/clock.h"
-#include "engine/retryengine.h"
-#include "engine/timerscheduler.h"
 #include "lab/faultserver.h"
-#include "session/sessionrecorder.h"
+#include "session/batch.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -107,20 +104,23 @@ int runRun(const QStringList& args, CliIo& io)
         io.out << ScenarioChoice::routeTable(*setup->scenario);
         return CliExit::Ok;
     }
-    ElapsedClock clock;
-    TimerScheduler scheduler(clock);
-    RetryEngine engine(clock, scheduler);
-    engine.setConcurrencyLimit(setup->concurrency);
-    engine.setBaseSeed(setup->seed);
+    Batch batch(io.clock, io.scheduler);
+    batch.setConcurrency(setup->concurrency);
+    batch.setBaseSeed(setup->seed);
+    RetryEngine& engine = batch.engine();
     FaultServer lab;
     if (setup->scenario) {
-        lab.setClockOrigin(clock.origin());
         if (!lab.start()) {
             io.err << "retrylab run: " << tr("the fault lab could not start: %1").arg(lab.errorString()) << '\n';
             return CliExit::Failed;
         }
         lab.loadScenario(*setup->scenario);
         setup->spec.url.setPort(lab.port());
+        batch.useLab(&lab, setup->scenario->source);
+    }
+    if (!setup->sessionPath.isEmpty() && !batch.journalTo(setup->sessionPath, &error)) {
+        io.err << "retrylab run: " << error << '\n';
+        return CliExit::Failed;
     }
 
     QList<RunRecord> runs;
@@ -135,30 +135,15 @@ int runRun(const QStringList& args, CliIo& io)
         io.out.flush();
     });
     QObject::connect(&engine, &RetryEngine::runFinished, &engine, [&](const RunRecord& r) { runs.append(r); });
-    QObject::connect(&engine, &RetryEngine::idle, &loop, &QEventLoop::quit, Qt::QueuedConnection);
-    std::unique_ptr<SessionRecorder> recorder;
-    if (!setup->sessionPath.isEmpty()) {
-        recorder = std::make_unique<SessionRecorder>(setup->sessionPath);
-        recorder->setClock(clock);
-        recorder->setConcurrency(setup->concurrency);
-        if (setup->scenario)
-            recorder->setScenario(setup->scenario->source);
-        if (!recorder->start(&error)) {
-            io.err << "retrylab run: " << error << '\n';
-            return CliExit::Failed;
-        }
-        recorder->attach(&engine);
-        if (setup->scenario)
-            recorder->attachLab(&lab);
-    }
+    QObject::connect(&batch, &Batch::idle, &loop, &QEventLoop::quit);
     for (int i = 0; i < setup->repeat; ++i)
-        engine.submit(setup->spec, setup->policy);
-    if (!engine.isIdle())
+        batch.submit(setup->spec, setup->policy);
+    if (!batch.isIdle())
         loop.exec();
 
     printSummary(*setup, runs, lab, io);
     QStringList errors;
-    if (recorder && !recorder->finish(&error))
+    if (!setup->sessionPath.isEmpty() && !batch.save(&error))
         errors << error;
     if (!setup->exportPath.isEmpty())
         errors << writeFile(setup->exportPath, QJsonDocument(attemptLogToJson(runs)).toJson(QJsonDocument::Indented));

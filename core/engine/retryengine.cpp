@@ -70,6 +70,11 @@ int RetryEngine::runningCount() const
     return m_running; // kept as runs start and end: counting the map made a long queue quadratic
 }
 
+int RetryEngine::attemptsInFlight() const
+{
+    return m_slots->busyCount();
+}
+
 int RetryEngine::queuedCount() const
 {
     return int(m_runs.size()) - runningCount();

@@ -55,6 +55,7 @@ public:
 
     int runningCount() const;
     int queuedCount() const;
+    int attemptsInFlight() const; // on the wire now (each holds a wire slot)
     bool isIdle() const { return m_runs.empty(); }
     // The wire slots: how many managers exist and how many carry an attempt now.
     const WireSlots& wireSlots() const { return *m_slots; }

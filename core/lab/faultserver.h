@@ -59,8 +59,14 @@ public:
     int openConnectionCount() const { return int(m_connections.size()); }
 
     // Timestamps are milliseconds since ORIGIN (by default: since this server was constructed).
-    void setClockOrigin(const QElapsedTimer& origin) { m_clock = origin; }
-    qint64 nowMs() const { return m_clock.elapsed(); }
+    void setClockOrigin(const QElapsedTimer& origin)
+    {
+        m_clock = origin;
+        m_now = nullptr;
+    }
+    // Or stamps them with NOWMS: milliseconds on the owner's time axis (a batch's, which starts at 0).
+    void setClock(std::function<qint64()> nowMs) { m_now = std::move(nowMs); }
+    qint64 nowMs() const { return m_now ? m_now() : m_clock.elapsed(); }
 
 signals:
     void labEvent(const LabEvent& event); // every event below, and the others
@@ -115,5 +121,6 @@ private:
     IdempotencyStore m_idempotency;
     LabLedger m_ledger;
     QElapsedTimer m_clock;
+    std::function<qint64()> m_now;
     qint64 m_scenarioStartMs = 0;
 };

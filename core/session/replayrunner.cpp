@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/replayrunner.h"
 
-#include "engine/clock.h"
-#include "engine/retryengine.h"
-#include "engine/timerscheduler.h"
+#include "engine/virtualtime.h"
 #include "lab/faultserver.h"
+#include "session/batch.h"
 #include "lab/scenarioloader.h"
 #include "session/replayscenario.h"
 
@@ -12,17 +11,21 @@
 
 using namespace Qt::StringLiterals;
 
-ReplayRunner::ReplayRunner(const Session& recorded, ReplayOptions options, QObject* parent)
+ReplayRunner::ReplayRunner(const Session& recorded, ReplayOptions options, const Clock& clock, Scheduler& scheduler,
+    QObject* parent)
     : QObject(parent)
     , m_recorded(recorded)
     , m_options(std::move(options))
+    , m_clock(clock)
+    , m_scheduler(scheduler)
 {
 }
 
 ReplayRunner::~ReplayRunner()
 {
-    if (m_engine)
-        m_engine->disconnect(this);
+    if (m_batch)
+        m_batch->disconnect(this);
+    m_batch.reset(); // before the virtual clock and scheduler it runs on
 }
 
 TargetUrl::Parsed ReplayRunner::parseBaseUrl(const QString& text)
@@ -59,16 +62,18 @@ bool ReplayRunner::start(QString* error)
             return false;
         }
     }
-    m_clock = std::make_unique<ElapsedClock>();
-    m_scheduler = std::make_unique<TimerScheduler>(*m_clock);
-    m_engine = std::make_unique<RetryEngine>(*m_clock, *m_scheduler);
+    if (m_options.live || m_options.realTime) {
+        m_batch = std::make_unique<Batch>(m_clock, m_scheduler);
+    } else {
+        m_virtualClock = std::make_unique<VirtualClock>();
+        m_virtualScheduler = std::make_unique<VirtualScheduler>(*m_virtualClock);
+        m_batch = std::make_unique<Batch>(*m_virtualClock, *m_virtualScheduler);
+        m_batch->skipWaits(*m_virtualScheduler);
+    }
     const int concurrency = m_options.concurrency > 0 ? m_options.concurrency : m_recorded.meta.concurrency;
-    m_engine->setConcurrencyLimit(std::max(1, concurrency));
-    m_result.meta = SessionMeta::current();
-    m_result.meta.source = m_options.live ? u"replay-live"_s : u"replay-offline"_s;
-    m_result.meta.concurrency = concurrency;
-    m_result.meta.wallOriginUtc = m_clock->wallNow();
-    m_result.redaction = m_recorded.redaction;
+    m_batch->setConcurrency(std::max(1, concurrency));
+    m_batch->setSessionSource(m_options.live ? u"replay-live"_s : u"replay-offline"_s);
+    m_batch->setRedaction(m_recorded.redaction);
 
     QUrl labUrl;
     if (!m_options.live) {
@@ -80,7 +85,6 @@ bool ReplayRunner::start(QString* error)
             return false;
         }
         m_lab = std::make_unique<FaultServer>();
-        m_lab->setClockOrigin(m_clock->origin());
         if (!m_lab->start()) {
             if (error)
                 *error = tr("the fault lab could not start: %1").arg(m_lab->errorString());
@@ -88,25 +92,11 @@ bool ReplayRunner::start(QString* error)
         }
         m_lab->loadScenario(*loaded.scenario);
         labUrl = m_lab->url();
-        m_result.scenario = scenario;
-        connect(m_lab.get(), &FaultServer::labEvent, this, [this](const LabEvent& e) { m_result.labEvents.append(e); });
+        m_batch->useLab(m_lab.get(), scenario);
     }
-    connect(m_engine.get(), &RetryEngine::runFinished, this, [this](const RunRecord& run) {
-        m_result.addRun(run);
-        Q_EMIT progress(++m_done, int(m_recorded.runs.size()));
-    });
-    connect(m_engine.get(), &RetryEngine::idle, this, [this] {
-        if (!m_running)
-            return;
-        m_running = false;
-        // Runs finish in any order; the comparison pairs them by submission order (= run id).
-        std::sort(m_result.runs.begin(), m_result.runs.end(),
-            [](const SessionRun& a, const SessionRun& b) { return a.runId < b.runId; });
-        m_result.rebuildIndex();
-        if (m_lab)
-            m_lab->stop();
-        Q_EMIT finished();
-    }, Qt::QueuedConnection);
+    connect(&m_batch->engine(), &RetryEngine::runFinished, this,
+        [this] { Q_EMIT progress(++m_done, int(m_recorded.runs.size())); });
+    connect(m_batch.get(), &Batch::idle, this, &ReplayRunner::onIdle);
 
     m_running = true;
     for (const SessionRun& run : m_recorded.runs) {
@@ -128,7 +118,7 @@ bool ReplayRunner::start(QString* error)
             spec.url.setPath(joined, QUrl::StrictMode);
         }
         const RetryPolicy policy = m_options.policy ? *m_options.policy : m_recorded.policies.value(run.policy);
-        m_engine->submit(spec, policy, run.seed);
+        m_batch->submit(spec, policy, run.seed);
     }
     if (m_recorded.runs.isEmpty()) {
         m_running = false;
@@ -137,8 +127,23 @@ bool ReplayRunner::start(QString* error)
     return true;
 }
 
+void ReplayRunner::onIdle()
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    m_result = m_batch->takeSession();
+    // Runs finish in any order; the comparison pairs them by submission order (= run id).
+    std::sort(m_result.runs.begin(), m_result.runs.end(),
+        [](const SessionRun& a, const SessionRun& b) { return a.runId < b.runId; });
+    m_result.rebuildIndex();
+    if (m_lab)
+        m_lab->stop();
+    Q_EMIT finished();
+}
+
 void ReplayRunner::cancel()
 {
-    if (m_engine)
-        m_engine->cancelAll();
+    if (m_batch)
+        m_batch->cancelAll();
 }

@@ -10,6 +10,8 @@
 // Policy: the recorded one per run, or POLICY for all. Seeds: the recorded ones, so a replay under the
 // original policy draws the same jitter. Runs are submitted in recorded order with the recorded
 // concurrency. Note: a session saved with redaction sends its "[redacted:…]" placeholders in live mode.
+// Time: a live replay waits in real time on the clock and scheduler it is given; an offline one runs on
+// virtual time (engine/virtualtime.h): the same attempts, decisions and delays, without the waiting.
 
 #include "http/targeturl.h"
 #include "policy/retrypolicy.h"
@@ -21,10 +23,12 @@
 #include <memory>
 #include <optional>
 
-class ElapsedClock;
+class Batch;
+class Clock;
 class FaultServer;
-class RetryEngine;
-class TimerScheduler;
+class Scheduler;
+class VirtualClock;
+class VirtualScheduler;
 
 struct ReplayOptions
 {
@@ -32,13 +36,17 @@ struct ReplayOptions
     QUrl baseUrl; // live only; empty: the recorded URLs
     std::optional<RetryPolicy> policy; // empty: each run's recorded policy
     int concurrency = 0; // 0: as recorded
+    bool realTime = false; // offline only: wait in real time too (a live replay always does)
 };
 
 class ReplayRunner final : public QObject
 {
     Q_OBJECT
 public:
-    ReplayRunner(const Session& recorded, ReplayOptions options, QObject* parent = nullptr);
+    // CLOCK and SCHEDULER (the program's real pair) time a live replay (and an offline one in real time)
+    // and must outlive the runner.
+    ReplayRunner(const Session& recorded, ReplayOptions options, const Clock& clock, Scheduler& scheduler,
+        QObject* parent = nullptr);
     ~ReplayRunner() override;
 
     // A live replay's base URL as typed: a target URL (TargetUrl) without a query, fragment or user info.
@@ -57,13 +65,17 @@ Q_SIGNALS:
     void finished();
 
 private:
+    void onIdle();
+
     const Session& m_recorded;
     ReplayOptions m_options;
+    const Clock& m_clock;
+    Scheduler& m_scheduler;
     Session m_result;
-    std::unique_ptr<ElapsedClock> m_clock;
-    std::unique_ptr<TimerScheduler> m_scheduler;
+    std::unique_ptr<VirtualClock> m_virtualClock;
+    std::unique_ptr<VirtualScheduler> m_virtualScheduler;
     std::unique_ptr<FaultServer> m_lab;
-    std::unique_ptr<RetryEngine> m_engine;
+    std::unique_ptr<Batch> m_batch;
     int m_done = 0;
     bool m_running = false;
 };

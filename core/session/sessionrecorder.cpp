@@ -44,6 +44,11 @@ void SessionRecorder::setConcurrency(int concurrency)
     m_session.meta.concurrency = concurrency;
 }
 
+void SessionRecorder::setSource(const QString& source)
+{
+    m_session.meta.source = source;
+}
+
 void SessionRecorder::setScenario(const QJsonObject& scenario)
 {
     m_session.scenario = scenario;

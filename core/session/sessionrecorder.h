@@ -29,6 +29,7 @@ public:
     void setNotes(const QString& notes);
     void setConcurrency(int concurrency);
     void setScenario(const QJsonObject& scenario);
+    void setSource(const QString& source); // meta.source: "run" (default), "replay-offline", …
 
     // Creates the journal (and registers it for recovery). Connect sources before submitting runs.
     bool start(QString* error);

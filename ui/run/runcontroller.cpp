@@ -9,6 +9,7 @@
 #include "http/targeturl.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
+#include "session/batch.h"
 #include "session/sessionfile.h"
 #include "session/sessionrecorder.h"
 
@@ -25,6 +26,8 @@ RunController::RunController(QObject* parent)
     : QObject(parent)
     , m_session(new LiveSession(this))
     , m_lab(new FaultServer(this))
+    , m_clock(std::make_unique<ElapsedClock>())
+    , m_scheduler(std::make_unique<TimerScheduler>(*m_clock))
     , m_recordingDir(defaultRecordingDirectory())
 {
     m_savePool.setMaxThreadCount(1);
@@ -38,8 +41,18 @@ RunController::~RunController()
     // A batch still running keeps its journal (recovered at the next start); saves under way finish.
     m_savePool.waitForDone();
     // The engine's replies and timers go before the clock and scheduler they point to.
-    m_engine.reset();
+    m_batch.reset();
     m_scheduler.reset();
+}
+
+const Clock& RunController::clock() const
+{
+    return *m_clock;
+}
+
+Scheduler& RunController::scheduler() const
+{
+    return *m_scheduler;
 }
 
 void RunController::fail(const QString& message)
@@ -131,20 +144,18 @@ bool RunController::run(const RunPlan& plan)
         return false;
     }
 
-    // A fresh clock per batch: the batch starts at t = 0 and the lab stamps its events on the same axis.
-    m_engine.reset();
-    m_scheduler.reset();
-    m_clock = std::make_unique<ElapsedClock>();
-    m_scheduler = std::make_unique<TimerScheduler>(*m_clock);
-    m_engine = std::make_unique<RetryEngine>(*m_clock, *m_scheduler);
-    m_engine->setConcurrencyLimit(std::max(1, plan.concurrency));
-    m_lab->setClockOrigin(m_clock->origin());
+    // A batch per press: it starts at t = 0 and the lab stamps its events on the same axis.
+    m_batch.reset();
+    m_batch = std::make_unique<Batch>(*m_clock, *m_scheduler);
+    m_batch->setConcurrency(plan.concurrency);
+    if (isLabEnabled())
+        m_batch->useLab(m_lab, m_lab->scenario().source);
     if (m_resetLabBeforeRun)
         resetLab();
 
     m_session->clear();
-    startRecording(std::max(1, plan.concurrency));
-    RetryEngine* engine = m_engine.get();
+    startRecording();
+    RetryEngine* engine = &m_batch->engine();
     connect(engine, &RetryEngine::runStarted, m_session, &LiveSession::onRunStarted);
     connect(engine, &RetryEngine::attemptStarted, m_session, &LiveSession::onAttemptStarted);
     connect(engine, &RetryEngine::attemptPhase, m_session, &LiveSession::onAttemptPhase);
@@ -152,7 +163,7 @@ bool RunController::run(const RunPlan& plan)
     connect(engine, &RetryEngine::waitScheduled, m_session, &LiveSession::onWaitScheduled);
     connect(engine, &RetryEngine::runFinished, m_session, &LiveSession::onRunFinished);
     connect(engine, &RetryEngine::runFinished, this, &RunController::onRunFinished);
-    connect(engine, &RetryEngine::idle, this, &RunController::onIdle, Qt::QueuedConnection);
+    connect(m_batch.get(), &Batch::idle, this, &RunController::onIdle);
 
     m_error.clear();
     m_submitted = std::max(1, plan.repeat);
@@ -164,17 +175,17 @@ bool RunController::run(const RunPlan& plan)
     emit runningChanged(true);
     emit progressChanged(0, m_submitted);
     for (int i = 0; i < m_submitted; ++i)
-        engine->submit(request, plan.policy);
+        m_batch->submit(request, plan.policy);
     emit statusChanged(statusText());
     return true;
 }
 
 void RunController::stop()
 {
-    if (!m_running || !m_engine)
+    if (!m_running || !m_batch)
         return;
     m_stopping = true;
-    m_engine->cancelAll();
+    m_batch->cancelAll();
 }
 
 void RunController::onRunFinished(const RunRecord& run)
@@ -188,7 +199,7 @@ void RunController::onRunFinished(const RunRecord& run)
 
 void RunController::onIdle()
 {
-    if (!m_running || (m_engine && !m_engine->isIdle()))
+    if (!m_running || (m_batch && !m_batch->isIdle()))
         return;
     m_running = false;
     m_session->flush();
@@ -225,9 +236,9 @@ QString RunController::defaultRecordingDirectory()
     return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + u"/sessions"_s;
 }
 
-void RunController::startRecording(int concurrency)
+void RunController::startRecording()
 {
-    m_recorder.reset();
+    m_recording = false;
     if (m_recordingDir.isEmpty())
         return;
     if (!QDir().mkpath(m_recordingDir)) {
@@ -235,31 +246,24 @@ void RunController::startRecording(int concurrency)
         return;
     }
     const QString name = u"run-"_s + QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss-zzz"_s) + u".json"_s;
-    auto recorder = std::make_unique<SessionRecorder>(QDir(m_recordingDir).filePath(name));
-    recorder->setClock(*m_clock);
-    recorder->setConcurrency(concurrency);
-    if (isLabEnabled())
-        recorder->setScenario(m_lab->scenario().source);
     QString error;
-    if (!recorder->start(&error)) {
+    if (!m_batch->journalTo(QDir(m_recordingDir).filePath(name), &error)) {
         fail(tr("Runs are not recorded: %1").arg(error));
         return;
     }
-    recorder->attach(m_engine.get());
-    if (isLabEnabled())
-        recorder->attachLab(m_lab);
-    m_recorder = std::move(recorder);
+    m_recording = true;
 }
 
 void RunController::finishRecording()
 {
-    if (!m_recorder)
+    if (!m_recording || !m_batch)
         return;
-    // The lab's last events (the final answer's ledger entry) are in; stop listening before the copy.
-    disconnect(m_lab, nullptr, m_recorder.get(), nullptr);
-    auto session = std::make_shared<const Session>(m_recorder->takeSession()); // moved, not copied
-    const QString path = m_recorder->sessionPath();
-    SessionRecorder* recorder = m_recorder.release();
+    m_recording = false;
+    // The lab's last events (the final answer's ledger entry) are in; the session is moved, not copied.
+    auto session = std::make_shared<const Session>(m_batch->takeSession());
+    std::unique_ptr<SessionRecorder> taken = m_batch->takeRecorder();
+    const QString path = taken->sessionPath();
+    SessionRecorder* recorder = taken.release();
     recorder->setParent(this);
     emit batchRecorded(session, path);
     // Saved off the GUI thread; the journal goes only once the file is on disk.

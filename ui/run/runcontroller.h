@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The one object the window forwards intent to: it owns the in-process fault lab, the retry engine (a
-// fresh clock, scheduler and engine per batch, so every batch starts at t = 0 on one axis shared with
-// the lab) and the LiveSession the views read. Widgets never touch the engine or the lab directly.
+// The one object the window forwards intent to: it owns the in-process fault lab, a Batch per run of the
+// Run button (core/session/batch.h: the engine on the batch's own axis, t = 0 at its start, shared with
+// the lab, recorded and journalled) and the LiveSession the views read. Widgets never touch the engine or
+// the lab directly.
 
 #include "run/runplan.h"
 
@@ -14,12 +15,14 @@
 
 #include <memory>
 
+class Batch;
+class Clock;
 class ElapsedClock;
+class Scheduler;
 class Session;
 class SessionRecorder;
 class FaultServer;
 class LiveSession;
-class RetryEngine;
 class TimerScheduler;
 struct FaultScenario;
 struct RunRecord;
@@ -33,6 +36,9 @@ public:
 
     LiveSession* session() const { return m_session; }
     FaultServer* lab() const { return m_lab; }
+    // The window's clock and scheduler, which live replays run on too.
+    const Clock& clock() const;
+    Scheduler& scheduler() const;
 
     // ---- the built-in fault lab
     // Starts the lab on 127.0.0.1 (port 0) with SCENARIO_NAME (a built-in name or a file); false with
@@ -85,7 +91,7 @@ private:
     void onRunFinished(const RunRecord& run);
     void onIdle();
     void fail(const QString& message);
-    void startRecording(int concurrency);
+    void startRecording();
     void finishRecording();
     void pruneRecordings() const;
 
@@ -93,11 +99,11 @@ private:
     FaultServer* m_lab = nullptr;
     std::unique_ptr<ElapsedClock> m_clock;
     std::unique_ptr<TimerScheduler> m_scheduler;
-    std::unique_ptr<RetryEngine> m_engine;
-    std::unique_ptr<SessionRecorder> m_recorder;
+    std::unique_ptr<Batch> m_batch;
     QString m_recordingDir;
     QThreadPool m_savePool;
     bool m_resetLabBeforeRun = true;
+    bool m_recording = false; // the batch journals into the recordings folder
     bool m_running = false;
     bool m_stopping = false;
     int m_submitted = 0;

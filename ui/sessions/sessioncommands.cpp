@@ -433,7 +433,8 @@ bool SessionCommands::replay(const ReplayOptions& options, const QString& label)
     m_replaySource = m_document->session();
     m_replaySourceName = m_document->shortName();
     m_replayLabel = label;
-    m_replay = std::make_unique<ReplayRunner>(*m_replaySource, options);
+    m_replay = std::make_unique<ReplayRunner>(
+        *m_replaySource, options, m_parts.controller->clock(), m_parts.controller->scheduler());
     connect(m_replay.get(), &ReplayRunner::progress, this, [this](int done, int total) {
         emit statusMessage(tr("Replaying: %1 of %2 runs…").arg(done).arg(total));
     });

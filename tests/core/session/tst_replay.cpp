@@ -10,6 +10,8 @@
 #include "lab/scenariocatalog.h"
 #include "lab/scenarioloader.h"
 #include "policy/presetcatalog.h"
+#include "engine/virtualtime.h"
+#include "session/batch.h"
 #include "session/replaycomparison.h"
 #include "session/replayrunner.h"
 #include "session/replayscenario.h"
@@ -27,10 +29,53 @@ class TestReplay : public QObject
 
     Session m_recorded;
 
+    // Records RUNS POSTs to a lab answering STEPS under slen, on virtual time (the waits take none).
+    static Session recordOnVirtualTime(const QByteArray& stepsJson, int runs)
+    {
+        const ScenarioLoader::Result scenario = ScenarioLoader::fromJson(R"({"format": 1, "name": "waits", "routes": [
+            { "path": "/pay", "steps": )" + stepsJson + R"( } ]})");
+        if (!scenario.ok())
+            qFatal("scenario: %s", qPrintable(scenario.problemText()));
+        VirtualClock clock;
+        VirtualScheduler scheduler(clock);
+        Batch batch(clock, scheduler);
+        batch.skipWaits(scheduler);
+        FaultServer lab;
+        if (!lab.start())
+            qFatal("lab did not start");
+        lab.loadScenario(*scenario.scenario);
+        batch.useLab(&lab, scenario.scenario->source);
+        RequestSpec spec;
+        spec.url = QUrl(lab.url().toString() + u"/pay"_s);
+        const PolicyParseResult slen = PresetCatalog::load(u"slen"_s);
+        for (int i = 0; i < runs; ++i)
+            batch.submit(spec, *slen.policy, quint64(100 + i));
+        QSignalSpy idle(&batch, &Batch::idle);
+        if (!idle.wait(60000))
+            qFatal("recording did not finish");
+        Session s = batch.takeSession();
+        std::sort(s.runs.begin(), s.runs.end(), [](const SessionRun& a, const SessionRun& b) { return a.runId < b.runId; });
+        s.rebuildIndex();
+        return s;
+    }
+
+    static Millis totalDelay(const Session& s)
+    {
+        Millis total { 0 };
+        for (qsizetype i = 0; i < s.attemptCount(); ++i) {
+            const AttemptRecord a = s.attempts.record(i);
+            if (a.decision && a.decision->verdict == Verdict::Retry)
+                total += a.decision->delay;
+        }
+        return total;
+    }
+
     static Session replay(const Session& recorded, std::optional<RetryPolicy> policy, ReplayOptions options = {})
     {
         options.policy = std::move(policy);
-        ReplayRunner runner(recorded, options);
+        ElapsedClock clock; // times a live replay; an offline one runs on its own virtual time
+        TimerScheduler scheduler(clock);
+        ReplayRunner runner(recorded, options, clock, scheduler);
         QSignalSpy done(&runner, &ReplayRunner::finished);
         QString error;
         if (!runner.start(&error))
@@ -159,6 +204,60 @@ private Q_SLOTS:
             }
         }
         QVERIFY(replayed.labEvents.isEmpty()); // live: no lab of the runner's own
+    }
+
+    // Issue 11 §3: an offline replay runs on virtual time; it makes exactly the attempts, decisions and
+    // delays of a replay that waits in real time, without the waiting.
+    void virtualTimeMatchesRealTime()
+    {
+        const Session recorded = recordOnVirtualTime(R"([
+            { "kind": "respond", "status": 429, "retry_after": 1 },
+            { "kind": "respond", "status": 429, "retry_after": 1 },
+            { "kind": "respond", "status": 200, "repeat": "forever" } ])", 1);
+        QCOMPARE(recorded.attemptCount(), 3);
+        QVERIFY(totalDelay(recorded) >= Millis(1500)); // slen retries a 429 after its Retry-After (1 s, shifted ±25 %), twice
+
+        QElapsedTimer wall;
+        wall.start();
+        const Session virtualReplay = replay(recorded, std::nullopt);
+        const qint64 virtualMs = wall.restart();
+        ReplayOptions realTime;
+        realTime.realTime = true;
+        const Session realReplay = replay(recorded, std::nullopt, realTime);
+        const qint64 realMs = wall.elapsed();
+
+        QCOMPARE(virtualReplay.attemptCount(), recorded.attemptCount());
+        QCOMPARE(realReplay.attemptCount(), recorded.attemptCount());
+        const QString difference = ReplayComparison::firstDecisionDifference(realReplay, virtualReplay);
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
+        QCOMPARE(totalDelay(virtualReplay), totalDelay(realReplay));
+        QVERIFY2(realMs >= totalDelay(realReplay).count(), qPrintable(QString::number(realMs)));
+        QVERIFY2(virtualMs * 2 < realMs, qPrintable(QStringLiteral("virtual %1 ms, real %2 ms").arg(virtualMs).arg(realMs)));
+        // The replayed session's own axis still shows the waits: the next attempt starts after each one.
+        const SessionRun& run = virtualReplay.runs.first();
+        for (qsizetype i = 1; i < run.rows.size(); ++i) {
+            const AttemptRecord before = virtualReplay.attempt(0, i - 1);
+            const AttemptRecord next = virtualReplay.attempt(0, i);
+            QVERIFY(*next.at.started - *before.at.finished >= before.decision->delay);
+        }
+    }
+
+    void aMinuteOfWaitsReplaysInSeconds()
+    {
+        // slen gives up after 3 attempts: two runs answered 429 "Retry-After: 25" three times each wait twice
+        // each (25 s shifted ±25 %, honoured up to 30 s), then a third run succeeds: over a minute of waiting.
+        const Session recorded = recordOnVirtualTime(R"([
+            { "kind": "respond", "status": 429, "retry_after": 25, "repeat": 6 },
+            { "kind": "respond", "status": 200, "repeat": "forever" } ])", 3);
+        QVERIFY2(totalDelay(recorded) >= Millis(60000), qPrintable(QString::number(totalDelay(recorded).count())));
+        QElapsedTimer wall;
+        wall.start();
+        const Session again = replay(recorded, std::nullopt);
+        const qint64 ms = wall.elapsed();
+        qInfo("replayed %lld ms of waits in %lld ms", qint64(totalDelay(again).count()), ms);
+        QCOMPARE(again.attemptCount(), recorded.attemptCount());
+        QCOMPARE(totalDelay(again), totalDelay(recorded));
+        QVERIFY2(ms < 10000, qPrintable(QString::number(ms))); // real time would be over a minute
     }
 
     // An answer with a field on several lines (two Set-Cookie, two RateLimit) keeps every line in the
