@@ -7,9 +7,10 @@
 #include "cli/runsetup.h"
 #include "cli/scenariochoice.h"
 
-#include "engine/attemptlogjson.h"
 #include "lab/faultserver.h"
+#include "session/attemptjsonwriter.h"
 #include "session/batch.h"
+#include "session/sessionfile.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -50,10 +51,11 @@ Options:
   --deadline S              overall deadline per run, waits included
   --connections-per-host N  the client's connection pool: at most N attempts on the wire to a host at
                             once, the others wait (phase queued); default: one per attempt in flight
-  --export FILE.json        write every run and attempt as JSON (secrets redacted)
+  --export FILE.json        write the batch as a session file when it ends (secrets redacted)
   --session FILE            record a session (journalled while it runs; see retrylab recover)
   --ledger FILE.json        with --scenario: write the lab's whole ledger (every request and operation)
-  --json                    print attempts and the summary (with the whole ledger) as JSON lines
+  --json                    print each attempt as a session-format JSON object (secrets redacted), then
+                            the summary (with the whole ledger), one per line
   --quiet                   print only the summary (and the ledger's one-line summary)
 
 Every output file's folder is checked before anything is sent.
@@ -125,13 +127,27 @@ int runRun(const QStringList& args, CliIo& io)
 
     QList<RunRecord> runs;
     QEventLoop loop;
+    // --json: each attempt as the session format writes it (secrets redacted), read from the batch's session.
+    const Session& session = batch.session();
+    const Redactor redactor(session.redaction);
+    AttemptJsonWriter writer(session.attempts, redactor);
+    QByteArray line;
     QObject::connect(&engine, &RetryEngine::attemptFinished, &engine, [&](const AttemptRecord& a) {
         if (setup->quiet)
             return;
-        if (setup->json)
-            io.out << QJsonDocument(attemptToJson(a)).toJson(QJsonDocument::Compact) << '\n';
-        else
+        if (setup->json) {
+            const SessionRun* run = session.findRun(a.runId);
+            if (!run || a.index < 1 || a.index > run->rows.size())
+                return;
+            line.clear();
+            {
+                JsonSink sink(line);
+                writer.write(sink, session.attempts.packed(run->rows.at(a.index - 1)));
+            }
+            io.out << QString::fromUtf8(line) << '\n';
+        } else {
             io.out << RunReport::attemptLine(a) << '\n';
+        }
         io.out.flush();
     });
     QObject::connect(&engine, &RetryEngine::runFinished, &engine, [&](const RunRecord& r) { runs.append(r); });
@@ -145,8 +161,8 @@ int runRun(const QStringList& args, CliIo& io)
     QStringList errors;
     if (!setup->sessionPath.isEmpty() && !batch.save(&error))
         errors << error;
-    if (!setup->exportPath.isEmpty())
-        errors << writeFile(setup->exportPath, QJsonDocument(attemptLogToJson(runs)).toJson(QJsonDocument::Indented));
+    if (!setup->exportPath.isEmpty() && !SessionFile::save(batch.session(), setup->exportPath, {}, &error))
+        errors << error;
     if (!setup->ledgerPath.isEmpty())
         errors << writeFile(setup->ledgerPath, QJsonDocument(lab.ledger().toJson()).toJson(QJsonDocument::Indented));
     errors.removeAll(QString());

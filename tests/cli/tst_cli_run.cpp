@@ -57,9 +57,10 @@ QByteArray scenarioJson(const QList<int>& statuses)
         .toJson();
 }
 
-const QStringList kAttemptFields { u"index"_s, u"start_ms"_s, u"end_ms"_s, u"status"_s, u"error"_s, u"decision"_s,
-    u"delay_ms"_s, u"delay_ceiling_ms"_s, u"delay_source"_s, u"reason"_s, u"idempotency_key"_s, u"request_headers"_s,
-    u"response_headers"_s, u"rate_limit"_s };
+// Session-format attempt fields (resources/docs/session-format.md): `run --json` and `--export` write them.
+const QStringList kAttemptFields { u"run"_s, u"index"_s, u"start_ms"_s, u"end_ms"_s, u"status"_s, u"error"_s,
+    u"decision"_s, u"delay_ms"_s, u"delay_ceiling_ms"_s, u"delay_source"_s, u"reason"_s, u"idempotency_key"_s,
+    u"request_headers"_s, u"response_headers"_s, u"rate_limit_fields"_s };
 
 } // namespace
 
@@ -225,7 +226,7 @@ void TestCliRun::exportRedactsAuthorization()
     const QByteArray bytes = f.readAll();
     QVERIFY2(!bytes.contains("sk_live_s3cret"), "the secret never reaches the file");
     const QJsonObject log = QJsonDocument::fromJson(bytes).object();
-    QCOMPARE(log.value(u"format"_s).toString(), u"retrylab-attempt-log"_s);
+    QCOMPARE(log.value(u"format"_s).toString(), u"retrylab-session"_s); // a session file: `retrylab export` reads it
     const QJsonArray runs = log.value(u"runs"_s).toArray();
     QCOMPARE(runs.size(), 1);
     const QJsonObject runObject = runs.at(0).toObject();
@@ -240,7 +241,7 @@ void TestCliRun::exportRedactsAuthorization()
         for (const QJsonValue& h : a.value(u"request_headers"_s).toArray()) {
             if (h.toArray().at(0).toString().compare(u"authorization"_s, Qt::CaseInsensitive) == 0) {
                 sawAuthorization = true;
-                QCOMPARE(h.toArray().at(1).toString(), u"[redacted]"_s);
+                QVERIFY2(h.toArray().at(1).toString().startsWith(u"[redacted"_s), qPrintable(h.toArray().at(1).toString()));
             }
         }
         QVERIFY(sawAuthorization);
