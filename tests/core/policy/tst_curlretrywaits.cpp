@@ -14,12 +14,12 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "presetrows.h"
+#include "realclient.h"
 
 using namespace Qt::StringLiterals;
 using namespace presettest;
@@ -29,32 +29,6 @@ namespace {
 // A measured gap may be this much shorter (an event stamped late under load) or longer than predicted.
 constexpr qint64 kEarlyMs = 400;
 constexpr qint64 kLateMs = 900;
-
-struct CurlResult
-{
-    bool finished = false;
-    int exitCode = -1;
-    QByteArray err;
-};
-
-CurlResult runCurl(const QStringList& args)
-{
-    QProcess p;
-    p.start(u"curl"_s, args);
-    CurlResult result;
-    if (!p.waitForStarted(5000))
-        return result;
-    // The lab answers on this thread's event loop, so wait without blocking it.
-    if (!QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, 60000)) {
-        p.kill();
-        p.waitForFinished(2000);
-        return result;
-    }
-    result.finished = true;
-    result.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    result.err = p.readAllStandardError();
-    return result;
-}
 
 // The lab scenario answering STEPS in order, then 200 for ever.
 QByteArray scenarioFor(const QList<Step>& steps)
@@ -106,7 +80,7 @@ private Q_SLOTS:
 
 void TestCurlRetryWaits::initTestCase()
 {
-    const CurlResult version = runCurl({ u"--version"_s });
+    const ClientRun version = runClient(u"curl"_s, { u"--version"_s });
     QVERIFY2(version.finished && version.exitCode == 0, "curl is needed (packaging/install-deps.sh installs it)");
 }
 
@@ -139,7 +113,7 @@ void TestCurlRetryWaits::waits()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     // -o a real file: curl truncates it before each retry (it cannot truncate /dev/null).
-    const CurlResult run = runCurl({ u"--no-progress-meter"_s, u"--retry"_s, QString::number(steps.size()), u"-o"_s,
+    const ClientRun run = runClient(u"curl"_s, { u"--no-progress-meter"_s, u"--retry"_s, QString::number(steps.size()), u"-o"_s,
         dir.filePath(u"body"_s), lab.url().toString() + u"/retry"_s });
     QVERIFY2(run.finished, "curl did not finish within 60 s");
     QVERIFY2(run.exitCode == 0, run.err.constData());
