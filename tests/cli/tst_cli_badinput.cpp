@@ -167,7 +167,7 @@ void TestCliBadInput::refused_data()
     const QString noDisplay = u"retrylab: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set): run it "
                               "with QT_QPA_PLATFORM=offscreen for a window without a screen, or use a headless command "
                               "(retrylab --help)"_s;
-    const QString presets = u"\"nosuch\" is neither a preset (aws-adaptive, …) nor a readable file"_s;
+    const QString presets = u"\"nosuch\" is neither a preset (…aws-adaptive, …) nor a readable file"_s;
 
 #ifdef RETRYLAB_WITH_GUI
     // The window's arguments, read before any GUI object exists.

@@ -10,12 +10,20 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// Read from a library's own code at a named version (issue 13 §4).
+QStringList versionedPresets()
+{
+    return { u"curl"_s, u"curl-7.88"_s, u"stripe"_s, u"stripe-python-5.0"_s, u"stripe-python-15.3"_s, u"stripe-node"_s,
+        u"aws-js-v3"_s, u"aws-js-v3-adaptive"_s, u"openai-node"_s, u"openai-node-6.49"_s, u"anthropic-ts"_s };
+}
 
 QStringList expectedPresets()
 {
@@ -24,6 +32,9 @@ QStringList expectedPresets()
         u"polly"_s, u"ms-http-resilience"_s, u"aws-standard"_s, u"aws-adaptive"_s, u"grpc"_s, u"urllib3"_s,
         u"tenacity-random-exponential"_s, u"curl"_s, u"envoy"_s, u"go-retryablehttp"_s, u"cenkalti-backoff"_s,
         u"resilience4j"_s, u"stripe"_s,
+        // Exact to a version (issue 13 §4): releases that part from the presets above.
+        u"curl-7.88"_s, u"stripe-python-5.0"_s, u"stripe-python-15.3"_s, u"stripe-node"_s, u"aws-js-v3"_s,
+        u"aws-js-v3-adaptive"_s, u"openai-node"_s, u"openai-node-6.49"_s, u"anthropic-ts"_s,
     };
     names.sort();
     return names;
@@ -72,6 +83,14 @@ QString firstDifference(const QJsonValue& a, const QJsonValue& b, const QString&
     if (a != b)
         return u"%1: %2 vs %3"_s.arg(at, a.toVariant().toString(), b.toVariant().toString());
     return {};
+}
+
+// A library read at a version: "npm openai 7.59.0: client.js …", "curl/curl tag curl-8_21_0: src/tool_operate.c".
+bool citesVersionedFile(const QString& source)
+{
+    static const QRegularExpression version(u"\\b(\\d+\\.\\d+\\.\\d+|curl-\\d+_\\d+_\\d+|v\\d+\\.\\d+\\.\\d+)\\b"_s);
+    static const QRegularExpression file(u"[\\w-]+\\.(c|h|py|js|ts|go)\\b"_s);
+    return version.match(source).hasMatch() && file.match(source).hasMatch();
 }
 
 } // namespace
@@ -129,7 +148,15 @@ void TestPresets::preset()
     QVERIFY2(summary.endsWith(u'.'), qPrintable(summary));
     QVERIFY2(summary.size() >= 40 && summary.size() <= 320, qPrintable(summary));
     QVERIFY(!policy.source.isEmpty());
-    QVERIFY2(policy.source.contains(u"seeds/"_s) || policy.source.contains(u"retry-systems.md"_s), qPrintable(policy.source));
+    QVERIFY2(policy.source.contains(u"seeds/"_s) || policy.source.contains(u"retry-systems.md"_s) || citesVersionedFile(policy.source),
+        qPrintable(policy.source));
+    QVERIFY2(!policy.sourceTitle.isEmpty(), "a preset names the document it was read from");
+    // A preset exact to a version names it where the window shows the source.
+    if (versionedPresets().contains(name)) {
+        static const QRegularExpression titleVersion(u"\\b\\d+\\.\\d+(\\.\\d+)?\\b"_s);
+        QVERIFY2(titleVersion.match(policy.sourceTitle).hasMatch(), qPrintable(policy.sourceTitle));
+        QVERIFY2(citesVersionedFile(policy.source), qPrintable(policy.source));
+    }
 
     // Every rule has a unique name and a note citing the sentence it implements.
     QVERIFY(!policy.rules.isEmpty());

@@ -20,74 +20,13 @@
 #include <QJsonObject>
 #include <QTest>
 
-#include "presetcase.h"
+#include "presetrows.h"
 
 using namespace Qt::StringLiterals;
 using namespace presettest;
 using SystemCase = PresetCase;
 
 
-namespace {
-
-// The first retries of a preset's backoff alone, every draw pinned.
-struct DelayCase
-{
-    QString preset;
-    QList<QPair<QString, QJsonValue>> overrides;
-    bool throttling = false;
-    QList<qint64> low; // every draw at 0
-    QList<qint64> high; // every draw at 1
-    QString gap;
-};
-
-// One step of a request: what the attempt ended with.
-struct Step
-{
-    std::optional<int> status;
-    QString error;
-    HttpHeaderList headers;
-};
-
-// Several attempts of one logical request, sharing the backoff state; each step's expected summary.
-struct SequenceCase
-{
-    QString preset;
-    QString method = u"GET"_s;
-    double pin = 1.0;
-    QList<Step> steps;
-    QStringList expected; // "retry 3000 via retry-after", "stop"
-    QString gap;
-};
-
-Step status(int code, const char* header = nullptr, const char* value = nullptr)
-{
-    Step s;
-    s.status = code;
-    if (header)
-        s.headers.append({ QByteArray(header), QByteArray(value) });
-    return s;
-}
-
-std::optional<RetryPolicy> loadWith(const QString& preset, const QList<QPair<QString, QJsonValue>>& overrides)
-{
-    QJsonObject json = presetJson(preset);
-    for (const auto& [path, value] : overrides)
-        json = setPath(json, path.split(u'.'), value);
-    return policyFromJson(json).policy;
-}
-
-QString joined(const QList<qint64>& values)
-{
-    QStringList parts;
-    for (qint64 v : values)
-        parts << QString::number(v);
-    return parts.join(u", "_s);
-}
-
-} // namespace
-
-Q_DECLARE_METATYPE(DelayCase)
-Q_DECLARE_METATYPE(SequenceCase)
 
 class TestSystemPresets : public QObject
 {
@@ -429,18 +368,10 @@ void TestSystemPresets::delays()
     QFETCH(DelayCase, c);
     const std::optional<RetryPolicy> loaded = loadWith(c.preset, c.overrides);
     QVERIFY2(loaded, qPrintable(c.preset));
-    QList<qint64> low, high;
-    for (const double pin : { 0.0, 1.0 }) {
-        BackoffState state;
-        FixedRandomSource random({ pin });
-        QList<qint64>& out = pin == 0.0 ? low : high;
-        for (qsizetype i = 0; i < c.low.size(); ++i)
-            out << drawBackoff(loaded->backoff, loaded->jitter, state, random, c.throttling).delay.count();
-    }
-    const QString actual = joined(low) + u" | "_s + joined(high);
+    const QString actual = actualDelays(*loaded, c);
     if (!c.gap.isEmpty())
         QEXPECT_FAIL("", qPrintable(c.gap), Continue);
-    QCOMPARE(actual, joined(c.low) + u" | "_s + joined(c.high));
+    QCOMPARE(actual, expectedDelays(c));
 }
 
 void TestSystemPresets::sequences_data()
@@ -473,22 +404,7 @@ void TestSystemPresets::sequences()
     QFETCH(SequenceCase, c);
     const std::optional<RetryPolicy> loaded = loadWith(c.preset, {});
     QVERIFY2(loaded, qPrintable(c.preset));
-    BackoffState state;
-    FixedRandomSource random({ c.pin });
-    RequestFacts request;
-    request.method = c.method;
-    QStringList actual;
-    for (qsizetype i = 0; i < c.steps.size(); ++i) {
-        const Step& step = c.steps.at(i);
-        const AttemptOutcome outcome = step.status ? AttemptOutcome::answered(*step.status, step.headers)
-                                                   : AttemptOutcome::failed(errorClassFromName(step.error).value_or(ErrorClass::Protocol));
-        DecisionContext context;
-        context.attempt = int(i) + 1;
-        context.now = now();
-        const RetryDecision d = decide(*loaded, request, outcome, context, state, random);
-        actual << (d.verdict == Verdict::Retry ? u"retry %1 via %2"_s.arg(d.delay.count()).arg(delaySourceName(d.source))
-                                               : verdictName(d.verdict));
-    }
+    const QStringList actual = actualSequence(*loaded, c);
     if (!c.gap.isEmpty())
         QEXPECT_FAIL("", qPrintable(c.gap), Continue);
     QCOMPARE(actual, c.expected);
