@@ -28,21 +28,6 @@ QLatin1String latin1(QByteArrayView text)
 
 } // namespace
 
-// Compared in place: this runs for several headers of every attempt, so it allocates nothing.
-bool isSecretHeader(QByteArrayView name)
-{
-    const QLatin1String n = latin1(name);
-    for (const char* exact : { "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key" }) {
-        if (n.compare(QLatin1String(exact), Qt::CaseInsensitive) == 0)
-            return true;
-    }
-    for (const char* part : { "token", "secret", "api-key" }) {
-        if (n.contains(QLatin1String(part), Qt::CaseInsensitive))
-            return true;
-    }
-    return false;
-}
-
 QList<SentHeader> buildRequestHeaders(const RequestSpec& spec, const RetryPolicy& policy, const QUrl& url,
     const QString& idempotencyKey, const QString& attemptId, const QByteArray& cookie)
 {

@@ -7,16 +7,13 @@
 
 #include "engine/attemptrecord.h"
 #include "engine/requestspec.h"
+#include "http/secretheaders.h" // isSecretHeader(): which values are marked secret
 #include "policy/retrypolicy.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QUrl>
-
-// Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key (and names with "token", "secret" or
-// "api-key" in them): values exports redact by default.
-bool isSecretHeader(QByteArrayView name);
 
 QList<SentHeader> buildRequestHeaders(const RequestSpec& spec, const RetryPolicy& policy, const QUrl& url,
     const QString& idempotencyKey, const QString& attemptId, const QByteArray& cookie);

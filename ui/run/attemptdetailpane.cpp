@@ -4,6 +4,7 @@
 #include "run/attemptstablemodel.h"
 
 #include "engine/attemptrecord.h"
+#include "http/secretheaders.h"
 
 #include <QStringList>
 
@@ -37,13 +38,6 @@ AttemptDetailPane::AttemptDetailPane(QWidget* parent)
     setOpenLinks(false);
     setLineWrapMode(QTextEdit::WidgetWidth);
     showNothing();
-}
-
-bool AttemptDetailPane::isSecretHeader(const QByteArray& name)
-{
-    static const QList<QByteArray> secrets { "authorization", "proxy-authorization", "cookie", "set-cookie",
-        "x-api-key", "api-key", "x-auth-token" };
-    return secrets.contains(name.toLower());
 }
 
 void AttemptDetailPane::showNothing()
@@ -91,7 +85,7 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
     if (!a.responseHeaders.isEmpty()) {
         html += u"<table cellspacing='0'>"_s;
         for (const auto& [name, value] : a.responseHeaders)
-            html += headerRow(name, value, isSecretHeader(name));
+            html += headerRow(name, value, ::isSecretHeader(name));
         html += u"</table>"_s;
     }
     if (!a.bodyExcerpt.isEmpty()) {
@@ -111,7 +105,7 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
     if (!a.requestHeaders.isEmpty()) {
         html += u"<table cellspacing='0'>"_s;
         for (const SentHeader& h : a.requestHeaders)
-            html += headerRow(h.name, h.value, h.secret || isSecretHeader(h.name));
+            html += headerRow(h.name, h.value, h.secret || ::isSecretHeader(h.name));
         html += u"</table>"_s;
     }
     setHtml(html);

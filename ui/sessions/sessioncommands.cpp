@@ -133,8 +133,9 @@ void SessionCommands::createActions()
     m_redact = new QAction(tr("&Redact Secrets in Saves and Exports"), this);
     m_redact->setCheckable(true);
     m_redact->setChecked(true);
-    m_redact->setToolTip(tr("Authorization, Cookie, Set-Cookie, Proxy-Authorization and API-key headers are "
-                            "replaced by their length class and a short hash"));
+    m_redact->setToolTip(tr("Authorization, Proxy-Authorization, Cookie and Set-Cookie, and headers whose name holds "
+                            "token, secret, api-key, password or credential, are replaced by their length class and a "
+                            "short hash"));
     connect(m_redact, &QAction::triggered, this, &SessionCommands::toggleRedaction);
 
     m_playPause = new QAction(tr("&Play / Pause Timeline"), this);
