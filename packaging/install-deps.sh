@@ -11,6 +11,7 @@ packages=(
     xvfb xauth libgl1-mesa-dri
     appstream desktop-file-utils
     python3 python3-jsonschema
+    curl
 )
 
 missing=()
