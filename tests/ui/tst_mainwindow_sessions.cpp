@@ -5,7 +5,7 @@
 // recording was killed.
 #include "mainwindow.h"
 
-#include "editors/curlcommand.h"
+#include "http/curlrequest.h"
 #include "editors/requesteditor.h"
 #include "livesession.h"
 #include "run/runcontroller.h"
@@ -146,7 +146,7 @@ private Q_SLOTS:
         MainWindow window;
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         const QString lab = window.controller()->lab()->url().toString();
-        window.requestEditor()->applyCurl(CurlCommand::parse(
+        window.requestEditor()->applyCurl(CurlRequestParser::parse(
             u"curl -H 'Authorization: Bearer sk_live_secret_value' "_s + lab + u"/v1/items"_s));
         runBatch(window, 2);
         SessionDocument* doc = window.sessions()->document();
