@@ -8,6 +8,7 @@
 #include "policy/retrydecision.h"
 #include "live/timelineitem.h"
 #include "live/wholesessiondelta.h"
+#include "shell/elidedlabel.h"
 
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -74,7 +75,8 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     m_follow->setCheckable(true);
     m_follow->setChecked(true);
     m_legend = new LegendStrip;
-    auto* hint = m_hint = new QLabel(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
+    auto* hint = m_hint = new ElidedLabel;
+    hint->setText(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
     hint->setForegroundRole(QPalette::PlaceholderText);
 
     auto* bar = new QHBoxLayout;

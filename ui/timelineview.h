@@ -13,6 +13,7 @@
 
 #include <QWidget>
 
+class ElidedLabel;
 class LegendStrip;
 class QLabel;
 class LiveSession;
@@ -94,7 +95,7 @@ private:
     QScrollBar* m_laneBar = nullptr;
     QToolButton* m_follow = nullptr;
     QToolButton* m_reset = nullptr;
-    QLabel* m_hint = nullptr;
+    ElidedLabel* m_hint = nullptr;
     LegendStrip* m_legend = nullptr;
     QPoint m_pressPos;
     QPoint m_lastDragPos;

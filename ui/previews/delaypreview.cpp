@@ -29,7 +29,7 @@ QChartView* viewOf(QChart* chart, QWidget* parent)
 {
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(150);
+    view->setMinimumHeight(110);
     return view;
 }
 

@@ -466,7 +466,7 @@ void SessionCommands::replayOffline()
 {
     const std::optional<RetryPolicy> policy = m_parts.editorPolicy();
     if (!policy) {
-        emit statusMessage(tr("The policy in the editor has problems; the fields in red say why."));
+        emit policyHasProblems();
         return;
     }
     ReplayOptions options;
@@ -497,7 +497,7 @@ void SessionCommands::replayLive()
     }
     const std::optional<RetryPolicy> policy = m_parts.editorPolicy();
     if (!policy) {
-        emit statusMessage(tr("The policy in the editor has problems; the fields in red say why."));
+        emit policyHasProblems();
         return;
     }
     options.policy = *policy;
