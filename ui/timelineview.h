@@ -49,6 +49,8 @@ public:
     // The drawn content's time span in seconds (0, 0 when empty): what "Reset zoom" fits.
     double contentStartSeconds() const;
     double contentEndSeconds() const;
+    // Where the "now" line is drawn (seconds), 0 when none: the live edge, or playback's playhead.
+    double nowSeconds() const;
 
 public Q_SLOTS:
     // Highlights attempt INDEX of run RUN_ID and scrolls it into view; does not emit attemptSelected.

@@ -109,6 +109,38 @@ private Q_SLOTS:
         QCOMPARE(live.runs().size(), 0);
     }
 
+    // Issue 15 item 4: at 3.1 s of a recording the success at 9.5 s was drawn, and the "now" line was not
+    // where the slider was. Playback shows what had happened by the playhead, on the playhead's clock.
+    void playbackShowsOnlyThePast()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        TimelineView view(&live);
+        view.resize(900, 400);
+        SessionFeeder feeder(makeSession(1, 2), &live);
+        SessionPlayback* p = feeder.playback();
+        feeder.showNone();
+        // Attempt 1 ran 11.000–11.042 s, then a 901 ms wait; attempt 2 at 12.000 s ends the run at 12.042 s.
+        p->seek(qint64(11500) * 1000000);
+        QCOMPARE(live.nowMs(), 11500.0);
+        QCOMPARE(live.runs().size(), 1);
+        QCOMPARE(live.runs().first().outcome, FinalKind::None);
+        QVERIFY(!live.runs().first().finishedAt);
+        QCOMPARE(view.outcomeCount(), 0);
+        QCOMPARE(view.waitCount(), 1);
+        QVERIFY2(view.contentEndSeconds() <= 11.5, qPrintable(QString::number(view.contentEndSeconds())));
+        QCOMPARE(view.nowSeconds(), 11.5); // the line is where the slider is
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setTimeRange(10.9, 12.5);
+        QVERIFY2(view.toolTipAt(view.viewportPosFor(11.3, 0)).contains(u"wait"_s), "the wait so far is drawn");
+        QVERIFY2(view.toolTipAt(view.viewportPosFor(11.9, 0)).isEmpty(), "nothing is drawn after the playhead");
+        p->seek(qint64(12100) * 1000000);
+        QCOMPARE(view.outcomeCount(), 1);
+        QCOMPARE(live.runs().first().outcome, FinalKind::Success);
+        QCOMPARE(view.nowSeconds(), 0.0); // nothing runs any more
+    }
+
     void playbackAtSpeedReachesTheEnd()
     {
         LiveSession live;

@@ -111,7 +111,8 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     // Attempts in flight: rebuilt, and their ids make the lab's events findable.
     m_live.clear();
     m_liveAttempts = session.inFlight();
-    const double now = session.latestMs();
+    const double now = session.nowMs();
+    m_clipMs = session.clockMs();
     for (int i = 0; i < int(m_liveAttempts.size()); ++i) {
         const AttemptRecord& a = m_liveAttempts.at(i);
         const int lane = session.runIndex(a.runId);
@@ -145,7 +146,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             pending.append({ int(i), 0 });
     }
     m_pendingLab = pending;
-    m_endMs = std::max(m_endMs, now);
+    m_endMs = m_clipMs ? now : std::max(m_endMs, now);
     for (qsizetype i = 0; i < delta.changedRuns.size(); ++i) {
         const int lane = delta.changedRuns.at(i);
         if (lane >= 0 && lane < m_lanes.size()) {
@@ -157,6 +158,15 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         m_contentEndMs = std::max(m_contentEndMs, m.endMs);
 }
 
+TimelineMark TimelineModel::clipped(const TimelineMark& mark) const
+{
+    if (!m_clipMs || mark.endMs <= *m_clipMs)
+        return mark;
+    TimelineMark m = mark;
+    m.endMs = std::max(m.startMs, *m_clipMs);
+    return m;
+}
+
 std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double toleranceMs) const
 {
     if (lane < 0 || lane >= m_lanes.size())
@@ -164,7 +174,8 @@ std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double to
     std::optional<TimelineHit> best;
     double bestDistance = toleranceMs;
     int bestRank = 99;
-    const auto consider = [&](const TimelineMark& m) {
+    const auto consider = [&](const TimelineMark& drawn) {
+        const TimelineMark m = clipped(drawn);
         int rank = 3;
         double distance = 0;
         if (m.kind == TimelineMark::Kind::Outcome || isLab(m.kind)) {
