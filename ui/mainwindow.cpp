@@ -13,6 +13,7 @@
 #include "sessions/compareview.h"
 #include "sessions/playbackbar.h"
 #include "sessions/sessioncommands.h"
+#include "sessions/sessiondocument.h"
 #include "shell/dockscrollarea.h"
 #include "shell/elidedlabel.h"
 #include "shell/helpwindow.h"
@@ -113,6 +114,22 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_request, &RequestEditor::policyFromCurl, this, [this](const RetryPolicy& policy, const QString& label) {
         m_policy->setPolicy(policy, label);
         showStatus(tr("The policy editor shows the curl preset with the pasted command's options."));
+    });
+    // The lab panel describes the session the views show: the recording's scenario and ledger while a saved
+    // session is shown or played back, the running lab's once a batch starts.
+    connect(m_sessions->document(), &SessionDocument::changed, this, [this] {
+        const SessionDocument* doc = m_sessions->document();
+        if (doc->hasSession() && doc->origin() != SessionDocument::Origin::Recorded)
+            m_lab->showRecording(doc->session()->scenario);
+    });
+    connect(m_controller->session(), &LiveSession::refreshed, this, [this](const LiveSessionDelta& delta) {
+        const SessionDocument* doc = m_sessions->document();
+        if (delta.clockMoved && m_controller->session()->clockMs() && !m_lab->isShowingRecording() && doc->hasSession())
+            m_lab->showRecording(doc->session()->scenario);
+    });
+    connect(m_controller, &RunController::runningChanged, this, [this](bool running) {
+        if (running)
+            m_lab->showLive();
     });
     // "The policy has problems" goes once the policy is fixed.
     connect(m_policy, &PolicyEditor::policyChanged, this, [this] {

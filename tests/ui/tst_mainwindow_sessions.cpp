@@ -11,6 +11,9 @@
 #include "run/runcontroller.h"
 #include "sessions/comparemodel.h"
 #include "sessions/compareview.h"
+#include "labview/labpanel.h"
+#include "run/attemptdetailpane.h"
+#include "run/attemptspage.h"
 #include "sessions/playbackbar.h"
 #include "sessions/sessioncommands.h"
 #include "sessions/sessiondocument.h"
@@ -37,6 +40,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTableView>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -193,6 +197,45 @@ private Q_SLOTS:
         QCOMPARE(model->index(0, CompareModel::SideB).data().toString(), u"3"_s);
         QCOMPARE(window.compareView()->timelineA()->laneCount(), 3);
         QCOMPARE(window.compareView()->timelineB()->laneCount(), 3);
+    }
+
+    // Issue 15 item 5: after a new run the detail pane and Compare still showed the previous session, and
+    // during playback the lab panel described the live lab while its log showed the recording.
+    void viewsFollowTheCurrentSession()
+    {
+        MainWindow window;
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
+        runBatch(window, 2);
+        QTableView* table = window.attemptsPage()->table();
+        table->setCurrentIndex(table->model()->index(0, 0));
+        QVERIFY(window.attemptsPage()->detail()->toPlainText().contains(u"Run "_s));
+        window.sessions()->replayOfflineAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.sessions()->isReplaying(), 90000);
+        QVERIFY(!window.compareView()->isEmpty());
+
+        // Playback of the recording: the lab panel counts the recording's events up to the playhead.
+        window.controller()->loadScenario(u"seed-004-pix"_s); // the live lab now plays something else
+        window.playbackBar()->toStart();
+        window.playbackBar()->stepForward();
+        window.playbackBar()->stepForward();
+        QTRY_VERIFY(window.labPanel()->isShowingRecording());
+        QCOMPARE(window.labPanel()->shownScenarioName(), u"flaky-api"_s);
+        int received = 0;
+        for (const LabEvent& e : window.controller()->session()->labEvents())
+            received += e.kind == LabEvent::Kind::RequestReceived;
+        QCOMPARE(window.labPanel()->shownRequests(), received);
+        QVERIFY(received < 3);
+
+        window.requestEditor()->setRequest(u"POST"_s, u"/pix/payments"_s, true);
+        window.requestEditor()->setRepeatCount(1);
+        window.runManyAction()->trigger();
+        QVERIFY(window.controller()->isRunning());
+        QVERIFY2(window.compareView()->isEmpty(), "the old comparison goes with its session");
+        QVERIFY2(!window.attemptsPage()->detail()->toPlainText().contains(u"Run 1, attempt"_s), "no stale attempt");
+        QVERIFY(!window.labPanel()->isShowingRecording());
+        QCOMPARE(window.labPanel()->shownScenarioName(), u"seed-004-pix"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isRunning(), 90000);
+        QVERIFY(window.controller()->waitForRecordings(30000));
     }
 
     void compareWithAnotherSessionFile()

@@ -3,6 +3,7 @@
 
 #include "run/attemptdetailpane.h"
 #include "run/attemptstablemodel.h"
+#include "livesession.h"
 
 #include "engine/attemptrecord.h"
 
@@ -54,6 +55,8 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
         m_table->setColumnWidth(c, std::max(fm.horizontalAdvance(samples[c]), fm.horizontalAdvance(header)) + 18);
     }
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AttemptsPage::onCurrentChanged);
+    // A new batch or another session: the detail of an attempt that is no longer shown goes.
+    connect(session, &LiveSession::cleared, m_detail, &AttemptDetailPane::showNothing);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);

@@ -241,8 +241,10 @@ void SessionCommands::dropFeeder()
 
 void SessionCommands::onRunningChanged(bool running)
 {
-    if (running)
+    if (running) {
         dropFeeder(); // the views show the new batch as it runs
+        m_parts.compare->clear(); // it compared an earlier session
+    }
     updateActions();
 }
 
@@ -258,6 +260,8 @@ void SessionCommands::showSession(std::shared_ptr<const Session> session, const 
     SessionDocument::Origin origin, bool savedByUser)
 {
     dropFeeder();
+    if (origin != SessionDocument::Origin::Replay) // a replay shown is half of the comparison on show
+        m_parts.compare->clear();
     m_feeder = new SessionFeeder(session, m_parts.controller->session(), false, this);
     m_feeder->showAll();
     m_parts.playback->setFeeder(m_feeder);
