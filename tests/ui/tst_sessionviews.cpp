@@ -7,6 +7,7 @@
 #include "sessions/comparemodel.h"
 #include "sessions/compareview.h"
 #include "sessions/playbackbar.h"
+#include "sessions/requestdifference.h"
 #include "sessions/sessionfeeder.h"
 #include "timelineview.h"
 
@@ -18,6 +19,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
@@ -223,6 +225,49 @@ private Q_SLOTS:
         QCOMPARE(model.direction(row), direction);
         QCOMPARE(model.index(row, CompareModel::Change).data(CompareModel::directionRole).toInt(), direction);
         QCOMPARE(model.index(row, CompareModel::Change).data().toString(), change);
+    }
+
+    // Issue 15 item 6: "+3 ms (+0 %)" was coloured red; small differences are not differences.
+    void compareModelIgnoresNoise()
+    {
+        CompareModel model;
+        model.setTotals(totals(100, 90, 1000, 745, 400, -1), totals(100, 90, 1005, 748, 401, -1));
+        const int time = rowOf(model, u"Total time"_s);
+        QCOMPARE(model.direction(time), 0);
+        QCOMPARE(model.index(time, CompareModel::Change).data().toString(), u"+3 ms (+0.4 %)"_s);
+        QCOMPARE(model.direction(rowOf(model, u"Attempts"_s)), 0); // 0.5 %
+        model.setTotals(totals(100, 90, 1000, 745, 400, -1), totals(100, 90, 1100, 900, 401, -1));
+        QCOMPARE(model.direction(rowOf(model, u"Total time"_s)), -1);
+        QCOMPARE(model.direction(rowOf(model, u"Attempts"_s)), -1);
+    }
+
+    // Issue 15 item 6: "the first 3 of each" were compared, but A's total time was its whole session's.
+    void comparisonTimesThePairedRunsOnly()
+    {
+        const auto a = makeSession(5, 2);
+        const auto b = makeSession(2, 2);
+        const ReplayComparison c = ReplayComparison::compare(*a, *b);
+        QCOMPARE(c.runs.size(), 2);
+        QCOMPARE(c.recorded.totalMs, c.replayed.totalMs); // the same first two runs
+        QVERIFY(c.recorded.totalMs < 12000);
+    }
+
+    void compareWarnsOfDifferentRequests()
+    {
+        const auto a = makeSession(2, 2);
+        Session other = SessionTestData::session(2, 2);
+        QVERIFY(RequestDifference::describe(*a, other, 2).isEmpty());
+        other.requests[0].method = u"GET"_s;
+        other.requests[0].url = QUrl(u"http://127.0.0.1:9999/v1/items"_s);
+        const QString text = RequestDifference::describe(*a, other, 2);
+        QVERIFY2(text.contains(u"POST /v1/runs?token=abc&page=2"_s) && text.contains(u"GET /v1/items"_s), qPrintable(text));
+        CompareView view;
+        view.setSessions(a, u"recording"_s, std::make_shared<const Session>(other), u"other"_s);
+        QVERIFY(view.warnsOfDifferentRequests());
+        QVERIFY(view.title()->text().contains(u"different requests"_s));
+        QCOMPARE(view.model()->headerData(CompareModel::SideB, Qt::Horizontal).toString(), u"B"_s);
+        view.setSessions(a, u"recording"_s, makeSession(2, 2), u"again"_s);
+        QVERIFY(!view.warnsOfDifferentRequests());
     }
 
     void compareModelUnknownOperations()

@@ -5,6 +5,7 @@
 #include "live/placeholderlabel.h"
 #include "livesession.h"
 #include "sessions/comparemodel.h"
+#include "sessions/requestdifference.h"
 #include "sessions/sessionfeeder.h"
 #include "timelineview.h"
 
@@ -81,6 +82,7 @@ CompareView::CompareView(QWidget* parent)
     auto* content = new QWidget(m_stack);
     m_title = new QLabel(content);
     m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::RichText);
     m_table = new QTableView(content);
     m_table->setModel(m_model);
     m_table->setItemDelegate(new DirectionDelegate(m_table));
@@ -145,15 +147,23 @@ void CompareView::setSessions(std::shared_ptr<const Session> a, const QString& n
     if (!a || !b)
         return;
     const ReplayComparison comparison = ReplayComparison::compare(*a, *b);
-    m_model->setSideNames(tr("A: %1").arg(nameA), tr("B: %1").arg(nameB));
+    // Short column names, so the header never cuts them; the sides are named in full above.
+    m_model->setSideNames(tr("A"), tr("B"));
     m_model->setTotals(comparison.recorded, comparison.replayed);
     const qsizetype paired = comparison.runs.size();
-    QString title;
-    if (a->runs.size() != b->runs.size())
-        title = tr("A has %1 runs and B %2: the first %3 of each are compared.")
-                               .arg(a->runs.size()).arg(b->runs.size()).arg(paired);
-    m_title->setText(title);
-    m_title->setVisible(!title.isEmpty());
+    QStringList lines { tr("<b>A</b>: %1 &nbsp; · &nbsp; <b>B</b>: %2").arg(nameA.toHtmlEscaped(), nameB.toHtmlEscaped()) };
+    if (a->runs.size() != b->runs.size()) {
+        lines << tr("A has %1 runs and B %2: the first %3 of each are compared, times and totals included.")
+                     .arg(a->runs.size()).arg(b->runs.size()).arg(paired);
+    }
+    const QString different = RequestDifference::describe(*a, *b, paired);
+    if (!different.isEmpty()) {
+        const ChartPalette palette = ChartPalette::fromPalette(this->palette());
+        lines << u"<span style='color:%1'><b>%2</b></span>"_s.arg(palette.failure.name(), different.toHtmlEscaped());
+    }
+    m_differentRequests = !different.isEmpty();
+    m_title->setText(lines.join(u"<br>"_s));
+    m_title->setToolTip(tr("Differences within 5 % (times) or 1 % (counts) are not coloured: that is noise."));
     m_labelA->setText(tr("A: %1").arg(nameA));
     m_labelB->setText(tr("B: %1").arg(nameB));
     // Fit the table to its rows: the timelines get the rest of the height.

@@ -34,6 +34,8 @@ public:
     QTableView* table() const { return m_table; }
     TimelineView* timelineA() const { return m_timelineA; }
     TimelineView* timelineB() const { return m_timelineB; }
+    QLabel* title() const { return m_title; }
+    bool warnsOfDifferentRequests() const { return m_differentRequests; }
 
 private:
     void fitBoth();
@@ -50,4 +52,5 @@ private:
     SessionFeeder* m_feederB = nullptr;
     TimelineView* m_timelineA = nullptr;
     TimelineView* m_timelineB = nullptr;
+    bool m_differentRequests = false;
 };

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sessions/requestdifference.h"
+
+#include "session/session.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Sent
+{
+    QString line; // "POST /v1/x?q=1"
+    QByteArray body;
+    friend bool operator==(const Sent&, const Sent&) = default;
+};
+
+Sent sentBy(const Session& s, qsizetype runIndex)
+{
+    const SessionRun& run = s.runs.at(runIndex);
+    if (run.request < 0 || run.request >= s.requests.size())
+        return {};
+    const RequestSpec& r = s.requests.at(run.request);
+    QString target = r.url.path(QUrl::FullyEncoded);
+    if (r.url.hasQuery())
+        target += u'?' + r.url.query(QUrl::FullyEncoded);
+    return { r.method.toUpper() + u' ' + (target.isEmpty() ? u"/"_s : target), r.body };
+}
+
+} // namespace
+
+namespace RequestDifference {
+
+QString describe(const Session& a, const Session& b, qsizetype pairs)
+{
+    const auto tr = [](const char* text, int n = -1) { return QCoreApplication::translate("RequestDifference", text, nullptr, n); };
+    qsizetype differing = 0;
+    QString first;
+    for (qsizetype i = 0; i < pairs && i < a.runs.size() && i < b.runs.size(); ++i) {
+        const Sent sa = sentBy(a, i);
+        const Sent sb = sentBy(b, i);
+        if (sa == sb)
+            continue;
+        if (differing++ == 0) {
+            first = sa.line == sb.line
+                ? tr("run %1 of A and run %2 of B send %3 with different bodies").arg(a.runs.at(i).runId).arg(b.runs.at(i).runId).arg(sa.line)
+                : tr("run %1 of A sends %2, run %3 of B sends %4").arg(a.runs.at(i).runId).arg(sa.line).arg(b.runs.at(i).runId).arg(sb.line);
+        }
+    }
+    if (differing == 0)
+        return {};
+    return tr("A and B are different requests: %1 (%n of the pairs differ), so the figures below compare different "
+              "things.", int(differing)).arg(first);
+}
+
+} // namespace RequestDifference
