@@ -8,6 +8,7 @@
 #include "policy/retrydecision.h"
 #include "live/timelineitem.h"
 #include "live/wholesessiondelta.h"
+#include "sessions/chartexport.h"
 #include "shell/elidedlabel.h"
 
 #include <QtCharts/QChart>
@@ -81,6 +82,9 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     hint->setText(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
     hint->setForegroundRole(QPalette::PlaceholderText);
 
+    // Buttons, hint and scroll bar are controls: an exported picture leaves them out (the legend stays).
+    for (QWidget* control : std::initializer_list<QWidget*> { reset, m_follow, hint, m_laneBar })
+        ChartExport::markControl(control);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 0, 6, 0);
     bar->addWidget(reset);

@@ -317,21 +317,59 @@ private Q_SLOTS:
         view.setSessions(makeSession(2, 2), u"a"_s, makeSession(2, 3), u"b"_s);
         QString error;
         const QString png = dir.filePath(u"compare.png"_s);
-        QVERIFY2(ChartExport::save(&view, png, u"Compare"_s, &error), qPrintable(error));
+        QVERIFY2(ChartExport::save(&view, png, u"Compare"_s, u"two sessions"_s, &error), qPrintable(error));
         const QImage image(png);
-        QCOMPARE(image.size(), QSize(1800, 1200)); // twice the widget, for print
+        QCOMPARE(image.width(), 1800); // twice the widget, for print
+        QVERIFY(image.height() > 1200); // and a title band above it
         const QString svg = dir.filePath(u"compare.svg"_s);
-        QVERIFY2(ChartExport::save(&view, svg, u"Compare"_s, &error), qPrintable(error));
+        QVERIFY2(ChartExport::save(&view, svg, u"Compare"_s, u"two sessions"_s, &error), qPrintable(error));
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
         QVERIFY(text.contains("<svg"));
         QVERIFY(text.contains("<title>Compare</title>"));
         QVERIFY(text.size() > 2000);
-        QVERIFY(!ChartExport::save(&view, dir.filePath(u"compare.gif"_s), u"x"_s, &error));
+        QVERIFY(!ChartExport::save(&view, dir.filePath(u"compare.gif"_s), u"x"_s, QString(), &error));
         QVERIFY(error.contains(u".png"_s));
-        QVERIFY(!ChartExport::save(&view, u"/nonexistent-dir/x.png"_s, u"x"_s, &error));
+        QVERIFY(!ChartExport::save(&view, u"/nonexistent-dir/x.png"_s, u"x"_s, QString(), &error));
         QVERIFY(error.contains(u"could not be written"_s));
+    }
+
+    // Issue 15 item 7: an exported timeline showed "Reset zoom", "Follow live" and the mouse hint.
+    void exportsLeaveControlsOut()
+    {
+        QWidget view;
+        view.setAutoFillBackground(true);
+        QPalette white = view.palette();
+        white.setColor(QPalette::Window, Qt::white);
+        view.setPalette(white);
+        auto* control = new QWidget(&view);
+        control->setAutoFillBackground(true);
+        QPalette red = control->palette();
+        red.setColor(QPalette::Window, Qt::red);
+        control->setPalette(red);
+        control->setGeometry(10, 10, 50, 20);
+        ChartExport::markControl(control);
+        view.resize(200, 100);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QImage image = ChartExport::render(&view, u"Timeline"_s, u"run-1.json · policy slen"_s, 1.0)
+                                 .convertToFormat(QImage::Format_RGB32);
+        QVERIFY(image.height() > 100);
+        int reds = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x)
+                reds += image.pixel(x, y) == qRgb(255, 0, 0);
+        }
+        QCOMPARE(reds, 0);
+        QVERIFY(control->isVisible()); // back on screen after the export
+
+        LiveSession live;
+        TimelineView timeline(&live);
+        int controls = 0;
+        for (const QWidget* w : timeline.findChildren<QWidget*>())
+            controls += ChartExport::isControl(w);
+        QCOMPARE(controls, 4); // Reset zoom, Follow live, the hint, the lane scroll bar
     }
 };
 

@@ -4,6 +4,7 @@
 #include "run/attemptdetailpane.h"
 #include "run/attemptstablemodel.h"
 #include "livesession.h"
+#include "sessions/chartexport.h"
 
 #include "engine/attemptrecord.h"
 
@@ -33,6 +34,7 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
 
     m_filter->setPlaceholderText(tr("Filter attempts (any column: 503, retry, connection-lost, Retry-After…)"));
     m_filter->setClearButtonEnabled(true);
+    ChartExport::markControl(m_filter);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
     m_table->setModel(m_proxy);

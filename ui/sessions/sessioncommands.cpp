@@ -20,6 +20,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -397,8 +398,21 @@ void SessionCommands::exportView()
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += filter.contains(u"svg"_s) ? u".svg"_s : u".png"_s;
+    // Named in the picture: the view, and the session it shows (policy, size, when recorded).
+    QString subtitle;
+    if (m_document->hasSession()) {
+        const Session& s = *m_document->session();
+        QStringList policies;
+        for (const RetryPolicy& p : s.policies) {
+            if (!p.name.isEmpty() && !policies.contains(p.name))
+                policies << p.name;
+        }
+        subtitle = tr("%1 · policy %2 · %3 · recorded %4")
+                       .arg(m_document->displayName(), policies.isEmpty() ? tr("unnamed") : policies.join(u", "_s),
+                           countText(s), QLocale().toString(s.meta.createdUtc.toLocalTime(), QLocale::ShortFormat));
+    }
     QString error;
-    if (!ChartExport::save(view, path, tr("Retrylab — %1").arg(title), &error)) {
+    if (!ChartExport::save(view, path, tr("Retrylab — %1").arg(title), subtitle, &error)) {
         warn(tr("Export View"), error);
         return;
     }
