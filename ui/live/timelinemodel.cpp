@@ -2,6 +2,7 @@
 #include "live/timelinemodel.h"
 
 #include "live/phasespans.h"
+#include "run/answerwords.h"
 #include "policy/retrydecision.h"
 
 #include <algorithm>
@@ -235,16 +236,15 @@ QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMar
     }
     if (const auto d = a.duration())
         lines << tr("Attempt took %1%2").arg(duration(toMs(*d)), a.connectionReused ? tr(" on a reused connection") : QString());
-    if (a.status)
-        lines << tr("Answer: %1 %2").arg(*a.status).arg(a.reasonPhrase);
-    if (a.error)
-        lines << tr("Error: %1 — %2").arg(errorClassName(*a.error), a.qtError);
+    lines << tr("Answer: %1").arg(AnswerWords::answer(a));
     if (a.abortReason != AbortReason::None)
         lines << tr("Aborted: %1").arg(abortReasonName(a.abortReason));
     if (a.decision) {
         lines << tr("Decision: %1 — %2").arg(verdictName(a.decision->verdict), a.decision->reason);
         if (a.decision->verdict == Verdict::Retry)
             lines << tr("Next wait: %1 (%2)").arg(formatMillis(a.decision->delay), delaySourceName(a.decision->source));
+        if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
+            lines << unread;
     }
     return lines.join(u'\n');
 }

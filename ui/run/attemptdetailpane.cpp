@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/attemptdetailpane.h"
 
+#include "run/answerwords.h"
 #include "run/attemptstablemodel.h"
 
 #include "engine/attemptrecord.h"
@@ -69,17 +70,19 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
         if (!d.ruleName.isEmpty())
             facts << tr("Rule: %1").arg(d.ruleName);
         html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(d.reason), esc(facts.join(u" · "_s)));
+        if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
+            html += u"<p><i>%1</i></p>"_s.arg(esc(unread));
     } else {
         html += u"<p>%1</p>"_s.arg(esc(tr("The run was cancelled during this attempt; nothing was decided.")));
     }
 
     html += section(tr("Answer"));
     QStringList answer;
-    answer << tr("Result: %1").arg(AttemptsTableModel::resultText(a));
+    answer << AnswerWords::answer(a);
     if (a.duration())
         answer << tr("took %1 ms").arg(toMs(*a.duration()), 0, 'f', 1);
-    if (!a.qtError.isEmpty())
-        answer << tr("transport: %1").arg(a.qtError);
+    if (const QString transport = AnswerWords::transportError(a); !transport.isEmpty() && !AnswerWords::answer(a).contains(transport))
+        answer << tr("transport: %1").arg(transport);
     answer << (a.connectionReused ? tr("connection reused") : tr("new connection"));
     html += u"<p>%1</p>"_s.arg(esc(answer.join(u" · "_s)));
     if (!a.responseHeaders.isEmpty()) {
