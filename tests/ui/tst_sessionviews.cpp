@@ -257,6 +257,13 @@ private Q_SLOTS:
         const auto a = makeSession(2, 2);
         Session other = SessionTestData::session(2, 2);
         QVERIFY(RequestDifference::describe(*a, other, 2).isEmpty());
+        Session replay = other; // what an offline what-if replay records: run N sent to /replay/run-N
+        for (qsizetype i = 0; i < replay.runs.size(); ++i) {
+            replay.requests.append(replay.requests.at(replay.runs.at(i).request));
+            replay.requests.last().url = QUrl(u"http://127.0.0.1:40000/replay/run-%1"_s.arg(a->runs.at(i).runId));
+            replay.runs[i].request = replay.requests.size() - 1;
+        }
+        QVERIFY2(RequestDifference::describe(*a, replay, 2).isEmpty(), qPrintable(RequestDifference::describe(*a, replay, 2)));
         other.requests[0].method = u"GET"_s;
         other.requests[0].url = QUrl(u"http://127.0.0.1:9999/v1/items"_s);
         const QString text = RequestDifference::describe(*a, other, 2);

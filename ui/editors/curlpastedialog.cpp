@@ -46,9 +46,9 @@ CurlPasteDialog::CurlPasteDialog(const QString& text, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(help);
-    layout->addWidget(m_text, 3);
+    layout->addWidget(m_text, 2);
     layout->addWidget(m_status);
-    layout->addWidget(m_notes, 2);
+    layout->addWidget(m_notes, 3);
     layout->addWidget(m_preset);
     layout->addWidget(m_buttons);
     const int em = fontMetrics().horizontalAdvance(u'M');
@@ -99,7 +99,7 @@ void CurlPasteDialog::reread()
     for (const CurlOptionNote& n : std::as_const(m_request.notes)) {
         const QString line = u"<b>%1</b> — %2"_s.arg(n.option.toHtmlEscaped(), n.text.toHtmlEscaped());
         notes += n.applied ? u"<li>%1</li>"_s.arg(line)
-                           : u"<li style='color:%1'>%2</li>"_s.arg(palette.failure.name(), line);
+                           : u"<li style='color:%1'>%2</li>"_s.arg(palette.mutedText.name(), line);
     }
     m_notes->setHtml(notes.isEmpty() ? QString() : u"<ul style='margin-left:-20px'>"_s + notes + u"</ul>"_s);
     m_notes->setVisible(!notes.isEmpty());

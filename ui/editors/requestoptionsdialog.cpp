@@ -34,7 +34,7 @@ QString whenOff(const QByteArray& name)
         return RequestOptionsDialog::tr("not sent");
     const QString qt = QString::fromLatin1(qtOwnHeaderValue(name, QUrl()));
     if (lower == "accept-encoding")
-        return RequestOptionsDialog::tr("Qt sends \"%1\"; answers are then recorded compressed, as they arrive").arg(qt);
+        return RequestOptionsDialog::tr("Qt sends \"%1\" (answers are then recorded compressed)").arg(qt);
     if (lower == "accept-language")
         return RequestOptionsDialog::tr("Qt sends \"%1\" (from the system locale)").arg(qt);
     return RequestOptionsDialog::tr("Qt sends \"%1\"").arg(qt);
@@ -57,7 +57,7 @@ RequestOptionsDialog::RequestOptionsDialog(const RequestOptions& options, QWidge
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(true);
+    m_table->setWordWrap(false);
     for (const SentHeader& h : defaultRequestHeaders(QUrl(u"http://host/"_s))) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
@@ -71,7 +71,13 @@ RequestOptionsDialog::RequestOptionsDialog(const RequestOptions& options, QWidge
         m_table->setItem(row, Value, new QTableWidgetItem(host ? tr("from the URL") : QString::fromLatin1(h.value)));
         m_table->setItem(row, WhenOff, new QTableWidgetItem(whenOff(h.name)));
     }
+    m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->resizeRowsToContents();
+    int rows = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        rows += m_table->rowHeight(r);
+    m_table->setMinimumHeight(rows); // all six, no scrolling
 
     auto* note = new QLabel(tr("Qt 6.4 adds Connection, Accept-Encoding, Accept-Language, User-Agent and Host to every "
                                "request that lacks them (or has them empty), so they can be changed — add the header "
@@ -122,7 +128,7 @@ RequestOptionsDialog::RequestOptionsDialog(const RequestOptions& options, QWidge
     layout->addWidget(m_http2);
     layout->addWidget(buttons);
     const int em = fontMetrics().horizontalAdvance(u'M');
-    resize(60 * em, 34 * fontMetrics().height());
+    resize(74 * em, minimumSizeHint().height());
 }
 
 RequestOptions RequestOptionsDialog::options() const

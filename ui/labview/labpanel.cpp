@@ -142,6 +142,8 @@ void LabPanel::showRecording(const QJsonObject& scenario)
     const QString live = m_controller->lab()->scenario().name;
     if (scenario.isEmpty())
         m_recordingNote->setText(tr("Showing a recording made without the built-in lab; the lab plays \"%1\".").arg(live));
+    else if (m_recordingScenario == live)
+        m_recordingNote->setText(tr("Showing the recording: its events and ledger, up to the playhead."));
     else
         m_recordingNote->setText(tr("Showing a recording of \"%1\": its routes, events and ledger. The lab itself plays "
                                     "\"%2\" (the next Run).").arg(m_recordingScenario, live));

@@ -177,6 +177,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Change)
+        return tr("B compared with A: better in green, worse in red, the same when the difference is noise");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -187,7 +189,7 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     case SideB:
         return m_nameB;
     case Change:
-        return tr("B compared with A");
+        return tr("Change");
     }
     return {};
 }

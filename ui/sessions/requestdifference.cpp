@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessions/requestdifference.h"
 
+#include "session/replayscenario.h"
 #include "session/session.h"
 
 #include <QCoreApplication>
@@ -39,8 +40,14 @@ QString describe(const Session& a, const Session& b, qsizetype pairs)
     qsizetype differing = 0;
     QString first;
     for (qsizetype i = 0; i < pairs && i < a.runs.size() && i < b.runs.size(); ++i) {
-        const Sent sa = sentBy(a, i);
-        const Sent sb = sentBy(b, i);
+        Sent sa = sentBy(a, i);
+        Sent sb = sentBy(b, i);
+        // An offline what-if replay sends run N's request to the private lab's /replay/run-N: the same request.
+        const QString method = sa.line.section(u' ', 0, 0);
+        if (sb.line == method + u' ' + ReplayScenario::pathFor(a.runs.at(i).runId))
+            sb.line = sa.line;
+        else if (sa.line == sb.line.section(u' ', 0, 0) + u' ' + ReplayScenario::pathFor(b.runs.at(i).runId))
+            sa.line = sb.line;
         if (sa == sb)
             continue;
         if (differing++ == 0) {

@@ -2,8 +2,8 @@
 #pragma once
 
 // Whether two sessions being compared sent the same requests: run i of A against run i of B, by method,
-// path with query, and body (the host may differ: a what-if replay runs against a private lab). Compare
-// figures of different requests compare different things, so the view says so.
+// path with query, and body (the host may differ, and an offline what-if replay sends run N to its private
+// lab's /replay/run-N). Compare figures of different requests compare different things, so the view says so.
 
 #include <QString>
 

@@ -54,7 +54,6 @@ HelpWindow::HelpWindow(QWidget* parent)
     setObjectName(u"HelpWindow"_s);
     for (const Page& p : pages())
         m_list->addItem(p.title);
-    m_list->setMaximumWidth(fontMetrics().horizontalAdvance(u'M') * 14);
     m_browser->setOpenLinks(false);
     connect(m_browser, &QTextBrowser::anchorClicked, this, &HelpWindow::openLink);
     connect(m_list, &QListWidget::currentRowChanged, this, &HelpWindow::showPage);
@@ -63,6 +62,7 @@ HelpWindow::HelpWindow(QWidget* parent)
     split->addWidget(m_browser);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
+    split->setSizes({ fontMetrics().horizontalAdvance(u'M') * 12, fontMetrics().horizontalAdvance(u'M') * 60 });
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
