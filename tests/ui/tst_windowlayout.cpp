@@ -10,7 +10,10 @@
 #include "editors/policyeditor.h"
 #include "editors/requesteditor.h"
 #include "run/runcontroller.h"
+#include "editors/curlpastedialog.h"
+#include "editors/requestoptionsdialog.h"
 #include "shell/elidedlabel.h"
+#include "shell/helpwindow.h"
 #include "shell/windowfit.h"
 
 #include <QAction>
@@ -25,6 +28,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
+#include <QToolButton>
 
 using namespace Qt::StringLiterals;
 
@@ -125,6 +129,36 @@ private Q_SLOTS:
             window.policyEditor()->tabs()->setCurrentIndex(i);
             checkClean(window, "policy editor tab");
         }
+    }
+
+    // The dialogs of the request editor and the help window lay out cleanly on this screen too.
+    void dialogsAreClean()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.requestEditor()->pasteCurl();
+        QDialog* paste = window.requestEditor()->curlDialog();
+        QVERIFY(paste);
+        static_cast<CurlPasteDialog*>(paste)->setText(u"curl -sS -X POST https://api.example.com/v1/charges -u k: "
+                                                       "--data-raw '{}' --compressed --retry 3 -m 10 -k"_s);
+        QVERIFY(QTest::qWaitForWindowExposed(paste));
+        QCoreApplication::processEvents();
+        QVERIFY2(LayoutCheck::problems(paste).isEmpty(), qPrintable(LayoutCheck::problems(paste).join(u'\n')));
+        paste->reject();
+        for (QToolButton* b : window.requestEditor()->findChildren<QToolButton*>()) {
+            if (b->text() == u"Options…"_s)
+                b->click();
+        }
+        auto* options = window.requestEditor()->findChild<RequestOptionsDialog*>();
+        QVERIFY(options);
+        QVERIFY(QTest::qWaitForWindowExposed(options));
+        QCoreApplication::processEvents();
+        QVERIFY2(LayoutCheck::problems(options).isEmpty(), qPrintable(LayoutCheck::problems(options).join(u'\n')));
+        options->reject();
+        window.showHelpPage(0);
+        QVERIFY(QTest::qWaitForWindowExposed(window.helpWindow()));
+        QVERIFY(LayoutCheck::problems(window.helpWindow()).isEmpty());
     }
 
     void restoresASavedGeometryOnlyIfItFits()

@@ -131,6 +131,16 @@ RequestOptionsDialog::RequestOptionsDialog(const RequestOptions& options, QWidge
     resize(74 * em, minimumSizeHint().height());
 }
 
+void RequestOptionsDialog::showEvent(QShowEvent* event)
+{
+    // The wrapping notes need more height at a narrow width than the layout's minimum says.
+    if (const int need = layout()->totalHeightForWidth(width()); need > height()) {
+        setMinimumHeight(need);
+        resize(width(), need);
+    }
+    QDialog::showEvent(event);
+}
+
 RequestOptions RequestOptionsDialog::options() const
 {
     RequestOptions o;

@@ -23,6 +23,9 @@ public:
     RequestOptions options() const;
     QTableWidget* table() const { return m_table; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     QTableWidget* m_table;
     QButtonGroup* m_attemptId;
