@@ -275,7 +275,8 @@ void MainWindow::createDocks()
 
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
     resizeDocks({ requestDock, labDock }, { 34 * em, 30 * em }, Qt::Horizontal);
-    resizeDocks({ requestDock, policyDock }, { m_request->sizeHint().height(), 1000 }, Qt::Vertical);
+    // Proportions: the request about as tall as it wants, the policy the rest.
+    resizeDocks({ requestDock, policyDock }, { m_request->sizeHint().height(), m_policy->minimumSizeHint().height() }, Qt::Vertical);
 }
 
 void MainWindow::createMenus()

@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QTableView>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
@@ -275,6 +276,27 @@ private Q_SLOTS:
         QCOMPARE(view.model()->headerData(CompareModel::SideB, Qt::Horizontal).toString(), u"B"_s);
         view.setSessions(a, u"recording"_s, makeSession(2, 2), u"again"_s);
         QVERIFY(!view.warnsOfDifferentRequests());
+    }
+
+    // Figures are never cut: the value columns are as wide as their (bold) contents.
+    void compareFiguresFit()
+    {
+        CompareView view;
+        view.resize(520, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setSessions(makeSession(3, 2), u"a"_s, makeSession(3, 4), u"b"_s);
+        QCoreApplication::processEvents();
+        const QAbstractItemModel* m = view.table()->model();
+        for (int c : { int(CompareModel::SideA), int(CompareModel::SideB), int(CompareModel::Change) }) {
+            for (int r = 0; r < m->rowCount(); ++r) {
+                QFont f = view.table()->font();
+                if (m->index(r, c).data(Qt::FontRole).isValid())
+                    f = m->index(r, c).data(Qt::FontRole).value<QFont>().resolve(f);
+                const int need = QFontMetrics(f).horizontalAdvance(m->index(r, c).data().toString());
+                QVERIFY2(view.table()->columnWidth(c) >= need, qPrintable(m->index(r, c).data().toString()));
+            }
+        }
     }
 
     void compareModelUnknownOperations()

@@ -3,6 +3,8 @@
 
 #include "policy/retrydecision.h"
 
+#include <QFont>
+
 #include <algorithm>
 #include <cmath>
 
@@ -164,6 +166,13 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         break;
     case Qt::ToolTipRole:
         return row.tip;
+    case Qt::FontRole:
+        if (direction(index.row()) != 0) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
     case Qt::TextAlignmentRole:
         return index.column() == Measure ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -43,10 +43,7 @@ public:
             painter->fillRect(option.rect,
                 QColor(mix(base.red(), mark.red()), mix(base.green(), mark.green()), mix(base.blue(), mark.blue())));
         }
-        QStyleOptionViewItem bold = option;
-        if (direction != 0)
-            bold.font.setBold(true);
-        QStyledItemDelegate::paint(painter, bold, index);
+        QStyledItemDelegate::paint(painter, option, index); // bold comes from the model (its size hint too)
     }
 };
 
