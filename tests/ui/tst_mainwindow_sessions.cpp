@@ -346,6 +346,9 @@ private Q_SLOTS:
 
 int main(int argc, char** argv)
 {
+    // A home of its own: journals and recordings another test leaves behind (or is writing) are not here.
+    QTemporaryDir home;
+    qputenv("HOME", home.path().toLocal8Bit());
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     TestMainWindowSessions test;
