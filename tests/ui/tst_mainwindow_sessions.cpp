@@ -236,6 +236,7 @@ private Q_SLOTS:
         QCOMPARE(window.labPanel()->shownScenarioName(), u"seed-004-pix"_s);
         QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isRunning(), 90000);
         QVERIFY(window.controller()->waitForRecordings(30000));
+        QCoreApplication::processEvents(); // the "saved" report releases the journal
     }
 
     void compareWithAnotherSessionFile()
