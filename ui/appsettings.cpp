@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "appsettings.h"
 
+#include "shell/windowfit.h"
+
 #include <QFileInfo>
 #include <QMainWindow>
 
@@ -17,12 +19,25 @@ void AppSettings::saveWindow(const QMainWindow& window)
     m_settings.setValue(u"window/state"_s, window.saveState(layoutVersion));
 }
 
-bool AppSettings::restoreWindow(QMainWindow& window) const
+bool AppSettings::restoreWindow(QMainWindow& window, const QRect& available) const
 {
     const QByteArray geometry = m_settings.value(u"window/geometry"_s).toByteArray();
     if (geometry.isEmpty())
         return false;
-    window.restoreGeometry(geometry);
+    const QRect before = window.geometry();
+    if (!window.restoreGeometry(geometry)) {
+        window.setGeometry(before);
+        return false;
+    }
+    // restoreGeometry() may shift the window to show its title bar; a size that fits is kept, moved inside.
+    const std::optional<QRect> placed = WindowFit::placed(window.geometry(), available);
+    if (!placed) {
+        window.setWindowState(Qt::WindowNoState);
+        window.setGeometry(before);
+        return false;
+    }
+    if (*placed != window.geometry())
+        window.setGeometry(*placed);
     window.restoreState(m_settings.value(u"window/state"_s).toByteArray(), layoutVersion);
     return true;
 }

@@ -5,6 +5,7 @@
 #include <QStringList>
 
 class QMainWindow;
+class QRect;
 
 // What the desktop app remembers between sessions (QSettings, organisation "Retrylab"): the main window's
 // geometry and dock layout, recently opened or saved policy files, and the last preset picked.
@@ -12,13 +13,15 @@ class AppSettings
 {
 public:
     static constexpr int maxRecentFiles = 8;
-    static constexpr int layoutVersion = 1; // bump when the dock layout changes incompatibly
+    static constexpr int layoutVersion = 2; // bump when the dock layout changes incompatibly (2: closable docks)
 
     AppSettings();
 
     void saveWindow(const QMainWindow& window);
-    // False when nothing was stored yet (the caller keeps its default size and layout).
-    bool restoreWindow(QMainWindow& window) const;
+    // Restores the saved geometry and dock layout when the saved geometry lies within AVAILABLE (the
+    // screen's available area); false when nothing was stored or it does not fit (the screen or the scale
+    // factor changed): the caller keeps its own size and layout.
+    bool restoreWindow(QMainWindow& window, const QRect& available) const;
 
     QStringList recentFiles() const;
     void addRecentFile(const QString& path);

@@ -2,23 +2,23 @@
 #include "delaychartview.h"
 
 #include "livesession.h"
+#include "live/legendstrip.h"
+#include "sessions/chartexport.h"
 #include "live/placeholderlabel.h"
 #include "live/timelinelayout.h"
 #include "live/wholesessiondelta.h"
 
 #include <QtCharts/QAreaSeries>
-#include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
-#include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
 #include <QEvent>
 #include <QStackedWidget>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -35,12 +35,35 @@ QList<QPointF> newest(const QList<QPointF>& points, qsizetype max)
     return points.size() <= max ? points : points.mid(points.size() - max);
 }
 
-QChartView* viewFor(QChart* chart)
+// A chart with its legend above it, as a strip that wraps rather than cuts long names.
+QWidget* pageFor(QChart* chart, LegendStrip* legend)
 {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
     view->setFrameShape(QFrame::NoFrame);
-    return view;
+    chart->legend()->hide();
+    auto* page = new QWidget;
+    auto* column = new QVBoxLayout(page);
+    column->setContentsMargins(8, 6, 8, 0);
+    column->setSpacing(2);
+    column->addWidget(legend);
+    column->addWidget(view, 1);
+    return page;
+}
+
+// Counts per bin as the outline of a histogram: (k·w, 0) (k·w, n) ((k+1)·w, n) … on a value axis.
+QList<QPointF> histogramOutline(const QList<int>& counts, const QList<int>& base, double width)
+{
+    QList<QPointF> out;
+    out.reserve(counts.size() * 2 + 2);
+    out.append(QPointF(0, base.value(0)));
+    for (qsizetype k = 0; k < counts.size(); ++k) {
+        const double y = counts.at(k) + base.value(k);
+        out.append({ k * width, y });
+        out.append({ (k + 1) * width, y });
+    }
+    out.append(QPointF(double(counts.size()) * width, base.value(counts.size() - 1)));
+    return out;
 }
 
 } // namespace
@@ -52,8 +75,11 @@ DelayChartView::DelayChartView(LiveSession* session, QWidget* parent)
     m_palette = ChartPalette::fromPalette(palette());
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(viewFor(buildScatterChart()), tr("Delay per retry"));
-    m_tabs->addTab(viewFor(buildHistogramChart()), tr("Histogram"));
+    m_scatterLegend = new LegendStrip;
+    m_histLegend = new LegendStrip;
+    m_tabs->addTab(pageFor(buildScatterChart(), m_scatterLegend), tr("Delay per retry"));
+    m_tabs->addTab(pageFor(buildHistogramChart(), m_histLegend), tr("Histogram"));
+    ChartExport::markControl(m_tabs->tabBar()); // an exported picture shows the chart, not the tabs
     m_stack = new QStackedWidget;
     m_stack->addWidget(new PlaceholderLabel(tr("Press Run to see attempts\n(each wait before a retry appears here)")));
     m_stack->addWidget(m_tabs);
@@ -95,31 +121,33 @@ QChart* DelayChartView::buildScatterChart()
         s->attachAxis(m_retryAxis);
         s->attachAxis(m_delayAxis);
     }
-    m_scatterChart->legend()->setAlignment(Qt::AlignBottom);
-    m_scatterChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     return m_scatterChart;
 }
 
 QChart* DelayChartView::buildHistogramChart()
 {
     m_histChart = new QChart;
-    m_histBackoff = new QBarSet(tr("Chosen by the backoff"));
-    m_histServer = new QBarSet(tr("Asked for by the server"));
-    auto* bars = new QStackedBarSeries;
-    bars->append(m_histBackoff);
-    bars->append(m_histServer);
-    bars->setBarWidth(0.9);
-    m_binAxis = new QBarCategoryAxis;
+    // Stacked as areas on a value axis in seconds, so the bins' edges are labelled like any axis.
+    m_histBackoffTop = new QLineSeries(this);
+    m_histBackoffBase = new QLineSeries(this);
+    m_histServerTop = new QLineSeries(this);
+    m_histServerBase = new QLineSeries(this);
+    m_histBackoff = new QAreaSeries(m_histBackoffTop, m_histBackoffBase);
+    m_histBackoff->setName(tr("Chosen by the backoff"));
+    m_histServer = new QAreaSeries(m_histServerTop, m_histServerBase);
+    m_histServer->setName(tr("Asked for by the server (Retry-After, hints, throttle)"));
+    m_binAxis = new QValueAxis;
     m_binAxis->setTitleText(tr("Delay (s)"));
     m_countAxis = new QValueAxis;
     m_countAxis->setTitleText(tr("Waits"));
     m_countAxis->setLabelFormat(u"%.0f"_s);
-    m_histChart->addSeries(bars);
     m_histChart->addAxis(m_binAxis, Qt::AlignBottom);
     m_histChart->addAxis(m_countAxis, Qt::AlignLeft);
-    bars->attachAxis(m_binAxis);
-    bars->attachAxis(m_countAxis);
-    m_histChart->legend()->setAlignment(Qt::AlignBottom);
+    for (QAreaSeries* area : { m_histBackoff, m_histServer }) {
+        m_histChart->addSeries(area);
+        area->attachAxis(m_binAxis);
+        area->attachAxis(m_countAxis);
+    }
     return m_histChart;
 }
 
@@ -127,11 +155,8 @@ void DelayChartView::applyPalette()
 {
     m_palette = ChartPalette::fromPalette(palette());
     const ChartPalette& p = m_palette;
-    for (QChart* chart : { m_scatterChart, m_histChart }) {
+    for (QChart* chart : { m_scatterChart, m_histChart })
         applyChartPalette(chart, p);
-        QFont legendFont = font();
-        chart->legend()->setFont(legendFont);
-    }
     m_backoff->setColor(p.firstByte);
     m_backoff->setBorderColor(p.plotBackground);
     m_backoff->setMarkerSize(9);
@@ -144,10 +169,27 @@ void DelayChartView::applyPalette()
     band.setAlphaF(p.dark ? 0.32f : 0.22f);
     m_band->setBrush(band);
     m_band->setPen(QPen(Qt::NoPen));
-    m_histBackoff->setColor(p.firstByte);
-    m_histBackoff->setBorderColor(p.firstByte);
-    m_histServer->setColor(p.serverWait);
-    m_histServer->setBorderColor(p.serverWait);
+    m_histBackoff->setBrush(p.firstByte);
+    m_histBackoff->setPen(QPen(p.firstByte.darker(115), 1));
+    m_histServer->setBrush(p.serverWait);
+    m_histServer->setPen(QPen(p.serverWait.darker(115), 1));
+    updateLegends();
+}
+
+void DelayChartView::updateLegends()
+{
+    const ChartPalette& p = m_palette;
+    using S = LegendStrip::Swatch;
+    QColor band = p.firstByte;
+    band.setAlphaF(p.dark ? 0.32f : 0.22f);
+    m_scatterLegend->setEntries({ { S::Circle, p.firstByte, m_backoff->name() }, { S::Square, p.serverWait, m_server->name() },
+        { S::DashedLine, p.envelope, m_ceiling->name() }, { S::Band, p.firstByte, m_band->name() } });
+    m_histLegend->setEntries({ { S::Bar, p.firstByte, m_histBackoff->name() }, { S::Bar, p.serverWait, m_histServer->name() } });
+}
+
+QStringList DelayChartView::legendNames() const
+{
+    return m_scatterLegend->labels() + m_histLegend->labels();
 }
 
 void DelayChartView::changeEvent(QEvent* event)
@@ -170,6 +212,7 @@ void DelayChartView::onRefreshed(const LiveSessionDelta& delta)
         const QString name = m_policy->name.isEmpty() ? tr("policy") : m_policy->name;
         m_ceiling->setName(tr("Ceiling of %1 (before jitter)").arg(name));
         m_band->setName(tr("Jitter range of %1").arg(name));
+        updateLegends();
     }
     const bool changed = delta.waitsAfter > delta.waitsBefore || delta.runsAfter > delta.runsBefore;
     if (!m_session->runs().isEmpty())
@@ -185,6 +228,7 @@ void DelayChartView::onCleared()
     m_envelopeRetries = 0;
     m_ceiling->setName(tr("Policy ceiling (before jitter)"));
     m_band->setName(tr("Jitter range of the policy"));
+    updateLegends();
     m_stack->setCurrentIndex(0);
     push();
 }
@@ -220,22 +264,25 @@ void DelayChartView::push()
         m_delayAxis->setRange(0, std::ceil(top / step) * step);
     } else {
         const DelayHistogram h = delayHistogram(m_data.backoffDelays(), m_data.serverDelays(), 16);
-        if (m_binAxis->categories() != h.labels)
-            m_binAxis->setCategories(h.labels);
-        const auto fill = [](QBarSet* set, const QList<int>& counts) {
-            QList<qreal> values;
-            values.reserve(counts.size());
-            for (const int c : counts)
-                values.append(c);
-            if (set->count() > 0)
-                set->remove(0, set->count());
-            set->append(values);
-        };
-        fill(m_histBackoff, h.backoff);
-        fill(m_histServer, h.server);
+        const QList<int> none(h.backoff.size(), 0);
+        m_histBackoffTop->replace(histogramOutline(h.backoff, none, h.binWidth));
+        m_histBackoffBase->replace(histogramOutline(none, none, h.binWidth));
+        m_histServerTop->replace(histogramOutline(h.server, h.backoff, h.binWidth));
+        m_histServerBase->replace(histogramOutline(none, h.backoff, h.binWidth));
+        m_histBins = int(h.backoff.size());
+        m_histTotal = 0;
         int top = 1;
-        for (qsizetype i = 0; i < h.backoff.size(); ++i)
+        for (qsizetype i = 0; i < h.backoff.size(); ++i) {
             top = std::max(top, h.backoff.at(i) + h.server.at(i));
+            m_histTotal += h.backoff.at(i) + h.server.at(i);
+        }
+        const double span = std::max(1, m_histBins) * (h.binWidth > 0 ? h.binWidth : 1.0);
+        const double xStep = std::max(h.binWidth, niceTickStep(span, 8));
+        m_binAxis->setTickType(QValueAxis::TicksDynamic);
+        m_binAxis->setTickAnchor(0);
+        m_binAxis->setTickInterval(xStep);
+        m_binAxis->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(xStep)));
+        m_binAxis->setRange(0, std::ceil(span / xStep - 1e-9) * xStep);
         const double step = std::max(1.0, niceTickStep(top, 5));
         m_countAxis->setTickType(QValueAxis::TicksDynamic);
         m_countAxis->setTickAnchor(0);
@@ -248,17 +295,8 @@ int DelayChartView::backoffPointCount() const { return int(m_backoff->count()); 
 int DelayChartView::serverPointCount() const { return int(m_server->count()); }
 int DelayChartView::pointCount() const { return backoffPointCount() + serverPointCount(); }
 int DelayChartView::envelopePointCount() const { return int(m_ceiling->count()); }
-int DelayChartView::histogramBinCount() const { return int(m_binAxis->count()); }
-
-int DelayChartView::histogramTotal() const
-{
-    int total = 0;
-    for (const QBarSet* set : { m_histBackoff, m_histServer }) {
-        for (int i = 0; i < set->count(); ++i)
-            total += int(set->at(i));
-    }
-    return total;
-}
+int DelayChartView::histogramBinCount() const { return m_histBins; }
+int DelayChartView::histogramTotal() const { return m_histTotal; }
 
 bool DelayChartView::isShowingPlaceholder() const
 {

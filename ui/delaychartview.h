@@ -21,8 +21,7 @@
 
 class LiveSession;
 class QAreaSeries;
-class QBarCategoryAxis;
-class QBarSet;
+class LegendStrip;
 class QChart;
 class QLineSeries;
 class QScatterSeries;
@@ -48,6 +47,7 @@ public:
     int histogramBinCount() const;
     int histogramTotal() const; // waits counted in the histogram
     bool isShowingPlaceholder() const;
+    QStringList legendNames() const; // what the legends above the charts say, in full
     QTabWidget* tabs() const { return m_tabs; }
 
 protected:
@@ -59,6 +59,7 @@ private:
     void push();
     void schedulePush(); // now, or when kMinPushIntervalMs have passed since the last push
     void applyPalette();
+    void updateLegends();
     QChart* buildScatterChart();
     QChart* buildHistogramChart();
 
@@ -80,9 +81,17 @@ private:
     QAreaSeries* m_band = nullptr;
     QValueAxis* m_retryAxis = nullptr;
     QValueAxis* m_delayAxis = nullptr;
-    QBarSet* m_histBackoff = nullptr;
-    QBarSet* m_histServer = nullptr;
-    QBarCategoryAxis* m_binAxis = nullptr;
+    QAreaSeries* m_histBackoff = nullptr;
+    QAreaSeries* m_histServer = nullptr;
+    QLineSeries* m_histBackoffTop = nullptr;
+    QLineSeries* m_histBackoffBase = nullptr;
+    QLineSeries* m_histServerTop = nullptr;
+    QLineSeries* m_histServerBase = nullptr;
+    QValueAxis* m_binAxis = nullptr;
     QValueAxis* m_countAxis = nullptr;
+    LegendStrip* m_scatterLegend = nullptr;
+    LegendStrip* m_histLegend = nullptr;
+    int m_histBins = 0;
+    int m_histTotal = 0;
     double m_envelopeMax = 0;
 };

@@ -21,6 +21,15 @@ LiveSession::LiveSession(QObject* parent)
     connect(&m_timer, &QTimer::timeout, this, &LiveSession::flush);
 }
 
+void LiveSession::setClockMs(std::optional<double> ms)
+{
+    if (ms == m_clockMs)
+        return;
+    m_clockMs = ms;
+    m_clockMoved = true;
+    schedule();
+}
+
 void LiveSession::setRefreshInterval(int ms)
 {
     m_timer.setInterval(std::max(0, ms));
@@ -54,8 +63,10 @@ void LiveSession::flush()
     delta.labEventsAfter = m_labEvents.size();
     delta.changedRuns = m_changed.values();
     std::sort(delta.changedRuns.begin(), delta.changedRuns.end());
+    delta.clockMoved = std::exchange(m_clockMoved, false);
     const bool nothing = delta.runsAfter == delta.runsBefore && delta.attemptsAfter == delta.attemptsBefore
-        && delta.waitsAfter == delta.waitsBefore && delta.labEventsAfter == delta.labEventsBefore && delta.changedRuns.isEmpty();
+        && delta.waitsAfter == delta.waitsBefore && delta.labEventsAfter == delta.labEventsBefore && delta.changedRuns.isEmpty()
+        && !delta.clockMoved;
     m_pending = LiveSessionDelta { delta.runsAfter, delta.runsAfter, delta.attemptsAfter, delta.attemptsAfter,
         delta.waitsAfter, delta.waitsAfter, delta.labEventsAfter, delta.labEventsAfter, {} };
     m_changed.clear();
@@ -74,6 +85,8 @@ void LiveSession::clear()
     m_labEvents.clear();
     m_inFlight.clear();
     m_latestMs = 0;
+    m_clockMs.reset();
+    m_clockMoved = false;
     m_pending = {};
     m_changed.clear();
     emit cleared();

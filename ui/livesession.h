@@ -28,6 +28,7 @@ struct LiveSessionDelta
     qsizetype labEventsBefore = 0;
     qsizetype labEventsAfter = 0;
     QList<int> changedRuns; // indexes into runs() whose record changed (attempt added, finished…)
+    bool clockMoved = false; // nowMs() changed (playback moved the playhead)
 };
 
 class LiveSession : public QObject
@@ -49,8 +50,14 @@ public:
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
     int runIndex(int runId) const { return m_runIndex.value(runId, -1); }
 
-    // The latest time seen in any report (session axis, ms): "now" for a follow-live view.
+    // The latest time seen in any report (session axis, ms).
     double latestMs() const { return m_latestMs; }
+    // "Now" on the session axis for every view: the playhead while a recording plays back (nothing after
+    // it is shown: waits end there, attempts in flight reach it), else the latest time seen.
+    double nowMs() const { return m_clockMs.value_or(m_latestMs); }
+    std::optional<double> clockMs() const { return m_clockMs; }
+    // Set by playback (SessionFeeder) at each position; clear() unsets it (a live batch runs on latestMs).
+    void setClockMs(std::optional<double> ms);
 
     void setRefreshInterval(int ms);
     // Publishes pending changes now (tests, and the end of a run batch).
@@ -89,6 +96,8 @@ private:
     QList<LabEvent> m_labEvents;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
     double m_latestMs = 0;
+    std::optional<double> m_clockMs;
+    bool m_clockMoved = false;
 
     LiveSessionDelta m_pending;
     QSet<int> m_changed;

@@ -13,6 +13,12 @@
 #include "sessions/compareview.h"
 #include "sessions/playbackbar.h"
 #include "sessions/sessioncommands.h"
+#include "sessions/sessiondocument.h"
+#include "shell/dockscrollarea.h"
+#include "shell/elidedlabel.h"
+#include "shell/helpwindow.h"
+#include "shell/wheelguard.h"
+#include "shell/windowfit.h"
 #include "summaryview.h"
 #include "timelineview.h"
 
@@ -35,6 +41,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -87,7 +94,8 @@ MainWindow::MainWindow(QWidget* parent)
         return m_policy->presetName().isEmpty() ? tr("the edited policy") : m_policy->presetName();
     };
     m_sessions = new SessionCommands(parts, this);
-    connect(m_sessions, &SessionCommands::statusMessage, this, [this](const QString& text) { m_status->setText(text); });
+    connect(m_sessions, &SessionCommands::statusMessage, this, [this](const QString& text) { showStatus(text); });
+    connect(m_sessions, &SessionCommands::policyHasProblems, this, &MainWindow::showPolicyProblem);
     connect(m_sessions, &SessionCommands::titleChanged, this, &MainWindow::setSessionTitle);
 
     createActions();
@@ -97,18 +105,94 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_controller, &RunController::runningChanged, this, &MainWindow::onRunningChanged);
     connect(m_controller, &RunController::progressChanged, this, &MainWindow::onProgress);
-    connect(m_controller, &RunController::statusChanged, m_status, &QLabel::setText);
+    connect(m_controller, &RunController::statusChanged, this, &MainWindow::showStatus);
     connect(m_request, &RequestEditor::repeatChanged, this, &MainWindow::updateRunManyText);
-    connect(m_controller, &RunController::labChanged, this, [this] { m_request->setLabUrl(m_controller->lab()->url()); });
+    connect(m_controller, &RunController::labChanged, this, [this] {
+        m_request->setLabUrl(m_controller->lab()->url());
+        m_request->setLabScenario(m_controller->lab()->scenario());
+    });
+    connect(m_request, &RequestEditor::policyFromCurl, this, [this](const RetryPolicy& policy, const QString& label) {
+        m_policy->setPolicy(policy, label);
+        showStatus(tr("The policy editor shows the curl preset with the pasted command's options."));
+    });
+    // The lab panel describes the session the views show: the recording's scenario and ledger while a saved
+    // session is shown or played back, the running lab's once a batch starts.
+    connect(m_sessions->document(), &SessionDocument::changed, this, [this] {
+        const SessionDocument* doc = m_sessions->document();
+        if (doc->hasSession() && doc->origin() != SessionDocument::Origin::Recorded)
+            m_lab->showRecording(doc->session()->scenario);
+    });
+    connect(m_controller->session(), &LiveSession::refreshed, this, [this](const LiveSessionDelta& delta) {
+        const SessionDocument* doc = m_sessions->document();
+        if (delta.clockMoved && m_controller->session()->clockMs() && !m_lab->isShowingRecording() && doc->hasSession())
+            m_lab->showRecording(doc->session()->scenario);
+    });
+    connect(m_controller, &RunController::runningChanged, this, [this](bool running) {
+        if (running)
+            m_lab->showLive();
+    });
+    // "The policy has problems" goes once the policy is fixed.
+    connect(m_policy, &PolicyEditor::policyChanged, this, [this] {
+        if (m_showingPolicyProblem && m_policy->policy())
+            showStatus(m_controller->statusText());
+    });
 
     m_controller->startLab(ScenarioCatalog::defaultScenarioName());
     m_request->setLabUrl(m_controller->lab()->url());
-    m_status->setText(m_controller->statusText());
+    m_request->setLabScenario(m_controller->lab()->scenario());
+    showStatus(m_controller->statusText());
     updateRunManyText();
     onRunningChanged(false);
 
-    resize(1500, 940);
-    AppSettings().restoreWindow(*this);
+    WheelGuard::install(qobject_cast<QApplication*>(QCoreApplication::instance()));
+    placeOnScreen();
+}
+
+void MainWindow::placeOnScreen()
+{
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    const QRect available = screen ? screen->availableGeometry() : QRect();
+    if (AppSettings().restoreWindow(*this, available))
+        return;
+    const QRect fitted = WindowFit::initial(available);
+    setGeometry(fitted);
+    // Cut to the screen: maximized, so that the window manager fits the frame (title bar, borders) in too.
+    if (fitted.size() != WindowFit::kPreferred)
+        setWindowState(windowState() | Qt::WindowMaximized);
+    if (WindowFit::compact(available))
+        useCompactLayout(available.width());
+    else if (WindowFit::tooShortToStack(available)) {
+        auto* request = findChild<QDockWidget*>(u"RequestDock"_s);
+        tabifyDockWidget(request, findChild<QDockWidget*>(u"PolicyDock"_s));
+        request->raise();
+    }
+}
+
+void MainWindow::useCompactLayout(int width)
+{
+    // Little room: the request, the policy and the fault lab share the left dock area as tabs.
+    m_compact = true;
+    auto* request = findChild<QDockWidget*>(u"RequestDock"_s);
+    auto* policy = findChild<QDockWidget*>(u"PolicyDock"_s);
+    auto* lab = findChild<QDockWidget*>(u"LabDock"_s);
+    if (request && policy && lab) {
+        tabifyDockWidget(request, policy);
+        tabifyDockWidget(request, lab);
+        request->raise();
+        resizeDocks({ request }, { std::max(width * 2 / 5, request->minimumSizeHint().width()) }, Qt::Horizontal);
+    }
+}
+
+void MainWindow::showStatus(const QString& text)
+{
+    m_showingPolicyProblem = false;
+    m_status->setText(text);
+}
+
+void MainWindow::showPolicyProblem()
+{
+    m_status->setText(tr("The policy has problems; the fields in red say why."));
+    m_showingPolicyProblem = true;
 }
 
 MainWindow::~MainWindow() = default;
@@ -160,31 +244,39 @@ void MainWindow::createActions()
     playback->addWidget(m_playback);
 }
 
+namespace {
+
+QDockWidget* dock(const QString& title, const QString& name, QWidget* content, QMainWindow* window)
+{
+    auto* d = new QDockWidget(title, window);
+    d->setObjectName(name);
+    d->setWidget(content);
+    // Closable, so that View ▸ shows and hides it (a dock without the feature greys its toggle out).
+    d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    return d;
+}
+
+} // namespace
+
 void MainWindow::createDocks()
 {
     m_request = new RequestEditor(this);
     m_policy = new PolicyEditor(this);
-    auto* left = new QSplitter(Qt::Vertical, this);
-    left->addWidget(m_request);
-    left->addWidget(m_policy);
-    left->setStretchFactor(0, 0);
-    left->setStretchFactor(1, 1);
-    left->setChildrenCollapsible(false);
-    auto* editorsDock = new QDockWidget(tr("Request and policy"), this);
-    editorsDock->setObjectName(u"EditorsDock"_s);
-    editorsDock->setWidget(left);
-    editorsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::LeftDockWidgetArea, editorsDock);
-
     m_lab = new LabPanel(m_controller, this);
-    auto* labDock = new QDockWidget(tr("Fault lab"), this);
-    labDock->setObjectName(u"LabDock"_s);
-    labDock->setWidget(m_lab);
-    labDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    // Dock contents scroll instead of making the window taller than a small screen.
+    auto* request = new DockScrollArea(m_request, this);
+    QDockWidget* requestDock = dock(tr("Request"), u"RequestDock"_s, request, this);
+    QDockWidget* policyDock = dock(tr("Policy"), u"PolicyDock"_s, m_policy, this);
+    auto* lab = new DockScrollArea(m_lab, this);
+    QDockWidget* labDock = dock(tr("Fault lab"), u"LabDock"_s, lab, this);
+    addDockWidget(Qt::LeftDockWidgetArea, requestDock);
+    splitDockWidget(requestDock, policyDock, Qt::Vertical);
     addDockWidget(Qt::RightDockWidgetArea, labDock);
 
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    resizeDocks({ editorsDock, labDock }, { 34 * em, 30 * em }, Qt::Horizontal);
+    resizeDocks({ requestDock, labDock }, { 34 * em, 30 * em }, Qt::Horizontal);
+    // Proportions: the request about as tall as it wants, the policy the rest.
+    resizeDocks({ requestDock, policyDock }, { m_request->sizeHint().height(), m_policy->minimumSizeHint().height() }, Qt::Vertical);
 }
 
 void MainWindow::createMenus()
@@ -217,18 +309,37 @@ void MainWindow::createMenus()
         view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] { showHelp(0); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    QMenu* formats = help->addMenu(tr("&Format References"));
+    const QList<HelpWindow::Page> pages = HelpWindow::pages();
+    for (int i = 1; i + 1 < pages.size(); ++i)
+        formats->addAction(pages.at(i).title, this, [this, i] { showHelp(i); });
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showHelp(int(HelpWindow::pages().size()) - 1); });
+    help->addSeparator();
     help->addAction(tr("&About Retrylab"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::showHelp(int page)
+{
+    if (!m_help) {
+        m_help = new HelpWindow(this);
+        m_help->setActions(findChildren<QAction*>());
+    }
+    m_help->showPage(page);
+    m_help->show();
+    m_help->raise();
 }
 
 void MainWindow::createStatusBar()
 {
-    m_status = new QLabel(this);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new ElidedLabel(this);
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 16);
     m_progress->setFormat(tr("%v / %m runs"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->hide(); // until a batch starts: "0 / 1 runs" beside "Run 20×" said nothing true
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
 }
@@ -238,12 +349,12 @@ void MainWindow::startRun(int repeat)
     RunPlan plan;
     const QString requestProblem = m_request->fillPlan(plan);
     if (!requestProblem.isEmpty()) {
-        m_status->setText(requestProblem);
+        showStatus(requestProblem);
         return;
     }
     const std::optional<RetryPolicy> policy = m_policy->policy();
     if (!policy) {
-        m_status->setText(tr("The policy has problems; the fields in red say why."));
+        showPolicyProblem();
         return;
     }
     plan.policy = *policy;
@@ -276,6 +387,7 @@ void MainWindow::onRunningChanged(bool running)
 
 void MainWindow::onProgress(int finished, int total)
 {
+    m_progress->show();
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue(finished);
 }
@@ -308,11 +420,16 @@ void MainWindow::rebuildRecentMenu()
     }
 }
 
-void MainWindow::openPolicyFile(const QString& path)
+void MainWindow::openPolicyFile(const QString& path, const QString& title)
 {
-    const QString problem = m_policy->loadFile(path);
+    QString problem = m_policy->loadFile(path);
     if (!problem.isEmpty()) {
-        QMessageBox::warning(this, tr("Open Policy"), problem);
+        if (!title.isEmpty())
+            problem = tr("%1 is not a Retrylab session, and not a policy either:\n%2").arg(path, problem);
+        auto* box = new QMessageBox(QMessageBox::Warning, title.isEmpty() ? tr("Open Policy") : title, problem,
+            QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
         return;
     }
     AppSettings().addRecentFile(path);
@@ -355,10 +472,12 @@ void MainWindow::setSessionTitle(const QString& title)
 
 void MainWindow::openFile(const QString& path)
 {
-    if (SessionFile::looksLikeSession(path))
+    if (SessionFile::looksLikeSession(path)) {
         m_sessions->openSession(path);
-    else
-        openPolicyFile(path);
+        return;
+    }
+    // Not a session, so it is read as a policy; an error says it is neither, under a title that does not guess.
+    openPolicyFile(path, tr("Open File"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

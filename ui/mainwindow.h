@@ -10,6 +10,8 @@
 class AttemptsPage;
 class QDir;
 class CompareView;
+class ElidedLabel;
+class HelpWindow;
 class PlaybackBar;
 class SessionCommands;
 class LabPanel;
@@ -49,6 +51,12 @@ public:
     QAction* runAction() const { return m_runAction; }
     QAction* runManyAction() const { return m_runManyAction; }
     QAction* stopAction() const { return m_stopAction; }
+    ElidedLabel* statusText() const { return m_status; }
+    QProgressBar* progressBar() const { return m_progress; }
+    HelpWindow* helpWindow() const { return m_help; }
+    bool isCompactLayout() const { return m_compact; }
+    bool isShowingPolicyProblem() const { return m_showingPolicyProblem; }
+    void showHelpPage(int page) { showHelp(page); }
 
 public Q_SLOTS:
     void runOnce();
@@ -75,10 +83,17 @@ private:
     void onProgress(int finished, int total);
     void updateRunManyText();
     void rebuildRecentMenu();
-    void openPolicyFile(const QString& path);
+    void openPolicyFile(const QString& path, const QString& title = QString());
     void openPolicy();
     void savePolicyAs();
     void showAbout();
+    void showHelp(int page);
+    void showStatus(const QString& text);
+    void showPolicyProblem();
+    // Opens within the screen's available area: the saved geometry if it fits there, else WindowFit's,
+    // with the fault lab tabbed beside the editors on a narrow screen.
+    void placeOnScreen();
+    void useCompactLayout(int width);
     void setSessionTitle(const QString& title);
     void saveScreenshots();
     void saveCompareScreenshot(const QDir& dir);
@@ -97,7 +112,10 @@ private:
     PolicyEditor* m_policy = nullptr;
     LabPanel* m_lab = nullptr;
     QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
+    ElidedLabel* m_status = nullptr;
+    HelpWindow* m_help = nullptr;
+    bool m_showingPolicyProblem = false;
+    bool m_compact = false;
     QMenu* m_recentMenu = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_runManyAction = nullptr;

@@ -3,6 +3,7 @@
 
 #include "live/chartmarkeritem.h"
 #include "livesession.h"
+#include "live/legendstrip.h"
 #include "live/placeholderlabel.h"
 #include "live/timelinelayout.h"
 #include "live/wholesessiondelta.h"
@@ -66,8 +67,7 @@ RateLimitChartView::RateLimitChartView(LiveSession* session, QWidget* parent)
         s->attachAxis(m_timeAxis);
         s->attachAxis(m_valueAxis);
     }
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    m_chart->legend()->hide(); // the strip above says every name in full
     m_resets = new ChartMarkerItem(m_chart, m_rejected);
     connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_resets->relayout(); });
     connect(m_timeAxis, &QValueAxis::rangeChanged, this, [this] { m_resets->relayout(); });
@@ -76,9 +76,16 @@ RateLimitChartView::RateLimitChartView(LiveSession* session, QWidget* parent)
     view->setRenderHint(QPainter::Antialiasing);
     view->setFrameShape(QFrame::NoFrame);
     m_placeholder = new PlaceholderLabel(tr("Press Run to see attempts"));
+    m_legend = new LegendStrip;
+    auto* page = new QWidget;
+    auto* column = new QVBoxLayout(page);
+    column->setContentsMargins(8, 6, 8, 0);
+    column->setSpacing(2);
+    column->addWidget(m_legend);
+    column->addWidget(view, 1);
     m_stack = new QStackedWidget;
     m_stack->addWidget(m_placeholder);
-    m_stack->addWidget(view);
+    m_stack->addWidget(page);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
@@ -100,7 +107,6 @@ void RateLimitChartView::applyPalette()
 {
     m_palette = ChartPalette::fromPalette(palette());
     applyChartPalette(m_chart, m_palette);
-    m_chart->legend()->setFont(font());
     m_rejected->setColor(m_palette.failure);
     m_rejected->setBorderColor(m_palette.plotBackground);
     m_rejected->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
@@ -112,6 +118,14 @@ void RateLimitChartView::applyPalette()
         limit.setAlphaF(0.7f);
         m_limit[i]->setPen(QPen(limit, 1.5, Qt::DashDotLine));
     }
+    using S = LegendStrip::Swatch;
+    QList<LegendStrip::Entry> entries { { S::Triangle, m_palette.failure, m_rejected->name() },
+        { S::DashedLine, trackColor(0), m_resetLegend->name() } };
+    for (int i = 0; i < m_remaining.size(); ++i) {
+        entries.append({ S::Line, trackColor(i), m_remaining.at(i)->name() });
+        entries.append({ S::DashedLine, trackColor(i), m_limit.at(i)->name() });
+    }
+    m_legend->setEntries(entries);
 }
 
 void RateLimitChartView::changeEvent(QEvent* event)
@@ -177,16 +191,38 @@ void RateLimitChartView::push()
         m_limit.append(limit);
         applyPalette();
     }
-    // Steps hold until the latest report; the axis also shows resets still to come.
-    const double latest = m_session->latestMs() / 1000.0;
-    const double end = std::max(m_data.maxSeconds(), latest);
+    // Steps hold until "now" (the playhead in playback); the axis also shows resets still to come.
+    const double latest = m_session->nowMs() / 1000.0;
+    double lastSample = latest;
+    for (const RateLimitTrack& t : tracks) {
+        if (!t.remaining.isEmpty())
+            lastSample = std::max(lastSample, t.remaining.last().x());
+    }
+    for (const QPointF& r : m_data.rejections())
+        lastSample = std::max(lastSample, r.x());
+    // The axis ends with the session — plus the next reset while it runs — not at resets predicted past it.
+    const double span = std::max(0.5, lastSample - m_data.minSeconds());
+    const double horizon = lastSample + span * 0.1;
+    double end = lastSample;
+    // Readable at any length: the lowest report per 1/300 of the span (at least 50 ms), resets closer
+    // than 1/60 of it (at least 250 ms) as one marker.
+    const double slot = std::max(0.05, span / 300);
+    const double near = std::max(0.25, span / 60);
     QList<QPair<double, QColor>> resets;
+    const bool running = !m_session->inFlight().isEmpty();
     for (int i = 0; i < m_remaining.size(); ++i) {
         const RateLimitTrack& t = tracks.at(i);
-        m_remaining[i]->replace(stepPoints(newest(t.remaining, kMaxShownSamples), latest));
-        m_limit[i]->replace(stepPoints(newest(t.limit, kMaxShownSamples), latest));
-        for (const double r : newest(t.resets, kMaxShownSamples / 4))
+        m_remaining[i]->replace(stepPoints(lowestPerInterval(newest(t.remaining, kMaxShownSamples), slot), latest));
+        m_limit[i]->replace(stepPoints(lowestPerInterval(newest(t.limit, kMaxShownSamples), slot), latest));
+        for (const double r : mergedResets(newest(t.resets, kMaxShownSamples / 4), near)) {
+            const bool upcoming = running && r > horizon; // the next reset of a batch still running
+            if (r > horizon && !upcoming)
+                break;
             resets.append({ r, trackColor(i) });
+            end = std::max(end, r);
+            if (upcoming)
+                break;
+        }
     }
     m_rejected->replace(newest(m_data.rejections(), kMaxShownRejections));
     const double start = m_data.minSeconds();
@@ -216,11 +252,7 @@ int RateLimitChartView::rejectionCount() const
 
 QStringList RateLimitChartView::legendNames() const
 {
-    QStringList names;
-    const auto series = m_chart->series();
-    for (const QAbstractSeries* s : series)
-        names << s->name();
-    return names;
+    return m_legend->labels();
 }
 
 bool RateLimitChartView::isShowingPlaceholder() const

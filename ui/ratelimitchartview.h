@@ -16,6 +16,7 @@
 #include <QWidget>
 
 class ChartMarkerItem;
+class LegendStrip;
 class LiveSession;
 class PlaceholderLabel;
 class QChart;
@@ -62,6 +63,7 @@ private:
     ChartPalette m_palette;
     QStackedWidget* m_stack = nullptr;
     PlaceholderLabel* m_placeholder = nullptr;
+    LegendStrip* m_legend = nullptr;
     QChart* m_chart = nullptr;
     QValueAxis* m_timeAxis = nullptr;
     QValueAxis* m_valueAxis = nullptr;

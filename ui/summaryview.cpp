@@ -11,6 +11,8 @@
 #include <QCoreApplication>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -35,17 +37,17 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     , m_session(session)
 {
     auto* content = new QWidget;
-    auto* grid = new QGridLayout(content);
-    grid->setSpacing(10);
-    grid->setContentsMargins(12, 12, 12, 12);
+    m_grid = new QGridLayout(content);
+    m_grid->setSpacing(10);
+    m_grid->setContentsMargins(12, 12, 12, 12);
     const QList<QPair<QString, QString>> tiles {
         { u"success"_s, tr("Success rate") }, { u"runs"_s, tr("Runs") },
         { u"attempts"_s, tr("Attempts per run") }, { u"amplification"_s, tr("Amplification") },
         { u"p50"_s, tr("Latency p50") }, { u"p95"_s, tr("Latency p95") }, { u"p99"_s, tr("Latency p99") },
         { u"waiting"_s, tr("Time spent waiting") },
     };
-    for (qsizetype i = 0; i < tiles.size(); ++i)
-        grid->addWidget(addTile(tiles.at(i).first, tiles.at(i).second), int(i / 4), int(i % 4));
+    for (const auto& [key, caption] : tiles)
+        m_cells.append(addTile(key, caption));
     const auto group = [](const QString& title, ShareBars* bars) {
         auto* box = new QGroupBox(title);
         auto* layout = new QVBoxLayout(box);
@@ -55,16 +57,18 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     };
     m_outcomes = new ShareBars(tr("No run has finished yet"));
     m_attemptBars = new ShareBars(tr("No run has finished yet"));
-    grid->addWidget(group(tr("Outcome breakdown (finished runs)"), m_outcomes), 2, 0, 1, 2);
-    grid->addWidget(group(tr("Attempts per finished run"), m_attemptBars), 2, 2);
-    grid->addWidget(addTile(u"server"_s, tr("Fault lab: operations applied")), 2, 3);
-    grid->setRowStretch(3, 1); // figures at the top, room below
-    for (int c = 0; c < 4; ++c)
-        grid->setColumnStretch(c, 1);
+    m_cells.append(group(tr("Outcome breakdown (finished runs)"), m_outcomes));
+    m_cells.append(group(tr("Attempts per finished run"), m_attemptBars));
+    m_cells.append(addTile(u"server"_s, tr("Fault lab: operations applied")));
+    arrange(4);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
 
     m_stack = new QStackedWidget;
     m_stack->addWidget(new PlaceholderLabel(tr("Press Run to see attempts\n(success rate, latency and retries appear here)")));
-    m_stack->addWidget(content);
+    m_stack->addWidget(scroll);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
@@ -76,6 +80,43 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     connect(m_session, &LiveSession::cleared, this, &SummaryView::onCleared);
     m_builder.update(*m_session, wholeSessionDelta(*m_session));
     refreshNow();
+}
+
+// Four columns when they fit, else two: the eight figures, then the breakdowns and the lab's count.
+void SummaryView::arrange(int columns)
+{
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (QWidget* w : std::as_const(m_cells))
+        m_grid->removeWidget(w);
+    for (int c = 0; c < 4; ++c)
+        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
+    for (int r = 0; r < m_grid->rowCount(); ++r)
+        m_grid->setRowStretch(r, 0);
+    for (int i = 0; i < 8; ++i)
+        m_grid->addWidget(m_cells.at(i), i / columns, i % columns);
+    const int row = 8 / columns;
+    if (columns == 4) {
+        m_grid->addWidget(m_cells.at(8), row, 0, 1, 2);
+        m_grid->addWidget(m_cells.at(9), row, 2);
+        m_grid->addWidget(m_cells.at(10), row, 3);
+    } else {
+        m_grid->addWidget(m_cells.at(8), row, 0, 1, 2);
+        m_grid->addWidget(m_cells.at(9), row + 1, 0);
+        m_grid->addWidget(m_cells.at(10), row + 1, 1);
+    }
+    m_grid->setRowStretch(m_grid->rowCount(), 1); // figures at the top, room below
+}
+
+void SummaryView::resizeEvent(QResizeEvent* event)
+{
+    int widest = 0;
+    for (const QWidget* w : std::as_const(m_cells))
+        widest = std::max(widest, w->minimumSizeHint().width());
+    const int fourColumns = 4 * widest + 3 * m_grid->spacing() + 24 + 20; // margins and a scroll bar
+    arrange(event->size().width() >= fourColumns ? 4 : 2);
+    QWidget::resizeEvent(event);
 }
 
 SummaryTile* SummaryView::addTile(const QString& key, const QString& caption)

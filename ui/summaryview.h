@@ -11,6 +11,7 @@
 #include <QWidget>
 
 class LiveSession;
+class QGridLayout;
 class ShareBars;
 class QStackedWidget;
 class SummaryTile;
@@ -33,7 +34,11 @@ public:
 public Q_SLOTS:
     void refreshNow();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void arrange(int columns);
     void onRefreshed(const LiveSessionDelta& delta);
     void onCleared();
     SummaryTile* addTile(const QString& key, const QString& caption);
@@ -45,4 +50,7 @@ private:
     ShareBars* m_outcomes = nullptr;
     ShareBars* m_attemptBars = nullptr;
     QList<QPair<QString, SummaryTile*>> m_tiles;
+    QGridLayout* m_grid = nullptr;
+    QList<QWidget*> m_cells; // the 8 figures, the two breakdowns, the lab's tile
+    int m_columns = 0;
 };

@@ -8,6 +8,8 @@
 #include "policy/retrydecision.h"
 #include "live/timelineitem.h"
 #include "live/wholesessiondelta.h"
+#include "sessions/chartexport.h"
+#include "shell/elidedlabel.h"
 
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -31,7 +33,9 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-constexpr double kDefaultSpan = 10.0; // seconds shown before the user zooms
+constexpr double kDefaultSpan = 10.0; // seconds on the empty axis
+constexpr double kMinSpan = 0.25; // the shortest span follow-live and Reset zoom show
+constexpr double kFollowSpan = 60.0; // follow-live shows a session whole up to this long, then slides
 constexpr int kDragThreshold = 4;
 } // namespace
 
@@ -74,9 +78,13 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     m_follow->setCheckable(true);
     m_follow->setChecked(true);
     m_legend = new LegendStrip;
-    auto* hint = m_hint = new QLabel(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
+    auto* hint = m_hint = new ElidedLabel;
+    hint->setText(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
     hint->setForegroundRole(QPalette::PlaceholderText);
 
+    // Buttons, hint and scroll bar are controls: an exported picture leaves them out (the legend stays).
+    for (QWidget* control : std::initializer_list<QWidget*> { reset, m_follow, hint, m_laneBar })
+        ChartExport::markControl(control);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 0, 6, 0);
     bar->addWidget(reset);
@@ -211,8 +219,17 @@ void TimelineView::followIfLive()
         return;
     const double start = m_model.startMs() / 1000.0;
     const double end = (m_model.isActive() ? m_model.endMs() : m_model.contentEndMs()) / 1000.0;
-    const double span = m_layout.t1 - m_layout.t0;
-    m_layout = m_layout.followingEnd(std::max(end + span * 0.04, start - span * 0.02 + span));
+    const double whole = std::max(0.0, end - start) * 1.06;
+    if (whole <= kFollowSpan) {
+        // A short session is shown whole (a 0.5 s batch fills the axis, it is not a sliver of 10 s).
+        const double span = std::max(kMinSpan, whole);
+        m_layout.t0 = std::max(0.0, start - span * 0.02);
+        m_layout.t1 = m_layout.t0 + span;
+    } else {
+        // A long one: the newest kFollowSpan seconds, sliding with "now".
+        m_layout.t1 = end + kFollowSpan * 0.03;
+        m_layout.t0 = m_layout.t1 - kFollowSpan;
+    }
     m_layout.laneTop = m_model.laneCount() - m_layout.visibleLanes();
 }
 
@@ -233,7 +250,7 @@ void TimelineView::resetZoom()
         m_layout.t1 = kDefaultSpan;
     } else {
         const double start = m_model.startMs() / 1000.0;
-        const double span = std::max(0.5, m_model.contentEndMs() / 1000.0 - start);
+        const double span = std::max(kMinSpan, m_model.contentEndMs() / 1000.0 - start);
         m_layout.t0 = start - span * 0.02;
         m_layout.t1 = start + span * 1.05;
     }
@@ -244,7 +261,7 @@ void TimelineView::resetZoom()
 void TimelineView::applyLayout()
 {
     m_applying = true;
-    m_layout = m_layout.clampedLanes(m_model.laneCount());
+    m_layout = m_layout.clampedLanes(m_model.laneCount()).clampedTime(0); // no time before the session
     if (m_layout.t1 <= m_layout.t0)
         m_layout.t1 = m_layout.t0 + 0.001;
     const double step = niceTickStep(m_layout.t1 - m_layout.t0, std::max(2, int(m_layout.plot.width() / 110)));
@@ -258,7 +275,8 @@ void TimelineView::applyLayout()
     m_laneBar->setPageStep(std::max(1, visible));
     m_laneBar->setValue(int(std::round(m_layout.laneTop)));
     m_laneBar->setVisible(m_model.laneCount() > visible);
-    m_item->setNowMs(m_model.isActive() ? m_model.endMs() : 0); // the live edge, while something runs
+    // "Now" — the live edge, or the playhead of a recording — while something runs (one clock: LiveSession's).
+    m_item->setNowMs(m_model.isActive() ? m_session->nowMs() : 0);
     m_item->setLayout(m_layout);
     m_applying = false;
     if (!m_syncing && (m_layout.t0 != m_emittedT0 || m_layout.t1 != m_emittedT1)) {
@@ -302,6 +320,11 @@ double TimelineView::contentStartSeconds() const
 double TimelineView::contentEndSeconds() const
 {
     return m_model.laneCount() ? m_model.contentEndMs() / 1000.0 : 0.0;
+}
+
+double TimelineView::nowSeconds() const
+{
+    return m_model.isActive() ? m_session->nowMs() / 1000.0 : 0.0;
 }
 
 void TimelineView::rebuildLaneLabels()

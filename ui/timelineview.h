@@ -13,6 +13,7 @@
 
 #include <QWidget>
 
+class ElidedLabel;
 class LegendStrip;
 class QLabel;
 class LiveSession;
@@ -48,6 +49,8 @@ public:
     // The drawn content's time span in seconds (0, 0 when empty): what "Reset zoom" fits.
     double contentStartSeconds() const;
     double contentEndSeconds() const;
+    // Where the "now" line is drawn (seconds), 0 when none: the live edge, or playback's playhead.
+    double nowSeconds() const;
 
 public Q_SLOTS:
     // Highlights attempt INDEX of run RUN_ID and scrolls it into view; does not emit attemptSelected.
@@ -94,7 +97,7 @@ private:
     QScrollBar* m_laneBar = nullptr;
     QToolButton* m_follow = nullptr;
     QToolButton* m_reset = nullptr;
-    QLabel* m_hint = nullptr;
+    ElidedLabel* m_hint = nullptr;
     LegendStrip* m_legend = nullptr;
     QPoint m_pressPos;
     QPoint m_lastDragPos;

@@ -4,6 +4,7 @@
 #include "http/idempotencykey.h"
 
 #include <QCryptographicHash>
+#include <QLocale>
 #include <QUuid>
 
 namespace {
@@ -28,40 +29,75 @@ QLatin1String latin1(QByteArrayView text)
 
 } // namespace
 
-// Compared in place: this runs for several headers of every attempt, so it allocates nothing.
-bool isSecretHeader(QByteArrayView name)
+QList<SentHeader> defaultRequestHeaders(const QUrl& url)
+{
+    // Distinct and not secret: built without a search (static names and values).
+    return { { QByteArrayLiteral("Host"), qtOwnHeaderValue("host", url), false },
+        { QByteArrayLiteral("User-Agent"), QByteArrayLiteral("retrylab/" RETRYLAB_VERSION), false },
+        { QByteArrayLiteral("Accept"), QByteArrayLiteral("*/*"), false },
+        { QByteArrayLiteral("Accept-Encoding"), QByteArrayLiteral("identity"), false },
+        { QByteArrayLiteral("Accept-Language"), QByteArrayLiteral("en"), false },
+        { QByteArrayLiteral("Connection"), QByteArrayLiteral("keep-alive"), false } };
+}
+
+bool isQtAddedHeader(QByteArrayView name)
 {
     const QLatin1String n = latin1(name);
-    for (const char* exact : { "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key" }) {
-        if (n.compare(QLatin1String(exact), Qt::CaseInsensitive) == 0)
-            return true;
-    }
-    for (const char* part : { "token", "secret", "api-key" }) {
-        if (n.contains(QLatin1String(part), Qt::CaseInsensitive))
+    for (const char* added : { "connection", "accept-encoding", "accept-language", "user-agent", "host" }) {
+        if (n.compare(QLatin1String(added), Qt::CaseInsensitive) == 0)
             return true;
     }
     return false;
 }
 
+QByteArray qtOwnHeaderValue(QByteArrayView name, const QUrl& url)
+{
+    const QLatin1String n = latin1(name);
+    const auto is = [&n](const char* other) { return n.compare(QLatin1String(other), Qt::CaseInsensitive) == 0; };
+    if (is("connection"))
+        return QByteArrayLiteral("Keep-Alive");
+    if (is("accept-encoding"))
+        return QByteArrayLiteral("zstd, br, gzip, deflate"); // QDecompressHelper::acceptedEncoding(), Debian 12
+    if (is("user-agent"))
+        return QByteArrayLiteral("Mozilla/5.0");
+    if (is("accept-language")) {
+        const QString locale = QLocale::system().name().replace(u'_', u'-');
+        if (locale == QLatin1String("C"))
+            return QByteArrayLiteral("en,*");
+        if (locale.startsWith(QLatin1String("en-")))
+            return locale.toLatin1() + ",*";
+        return locale.toLatin1() + ",en,*";
+    }
+    if (is("host")) {
+        QByteArray host = url.host(QUrl::FullyEncoded).toLatin1();
+        if (host.contains(':'))
+            host = '[' + host + ']';
+        if (url.port() != -1)
+            host += ':' + QByteArray::number(url.port());
+        return host;
+    }
+    return {};
+}
+
 QList<SentHeader> buildRequestHeaders(const RequestSpec& spec, const RetryPolicy& policy, const QUrl& url,
     const QString& idempotencyKey, const QString& attemptId, const QByteArray& cookie)
 {
-    QList<SentHeader> list;
-    list.reserve(8 + spec.headers.size() + 5);
-    QByteArray host = url.host(QUrl::FullyEncoded).toLatin1();
-    if (host.contains(':'))
-        host = '[' + host + ']';
-    if (url.port() != -1)
-        host += ':' + QByteArray::number(url.port());
-    // The defaults are distinct and not secret: appended without a search (static names and values).
-    list.append({ QByteArrayLiteral("Host"), host, false });
-    list.append({ QByteArrayLiteral("User-Agent"), QByteArrayLiteral("retrylab/" RETRYLAB_VERSION), false });
-    list.append({ QByteArrayLiteral("Accept"), QByteArrayLiteral("*/*"), false });
-    list.append({ QByteArrayLiteral("Accept-Encoding"), QByteArrayLiteral("identity"), false });
-    list.append({ QByteArrayLiteral("Accept-Language"), QByteArrayLiteral("en"), false });
-    list.append({ QByteArrayLiteral("Connection"), QByteArrayLiteral("keep-alive"), false });
-    for (const auto& [name, value] : spec.headers)
-        put(list, name, value);
+    QList<SentHeader> list = defaultRequestHeaders(url);
+    list.reserve(list.size() + spec.headers.size() + 5);
+    if (!spec.omittedDefaults.isEmpty()) {
+        // Turned off: not sent, except what Qt adds anyway — then Qt's value is what goes out.
+        for (qsizetype i = list.size() - 1; i >= 0; --i) {
+            SentHeader& h = list[i];
+            if (!spec.omittedDefaults.contains(h.name.toLower()))
+                continue;
+            if (isQtAddedHeader(h.name))
+                h.value = qtOwnHeaderValue(h.name, url);
+            else
+                list.removeAt(i);
+        }
+    }
+    for (const auto& [name, value] : spec.headers) // an empty value of a header Qt adds is replaced by Qt's
+        put(list, name, value.isEmpty() && isQtAddedHeader(name) ? qtOwnHeaderValue(name, url) : value);
     if (!spec.body.isEmpty() && !hasHeader(spec.headers, "content-type"))
         put(list, QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/octet-stream"));
     if (!idempotencyKey.isEmpty())

@@ -40,6 +40,10 @@ struct RequestSpec
     bool followRedirects = false; // a 3xx is recorded; followed (as a new attempt) only when true
     bool attemptIdEnabled = true; // a unique attempt-id header on every attempt
     QByteArray attemptIdHeader = QByteArrayLiteral("X-Retrylab-Attempt");
+    // Lower-case names of the engine's own headers (defaultRequestHeaders()) not to set. Accept is then not
+    // sent at all; Qt adds Connection, Accept-Encoding, Accept-Language, User-Agent and Host itself when
+    // they are missing, so for those Qt's own value goes out (and is recorded: qtOwnHeaderValue()).
+    QList<QByteArray> omittedDefaults;
     qsizetype bodyExcerptCap = 64 * 1024; // response body bytes kept per attempt
 
     QList<QSslCertificate> extraCaCertificates; // trusted in addition to the system's (the lab's test CA)

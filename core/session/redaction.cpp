@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/redaction.h"
 
-#include "engine/requestheaders.h"
+#include "http/secretheaders.h"
 
 #include <QCryptographicHash>
 #include <QRandomGenerator>

@@ -16,7 +16,7 @@
 struct RedactionSettings
 {
     bool enabled = true;
-    QList<QByteArray> headers; // added by the user (case-insensitive), besides the built-in list
+    QList<QByteArray> headers; // added by the user (case-insensitive), besides SecretHeaders' list
     QStringList queryParameters; // URL query parameters to redact (case-sensitive, as URLs are)
     QByteArray salt; // hex; per session, so hashes compare within a session only
     friend bool operator==(const RedactionSettings&, const RedactionSettings&) = default;
@@ -31,6 +31,7 @@ public:
     static Redactor none(); // redacts nothing
 
     bool enabled() const { return m_settings.enabled; }
+    // The one list of secret headers (http/secretheaders.h) and the user's additions; false when disabled.
     bool isSecretHeader(QByteArrayView name) const;
     QByteArray header(QByteArrayView name, QByteArrayView value) const; // VALUE, or its redacted form
     QByteArray value(QByteArrayView value) const; // the redacted form, always

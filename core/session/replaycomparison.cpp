@@ -57,16 +57,20 @@ ReplayTotals totals(const QList<ReplaySide>& sides, qint64 spanMs)
     return t;
 }
 
-qint64 spanOf(const Session& s)
+// From the first attempt's start to the last attempt's end, over the first RUNS runs only (the ones paired):
+// a session compared on its first 3 runs is not timed over all 20.
+qint64 spanOf(const Session& s, qsizetype runs)
 {
     qint64 lo = PackedAttempt::kUnset;
     qint64 hi = PackedAttempt::kUnset;
-    for (qsizetype i = 0; i < s.attemptCount(); ++i) {
-        const PackedAttempt& p = s.attempts.packed(i);
-        if (p.at[PackedAttempt::Started] != PackedAttempt::kUnset && (lo == PackedAttempt::kUnset || p.at[PackedAttempt::Started] < lo))
-            lo = p.at[PackedAttempt::Started];
-        if (p.at[PackedAttempt::Finished] != PackedAttempt::kUnset && (hi == PackedAttempt::kUnset || p.at[PackedAttempt::Finished] > hi))
-            hi = p.at[PackedAttempt::Finished];
+    for (qsizetype r = 0; r < runs && r < s.runs.size(); ++r) {
+        for (const quint32 row : s.runs.at(r).rows) {
+            const PackedAttempt& p = s.attempts.packed(row);
+            if (p.at[PackedAttempt::Started] != PackedAttempt::kUnset && (lo == PackedAttempt::kUnset || p.at[PackedAttempt::Started] < lo))
+                lo = p.at[PackedAttempt::Started];
+            if (p.at[PackedAttempt::Finished] != PackedAttempt::kUnset && (hi == PackedAttempt::kUnset || p.at[PackedAttempt::Finished] > hi))
+                hi = p.at[PackedAttempt::Finished];
+        }
     }
     return lo == PackedAttempt::kUnset || hi == PackedAttempt::kUnset ? 0 : (hi - lo) / 1000000;
 }
@@ -110,8 +114,8 @@ ReplayComparison ReplayComparison::compare(const Session& a, const Session& b)
         sidesB << row.replayed;
         c.runs << row;
     }
-    c.recorded = totals(sidesA, spanOf(a));
-    c.replayed = totals(sidesB, spanOf(b));
+    c.recorded = totals(sidesA, spanOf(a, n));
+    c.replayed = totals(sidesB, spanOf(b, n));
     return c;
 }
 

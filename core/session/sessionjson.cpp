@@ -130,6 +130,12 @@ QJsonObject requestToJson(const RequestSpec& r, const Redactor& redactor)
         o[u"connect_timeout_ms"_s] = qint64(r.connectTimeout->count());
     if (r.deadline)
         o[u"deadline_ms"_s] = qint64(r.deadline->count());
+    if (!r.omittedDefaults.isEmpty()) {
+        QJsonArray omitted;
+        for (const QByteArray& name : r.omittedDefaults)
+            omitted.append(QString::fromLatin1(name));
+        o[u"omitted_default_headers"_s] = omitted;
+    }
     return o;
 }
 
@@ -137,7 +143,8 @@ bool requestFromJson(const QJsonObject& o, RequestSpec* r, QString* problem)
 {
     if (!onlyKnown(o, { u"method"_s, u"url"_s, u"headers"_s, u"body_base64"_s, u"key_mode"_s, u"idempotency_key"_s,
                           u"http2"_s, u"follow_redirects"_s, u"attempt_id"_s, u"attempt_id_header"_s,
-                          u"body_excerpt_cap"_s, u"attempt_timeout_ms"_s, u"connect_timeout_ms"_s, u"deadline_ms"_s },
+                          u"body_excerpt_cap"_s, u"attempt_timeout_ms"_s, u"connect_timeout_ms"_s, u"deadline_ms"_s,
+                          u"omitted_default_headers"_s },
             problem))
         return false;
     r->method = o.value(u"method"_s).toString(u"GET"_s);
@@ -169,6 +176,9 @@ bool requestFromJson(const QJsonObject& o, RequestSpec* r, QString* problem)
     r->attemptTimeout = optMillis(o.value(u"attempt_timeout_ms"_s));
     r->connectTimeout = optMillis(o.value(u"connect_timeout_ms"_s));
     r->deadline = optMillis(o.value(u"deadline_ms"_s));
+    r->omittedDefaults.clear();
+    for (const QJsonValue& name : o.value(u"omitted_default_headers"_s).toArray())
+        r->omittedDefaults.append(name.toString().toLatin1().toLower());
     return true;
 }
 

@@ -4,6 +4,7 @@
 // saves timeline.png, delays.png, ratelimits.png and summary.png. Used to look at the views and to make
 // packaging/screenshots/.
 //   shot_liveviews [--out DIR] [--preset NAME] [--scenario NAME] [--repeat N] [--concurrency C] [--dark]
+//                  [--size WxH]
 #include "delaychartview.h"
 #include "livesession.h"
 #include "ratelimitchartview.h"
@@ -40,9 +41,11 @@ QPalette darkPalette()
     return p;
 }
 
+QSize g_size(1400, 800);
+
 bool save(QWidget* view, const QString& path)
 {
-    view->resize(1400, 800);
+    view->resize(g_size);
     const QPixmap shot = view->grab();
     return shot.save(path);
 }
@@ -60,7 +63,11 @@ int main(int argc, char** argv)
     cli.addOption({ u"repeat"_s, u"runs"_s, u"n"_s, u"60"_s });
     cli.addOption({ u"concurrency"_s, u"runs at once"_s, u"n"_s, u"8"_s });
     cli.addOption({ u"dark"_s, u"use a dark palette"_s });
+    cli.addOption({ u"size"_s, u"view size"_s, u"WxH"_s, u"1400x800"_s });
     cli.process(app);
+    const QStringList size = cli.value(u"size"_s).split(u'x');
+    if (size.size() == 2 && size.at(0).toInt() > 0 && size.at(1).toInt() > 0)
+        g_size = QSize(size.at(0).toInt(), size.at(1).toInt());
     if (cli.isSet(u"dark"_s))
         QApplication::setPalette(darkPalette());
     QTextStream err(stderr);
@@ -90,7 +97,7 @@ int main(int argc, char** argv)
     RateLimitChartView limits(session);
     SummaryView summary(session);
     for (QWidget* w : std::initializer_list<QWidget*> { &timeline, &delays, &limits, &summary }) {
-        w->resize(1400, 800);
+        w->resize(g_size);
         w->show();
     }
     const QDir out(cli.value(u"out"_s));

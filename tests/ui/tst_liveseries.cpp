@@ -28,6 +28,7 @@ private Q_SLOTS:
     void histogram();
     void rateLimitTracks();
     void steps();
+    void readableShortRuns();
     void percentiles_data();
     void percentiles();
     void summary();
@@ -232,6 +233,18 @@ void TestLiveSeries::steps()
              (QList<QPointF> { { 0, 5 }, { 1, 5 }, { 1, 3 }, { 2, 3 }, { 2, 1 }, { 3, 1 } }));
     QCOMPARE(stepPoints({ { 4, 2 } }, 1), QList<QPointF> { QPointF(4, 2) });
     QVERIFY(stepPoints({}, 10).isEmpty());
+}
+
+// Issue 15 item 7: a short run's rate-limit chart was a comb of spikes (concurrent answers reporting 8, 0,
+// 7, 0 within milliseconds) under a fence of reset lines.
+void TestLiveSeries::readableShortRuns()
+{
+    const QList<QPointF> reports { { 0.200, 8 }, { 0.201, 0 }, { 0.203, 7 }, { 0.210, 3 }, { 1.00, 9 }, { 1.02, 2 }, { 2.0, 5 } };
+    QCOMPARE(lowestPerInterval(reports, 0.05),
+             (QList<QPointF> { { 0.200, 0 }, { 1.00, 2 }, { 2.0, 5 } }));
+    QCOMPARE(lowestPerInterval(reports, 0), reports);
+    QCOMPARE(mergedResets({ 1.0, 1.1, 1.2, 1.4, 3.0, 3.05 }, 0.25), (QList<double> { 1.0, 1.4, 3.0 }));
+    QVERIFY(mergedResets({}, 1).isEmpty());
 }
 
 void TestLiveSeries::percentiles_data()

@@ -24,6 +24,7 @@ private Q_SLOTS:
     void emptySession();
     void timeline();
     void timelineSelection();
+    void timelineFitsShortSessions();
     void delays();
     void rateLimits();
     void summary();
@@ -83,6 +84,26 @@ void TestLiveViews::timeline()
     const QString tlsTip = view.toolTipAt(view.viewportPosFor(0.020, 1));
     QVERIFY2(tlsTip.contains(QStringLiteral("TLS handshake")), qPrintable(tlsTip));
     QVERIFY(view.toolTipAt(QPoint(1, 1)).isEmpty());
+}
+
+// Issue 15 item 7: a 0.5 s session was a sliver of a 10 s axis, and zooming out showed negative time.
+void TestLiveViews::timelineFitsShortSessions()
+{
+    LiveSession session;
+    TimelineView view(&session);
+    view.resize(1400, 800);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    fill(session); // 0 – 1.12 s
+    QVERIFY(view.followLive());
+    const TimelineLayout& l = view.layoutState();
+    QVERIFY2(l.t0 >= 0 && l.t1 >= 1.12 && l.t1 - l.t0 < 1.5, qPrintable(QStringLiteral("%1 – %2").arg(l.t0).arg(l.t1)));
+    view.setTimeRange(-5, 5); // as far out as a zoom would go
+    QCOMPARE(view.layoutState().t0, 0.0);
+    QCOMPARE(view.layoutState().t1, 10.0);
+    view.resetZoom();
+    QVERIFY(view.layoutState().t0 >= 0.0);
+    QVERIFY(view.layoutState().t1 - view.layoutState().t0 < 1.5);
 }
 
 void TestLiveViews::timelineSelection()

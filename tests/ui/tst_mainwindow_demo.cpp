@@ -16,6 +16,10 @@
 #include "run/runcontroller.h"
 
 #include "lab/faultserver.h"
+#include "editors/policyeditor.h"
+#include "policy/policyjson.h"
+#include "shell/elidedlabel.h"
+#include "shell/helpwindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -23,7 +27,12 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QFile>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace Qt::StringLiterals;
 
@@ -84,6 +93,78 @@ private Q_SLOTS:
         QVERIFY(window.attemptsPage()->detail()->toPlainText().contains(u"Run "_s));
     }
 
+    // Issue 15 item 1: a request the scenario has no route for is said before the run and counted after.
+    void aRequestMatchingNoRouteIsCounted()
+    {
+        MainWindow window;
+        window.controller()->setRecordingDirectory(QString());
+        window.requestEditor()->setRequest(u"GET"_s, u"/nowhere"_s, true);
+        QVERIFY(window.requestEditor()->hint().contains(u"No route of flaky-api"_s));
+        window.requestEditor()->setRepeatCount(2);
+        window.runManyAction()->trigger();
+        QVERIFY(window.statusText()->text().contains(u"No route of flaky-api matches GET /nowhere"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isRunning(), 60000);
+        QCOMPARE(window.controller()->noRouteAnswers(), window.controller()->attempts());
+        QVERIFY2(window.statusText()->text().contains(u"matched no route of flaky-api"_s), qPrintable(window.statusText()->text()));
+    }
+
+    // Issue 15 item 8: "The policy has problems" stayed after the policy was fixed.
+    void thePolicyProblemGoesWhenFixed()
+    {
+        MainWindow window;
+        RetryPolicy broken = *window.policyEditor()->policy();
+        const RetryPolicy good = broken;
+        broken.limits.maxAttempts = 0;
+        window.policyEditor()->jsonEdit()->setPlainText(QString::fromUtf8(policyToJsonBytes(broken)));
+        QTRY_VERIFY(!window.policyEditor()->policy());
+        window.runAction()->trigger();
+        QVERIFY(window.isShowingPolicyProblem());
+        QVERIFY(window.statusText()->text().contains(u"policy has problems"_s));
+        window.policyEditor()->jsonEdit()->setPlainText(QString::fromUtf8(policyToJsonBytes(good)));
+        QTRY_VERIFY(window.policyEditor()->policy());
+        QVERIFY(!window.isShowingPolicyProblem());
+        QVERIFY(!window.statusText()->text().contains(u"policy has problems"_s));
+    }
+
+    // Issue 15 item 8: Help had only About.
+    void helpHasTheGuideTheFormatsAndTheShortcuts()
+    {
+        MainWindow window;
+        const QList<HelpWindow::Page> pages = HelpWindow::pages();
+        QVERIFY(pages.size() >= 7);
+        for (int i = 0; i < pages.size(); ++i) {
+            window.showHelpPage(i);
+            QVERIFY(window.helpWindow());
+            const QString text = window.helpWindow()->browser()->toPlainText();
+            QVERIFY2(text.size() > 200 && !text.contains(u"missing from this build"_s), qPrintable(pages.at(i).title));
+        }
+        window.showHelpPage(0);
+        QVERIFY(window.helpWindow()->browser()->toPlainText().contains(u"Retrylab user guide"_s));
+        window.showHelpPage(int(pages.size()) - 1);
+        const QString shortcuts = window.helpWindow()->browser()->toPlainText();
+        for (const QAction* a : { window.runAction(), window.runManyAction(), window.stopAction() })
+            QVERIFY2(shortcuts.contains(a->shortcut().toString(QKeySequence::NativeText)), qPrintable(a->text()));
+        QVERIFY(shortcuts.contains(u"Open Session"_s));
+    }
+
+    // Issue 15 item 8: --open on a file that is neither a session nor a policy said "Open Policy".
+    void openingAnUnknownFileSaysSo()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"notes.txt"_s);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("just some notes\n");
+        f.close();
+        MainWindow window;
+        window.openFile(path);
+        QMessageBox* box = window.findChild<QMessageBox*>();
+        QVERIFY(box);
+        QCOMPARE(box->windowTitle(), u"Open File"_s);
+        QVERIFY(box->text().contains(u"not a Retrylab session, and not a policy"_s));
+        box->close();
+    }
+
     void stopCancelsABatch()
     {
         MainWindow window;
@@ -99,6 +180,9 @@ private Q_SLOTS:
 
 int main(int argc, char** argv)
 {
+    // A home of its own: journals and recordings another test leaves behind (or is writing) are not here.
+    QTemporaryDir home;
+    qputenv("HOME", home.path().toLocal8Bit());
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     TestMainWindowDemo test;

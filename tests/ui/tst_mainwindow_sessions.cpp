@@ -5,12 +5,15 @@
 // recording was killed.
 #include "mainwindow.h"
 
-#include "editors/curlcommand.h"
+#include "http/curlrequest.h"
 #include "editors/requesteditor.h"
 #include "livesession.h"
 #include "run/runcontroller.h"
 #include "sessions/comparemodel.h"
 #include "sessions/compareview.h"
+#include "labview/labpanel.h"
+#include "run/attemptdetailpane.h"
+#include "run/attemptspage.h"
 #include "sessions/playbackbar.h"
 #include "sessions/sessioncommands.h"
 #include "sessions/sessiondocument.h"
@@ -37,6 +40,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTableView>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -146,7 +150,7 @@ private Q_SLOTS:
         MainWindow window;
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         const QString lab = window.controller()->lab()->url().toString();
-        window.requestEditor()->applyCurl(CurlCommand::parse(
+        window.requestEditor()->applyCurl(CurlRequestParser::parse(
             u"curl -H 'Authorization: Bearer sk_live_secret_value' "_s + lab + u"/v1/items"_s));
         runBatch(window, 2);
         SessionDocument* doc = window.sessions()->document();
@@ -193,6 +197,46 @@ private Q_SLOTS:
         QCOMPARE(model->index(0, CompareModel::SideB).data().toString(), u"3"_s);
         QCOMPARE(window.compareView()->timelineA()->laneCount(), 3);
         QCOMPARE(window.compareView()->timelineB()->laneCount(), 3);
+    }
+
+    // Issue 15 item 5: after a new run the detail pane and Compare still showed the previous session, and
+    // during playback the lab panel described the live lab while its log showed the recording.
+    void viewsFollowTheCurrentSession()
+    {
+        MainWindow window;
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
+        runBatch(window, 2);
+        QTableView* table = window.attemptsPage()->table();
+        table->setCurrentIndex(table->model()->index(0, 0));
+        QVERIFY(window.attemptsPage()->detail()->toPlainText().contains(u"Run "_s));
+        window.sessions()->replayOfflineAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.sessions()->isReplaying(), 90000);
+        QVERIFY(!window.compareView()->isEmpty());
+
+        // Playback of the recording: the lab panel counts the recording's events up to the playhead.
+        window.controller()->loadScenario(u"seed-004-pix"_s); // the live lab now plays something else
+        window.playbackBar()->toStart();
+        window.playbackBar()->stepForward();
+        window.playbackBar()->stepForward();
+        QTRY_VERIFY(window.labPanel()->isShowingRecording());
+        QCOMPARE(window.labPanel()->shownScenarioName(), u"flaky-api"_s);
+        int received = 0;
+        for (const LabEvent& e : window.controller()->session()->labEvents())
+            received += e.kind == LabEvent::Kind::RequestReceived;
+        QCOMPARE(window.labPanel()->shownRequests(), received);
+        QVERIFY(received < 3);
+
+        window.requestEditor()->setRequest(u"POST"_s, u"/pix/payments"_s, true);
+        window.requestEditor()->setRepeatCount(1);
+        window.runManyAction()->trigger();
+        QVERIFY(window.controller()->isRunning());
+        QVERIFY2(window.compareView()->isEmpty(), "the old comparison goes with its session");
+        QVERIFY2(!window.attemptsPage()->detail()->toPlainText().contains(u"Run 1, attempt"_s), "no stale attempt");
+        QVERIFY(!window.labPanel()->isShowingRecording());
+        QCOMPARE(window.labPanel()->shownScenarioName(), u"seed-004-pix"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isRunning(), 90000);
+        QVERIFY(window.controller()->waitForRecordings(30000));
+        QCoreApplication::processEvents(); // the "saved" report releases the journal
     }
 
     void compareWithAnotherSessionFile()
@@ -303,6 +347,9 @@ private Q_SLOTS:
 
 int main(int argc, char** argv)
 {
+    // A home of its own: journals and recordings another test leaves behind (or is writing) are not here.
+    QTemporaryDir home;
+    qputenv("HOME", home.path().toLocal8Bit());
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     TestMainWindowSessions test;

@@ -7,6 +7,7 @@
 #include "sessions/comparemodel.h"
 #include "sessions/compareview.h"
 #include "sessions/playbackbar.h"
+#include "sessions/requestdifference.h"
 #include "sessions/sessionfeeder.h"
 #include "timelineview.h"
 
@@ -18,6 +19,8 @@
 #include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QTableView>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
@@ -109,6 +112,38 @@ private Q_SLOTS:
         QCOMPARE(live.runs().size(), 0);
     }
 
+    // Issue 15 item 4: at 3.1 s of a recording the success at 9.5 s was drawn, and the "now" line was not
+    // where the slider was. Playback shows what had happened by the playhead, on the playhead's clock.
+    void playbackShowsOnlyThePast()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        TimelineView view(&live);
+        view.resize(900, 400);
+        SessionFeeder feeder(makeSession(1, 2), &live);
+        SessionPlayback* p = feeder.playback();
+        feeder.showNone();
+        // Attempt 1 ran 11.000–11.042 s, then a 901 ms wait; attempt 2 at 12.000 s ends the run at 12.042 s.
+        p->seek(qint64(11500) * 1000000);
+        QCOMPARE(live.nowMs(), 11500.0);
+        QCOMPARE(live.runs().size(), 1);
+        QCOMPARE(live.runs().first().outcome, FinalKind::None);
+        QVERIFY(!live.runs().first().finishedAt);
+        QCOMPARE(view.outcomeCount(), 0);
+        QCOMPARE(view.waitCount(), 1);
+        QVERIFY2(view.contentEndSeconds() <= 11.5, qPrintable(QString::number(view.contentEndSeconds())));
+        QCOMPARE(view.nowSeconds(), 11.5); // the line is where the slider is
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setTimeRange(10.9, 12.5);
+        QVERIFY2(view.toolTipAt(view.viewportPosFor(11.3, 0)).contains(u"wait"_s), "the wait so far is drawn");
+        QVERIFY2(view.toolTipAt(view.viewportPosFor(11.9, 0)).isEmpty(), "nothing is drawn after the playhead");
+        p->seek(qint64(12100) * 1000000);
+        QCOMPARE(view.outcomeCount(), 1);
+        QCOMPARE(live.runs().first().outcome, FinalKind::Success);
+        QCOMPARE(view.nowSeconds(), 0.0); // nothing runs any more
+    }
+
     void playbackAtSpeedReachesTheEnd()
     {
         LiveSession live;
@@ -193,6 +228,77 @@ private Q_SLOTS:
         QCOMPARE(model.index(row, CompareModel::Change).data().toString(), change);
     }
 
+    // Issue 15 item 6: "+3 ms (+0 %)" was coloured red; small differences are not differences.
+    void compareModelIgnoresNoise()
+    {
+        CompareModel model;
+        model.setTotals(totals(100, 90, 1000, 745, 400, -1), totals(100, 90, 1005, 748, 401, -1));
+        const int time = rowOf(model, u"Total time"_s);
+        QCOMPARE(model.direction(time), 0);
+        QCOMPARE(model.index(time, CompareModel::Change).data().toString(), u"+3 ms (+0.4 %)"_s);
+        QCOMPARE(model.direction(rowOf(model, u"Attempts"_s)), 0); // 0.5 %
+        model.setTotals(totals(100, 90, 1000, 745, 400, -1), totals(100, 90, 1100, 900, 401, -1));
+        QCOMPARE(model.direction(rowOf(model, u"Total time"_s)), -1);
+        QCOMPARE(model.direction(rowOf(model, u"Attempts"_s)), -1);
+    }
+
+    // Issue 15 item 6: "the first 3 of each" were compared, but A's total time was its whole session's.
+    void comparisonTimesThePairedRunsOnly()
+    {
+        const auto a = makeSession(5, 2);
+        const auto b = makeSession(2, 2);
+        const ReplayComparison c = ReplayComparison::compare(*a, *b);
+        QCOMPARE(c.runs.size(), 2);
+        QCOMPARE(c.recorded.totalMs, c.replayed.totalMs); // the same first two runs
+        QVERIFY(c.recorded.totalMs < 12000);
+    }
+
+    void compareWarnsOfDifferentRequests()
+    {
+        const auto a = makeSession(2, 2);
+        Session other = SessionTestData::session(2, 2);
+        QVERIFY(RequestDifference::describe(*a, other, 2).isEmpty());
+        Session replay = other; // what an offline what-if replay records: run N sent to /replay/run-N
+        for (qsizetype i = 0; i < replay.runs.size(); ++i) {
+            replay.requests.append(replay.requests.at(replay.runs.at(i).request));
+            replay.requests.last().url = QUrl(u"http://127.0.0.1:40000/replay/run-%1"_s.arg(a->runs.at(i).runId));
+            replay.runs[i].request = replay.requests.size() - 1;
+        }
+        QVERIFY2(RequestDifference::describe(*a, replay, 2).isEmpty(), qPrintable(RequestDifference::describe(*a, replay, 2)));
+        other.requests[0].method = u"GET"_s;
+        other.requests[0].url = QUrl(u"http://127.0.0.1:9999/v1/items"_s);
+        const QString text = RequestDifference::describe(*a, other, 2);
+        QVERIFY2(text.contains(u"POST /v1/runs?token=abc&page=2"_s) && text.contains(u"GET /v1/items"_s), qPrintable(text));
+        CompareView view;
+        view.setSessions(a, u"recording"_s, std::make_shared<const Session>(other), u"other"_s);
+        QVERIFY(view.warnsOfDifferentRequests());
+        QVERIFY(view.title()->text().contains(u"different requests"_s));
+        QCOMPARE(view.model()->headerData(CompareModel::SideB, Qt::Horizontal).toString(), u"B"_s);
+        view.setSessions(a, u"recording"_s, makeSession(2, 2), u"again"_s);
+        QVERIFY(!view.warnsOfDifferentRequests());
+    }
+
+    // Figures are never cut: the value columns are as wide as their (bold) contents.
+    void compareFiguresFit()
+    {
+        CompareView view;
+        view.resize(520, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setSessions(makeSession(3, 2), u"a"_s, makeSession(3, 4), u"b"_s);
+        QCoreApplication::processEvents();
+        const QAbstractItemModel* m = view.table()->model();
+        for (int c : { int(CompareModel::SideA), int(CompareModel::SideB), int(CompareModel::Change) }) {
+            for (int r = 0; r < m->rowCount(); ++r) {
+                QFont f = view.table()->font();
+                if (m->index(r, c).data(Qt::FontRole).isValid())
+                    f = m->index(r, c).data(Qt::FontRole).value<QFont>().resolve(f);
+                const int need = QFontMetrics(f).horizontalAdvance(m->index(r, c).data().toString());
+                QVERIFY2(view.table()->columnWidth(c) >= need, qPrintable(m->index(r, c).data().toString()));
+            }
+        }
+    }
+
     void compareModelUnknownOperations()
     {
         CompareModel model;
@@ -240,21 +346,59 @@ private Q_SLOTS:
         view.setSessions(makeSession(2, 2), u"a"_s, makeSession(2, 3), u"b"_s);
         QString error;
         const QString png = dir.filePath(u"compare.png"_s);
-        QVERIFY2(ChartExport::save(&view, png, u"Compare"_s, &error), qPrintable(error));
+        QVERIFY2(ChartExport::save(&view, png, u"Compare"_s, u"two sessions"_s, &error), qPrintable(error));
         const QImage image(png);
-        QCOMPARE(image.size(), QSize(1800, 1200)); // twice the widget, for print
+        QCOMPARE(image.width(), 1800); // twice the widget, for print
+        QVERIFY(image.height() > 1200); // and a title band above it
         const QString svg = dir.filePath(u"compare.svg"_s);
-        QVERIFY2(ChartExport::save(&view, svg, u"Compare"_s, &error), qPrintable(error));
+        QVERIFY2(ChartExport::save(&view, svg, u"Compare"_s, u"two sessions"_s, &error), qPrintable(error));
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
         QVERIFY(text.contains("<svg"));
         QVERIFY(text.contains("<title>Compare</title>"));
         QVERIFY(text.size() > 2000);
-        QVERIFY(!ChartExport::save(&view, dir.filePath(u"compare.gif"_s), u"x"_s, &error));
+        QVERIFY(!ChartExport::save(&view, dir.filePath(u"compare.gif"_s), u"x"_s, QString(), &error));
         QVERIFY(error.contains(u".png"_s));
-        QVERIFY(!ChartExport::save(&view, u"/nonexistent-dir/x.png"_s, u"x"_s, &error));
+        QVERIFY(!ChartExport::save(&view, u"/nonexistent-dir/x.png"_s, u"x"_s, QString(), &error));
         QVERIFY(error.contains(u"could not be written"_s));
+    }
+
+    // Issue 15 item 7: an exported timeline showed "Reset zoom", "Follow live" and the mouse hint.
+    void exportsLeaveControlsOut()
+    {
+        QWidget view;
+        view.setAutoFillBackground(true);
+        QPalette white = view.palette();
+        white.setColor(QPalette::Window, Qt::white);
+        view.setPalette(white);
+        auto* control = new QWidget(&view);
+        control->setAutoFillBackground(true);
+        QPalette red = control->palette();
+        red.setColor(QPalette::Window, Qt::red);
+        control->setPalette(red);
+        control->setGeometry(10, 10, 50, 20);
+        ChartExport::markControl(control);
+        view.resize(200, 100);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QImage image = ChartExport::render(&view, u"Timeline"_s, u"run-1.json · policy slen"_s, 1.0)
+                                 .convertToFormat(QImage::Format_RGB32);
+        QVERIFY(image.height() > 100);
+        int reds = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x)
+                reds += image.pixel(x, y) == qRgb(255, 0, 0);
+        }
+        QCOMPARE(reds, 0);
+        QVERIFY(control->isVisible()); // back on screen after the export
+
+        LiveSession live;
+        TimelineView timeline(&live);
+        int controls = 0;
+        for (const QWidget* w : timeline.findChildren<QWidget*>())
+            controls += ChartExport::isControl(w);
+        QCOMPARE(controls, 4); // Reset zoom, Follow live, the hint, the lane scroll bar
     }
 };
 

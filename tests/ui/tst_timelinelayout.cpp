@@ -115,6 +115,12 @@ void TestTimelineLayout::follow()
     const TimelineLayout f = l.followingEnd(42);
     QCOMPARE(f.t0, 32.0);
     QCOMPARE(f.t1, 42.0);
+    // Never before the session's start: a window reaching below 0 s is shifted, its span kept.
+    const TimelineLayout early = layout(QRectF(0, 0, 1000, 200), -3, 7, 0, 20).clampedTime(0);
+    QCOMPARE(early.t0, 0.0);
+    QCOMPARE(early.t1, 10.0);
+    const TimelineLayout late = layout(QRectF(0, 0, 1000, 200), 2, 7, 0, 20).clampedTime(0);
+    QCOMPARE(late.t0, 2.0);
 }
 
 void TestTimelineLayout::tickStep_data()

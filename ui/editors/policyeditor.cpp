@@ -254,6 +254,18 @@ QString PolicyEditor::loadFile(const QString& path)
     return {};
 }
 
+void PolicyEditor::setPolicy(const RetryPolicy& policy, const QString& origin)
+{
+    // Compared with the preset it is named after (the curl preset for a pasted command's options).
+    const PolicyParseResult named = PresetCatalog::load(policy.name);
+    m_preset = named.ok() ? *named.policy : policy;
+    m_presetName = named.ok() ? policy.name : QString();
+    m_presets->setCurrentIndex(m_presets->findData(m_presetName));
+    m_source->setText(origin);
+    m_form->setReference(m_preset);
+    setCurrent(policy, true);
+}
+
 QString PolicyEditor::saveFile(const QString& path) const
 {
     const std::optional<RetryPolicy> current = policy();

@@ -34,6 +34,8 @@ public:
     QString presetName() const { return m_presetName; }
     // Returns a translated problem, or empty on success.
     QString loadFile(const QString& path);
+    // Shows POLICY (from elsewhere: ORIGIN says where), marked against the preset of its name.
+    void setPolicy(const RetryPolicy& policy, const QString& origin);
     QString saveFile(const QString& path) const;
 
     PolicyForm* form() const { return m_form; }

@@ -1,23 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "editors/requesteditor.h"
 
-#include "editors/curlcommand.h"
-#include "http/targeturl.h"
-#include "run/runplan.h"
+#include "editors/curlpastedialog.h"
+#include "editors/curlpreset.h"
+#include "editors/requestoptionsdialog.h"
+#include "live/chartpalette.h"
+#include "shell/elidedlabel.h"
 
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QToolButton>
@@ -28,10 +26,15 @@ using namespace Qt::StringLiterals;
 RequestEditor::RequestEditor(QWidget* parent)
     : QWidget(parent)
     , m_target(new QComboBox(this))
-    , m_base(new QLabel(this))
+    , m_route(new QComboBox(this))
+    , m_routeLabel(new QLabel(tr("Lab route"), this))
+    , m_base(new ElidedLabel(this))
     , m_url(new QLineEdit(this))
     , m_method(new QComboBox(this))
+    , m_hint(new QLabel(this))
     , m_headers(new QTableWidget(0, 2, this))
+    , m_sent(new QLabel(this))
+    , m_optionsButton(new QToolButton(this))
     , m_body(new QPlainTextEdit(this))
     , m_bodyFile(new QLineEdit(this))
     , m_keyMode(new QComboBox(this))
@@ -41,10 +44,19 @@ RequestEditor::RequestEditor(QWidget* parent)
 {
     m_target->addItem(tr("Built-in fault lab"));
     m_target->addItem(tr("Another server (URL)"));
+    m_route->setPlaceholderText(tr("Another request (type it below)"));
+    m_route->setToolTip(tr("The routes of the lab's scenario: picking one fills in the method, the path and a sample body"));
+    m_route->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_route->setMinimumContentsLength(16);
+    m_routeLabel->setBuddy(m_route);
     m_method->setEditable(true);
     m_method->addItems({ u"GET"_s, u"HEAD"_s, u"POST"_s, u"PUT"_s, u"PATCH"_s, u"DELETE"_s });
     m_method->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_base->setForegroundRole(QPalette::PlaceholderText);
+    m_base->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred); // gives way to the path when narrow
+    m_hint->setWordWrap(true);
+    m_hint->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hint->hide();
 
     m_headers->setHorizontalHeaderLabels({ tr("Header"), tr("Value") });
     m_headers->horizontalHeader()->setStretchLastSection(true);
@@ -53,7 +65,7 @@ RequestEditor::RequestEditor(QWidget* parent)
     m_headers->setMaximumHeight(fontMetrics().height() * 6);
     auto* addHeader = new QToolButton(this);
     addHeader->setText(tr("Add"));
-    addHeader->setToolTip(tr("Add a request header"));
+    addHeader->setToolTip(tr("Add a request header (one with the name of a header Retrylab sends replaces it)"));
     connect(addHeader, &QToolButton::clicked, this, [this] { addHeaderRow(); });
     auto* removeHeader = new QToolButton(this);
     removeHeader->setText(tr("Remove"));
@@ -62,6 +74,11 @@ RequestEditor::RequestEditor(QWidget* parent)
         if (m_headers->currentRow() >= 0)
             m_headers->removeRow(m_headers->currentRow());
     });
+    m_sent->setWordWrap(true);
+    m_sent->setForegroundRole(QPalette::PlaceholderText);
+    m_optionsButton->setText(tr("Options…"));
+    m_optionsButton->setToolTip(tr("Retrylab's own headers, the attempt-id header, redirects and HTTP/2"));
+    connect(m_optionsButton, &QToolButton::clicked, this, &RequestEditor::editOptions);
 
     m_body->setPlaceholderText(tr("Request body (sent once per attempt, never re-sent by the transport)"));
     m_body->setMaximumHeight(fontMetrics().height() * 4);
@@ -87,7 +104,8 @@ RequestEditor::RequestEditor(QWidget* parent)
     connect(m_repeat, &QSpinBox::valueChanged, this, &RequestEditor::repeatChanged);
     connect(m_concurrency, &QSpinBox::valueChanged, this, &RequestEditor::repeatChanged);
 
-    auto* paste = new QPushButton(tr("Paste curl command…"), this);
+    auto* paste = new QPushButton(tr("Paste curl…"), this);
+    paste->setToolTip(tr("Fill in the request from a curl command line"));
     connect(paste, &QPushButton::clicked, this, &RequestEditor::pasteCurl);
 
     auto* form = new QFormLayout;
@@ -96,12 +114,15 @@ RequestEditor::RequestEditor(QWidget* parent)
     targetRow->addWidget(m_target, 1);
     targetRow->addWidget(paste);
     form->addRow(tr("Send to"), targetRow);
+    form->addRow(m_routeLabel, m_route);
     auto* urlRow = new QHBoxLayout;
     urlRow->setSpacing(2);
     urlRow->addWidget(m_method);
     urlRow->addWidget(m_base);
+    m_url->setMinimumWidth(fontMetrics().horizontalAdvance(u'M') * 8);
     urlRow->addWidget(m_url, 1);
     form->addRow(tr("Request"), urlRow);
+    form->addRow(QString(), m_hint);
     auto* headerButtons = new QVBoxLayout;
     headerButtons->addWidget(addHeader);
     headerButtons->addWidget(removeHeader);
@@ -110,6 +131,10 @@ RequestEditor::RequestEditor(QWidget* parent)
     headerRow->addWidget(m_headers, 1);
     headerRow->addLayout(headerButtons);
     form->addRow(tr("Headers"), headerRow);
+    auto* sentRow = new QHBoxLayout;
+    sentRow->addWidget(m_sent, 1);
+    sentRow->addWidget(m_optionsButton, 0, Qt::AlignTop);
+    form->addRow(tr("Also sent"), sentRow);
     form->addRow(tr("Body"), m_body);
     auto* fileRow = new QHBoxLayout;
     fileRow->addWidget(m_bodyFile, 1);
@@ -127,12 +152,21 @@ RequestEditor::RequestEditor(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(form);
+    layout->addStretch(1); // a taller dock leaves the room below the form
 
     connect(m_target, &QComboBox::currentIndexChanged, this, &RequestEditor::onTargetChanged);
+    connect(m_route, &QComboBox::activated, this, &RequestEditor::pickRoute);
+    const auto edited = [this] {
+        m_scenarioNote.clear(); // the user took over
+        updateHint();
+    };
+    connect(m_url, &QLineEdit::textEdited, this, edited);
+    connect(m_method, &QComboBox::currentTextChanged, this, edited);
     setRequest(u"POST"_s, u"/api/orders"_s, true);
     m_body->setPlainText(u"{\"item\": \"book\", \"quantity\": 1}"_s);
     addHeaderRow(u"Content-Type"_s, u"application/json"_s);
     onKeyModeChanged();
+    updateOptionsSummary();
 }
 
 void RequestEditor::setLabUrl(const QUrl& url)
@@ -141,12 +175,45 @@ void RequestEditor::setLabUrl(const QUrl& url)
     onTargetChanged();
 }
 
+void RequestEditor::setLabScenario(const FaultScenario& scenario)
+{
+    const bool changed = scenario.name != m_scenario.name || scenario.source != m_scenario.source;
+    m_scenario = scenario;
+    if (!changed) {
+        updateHint();
+        return;
+    }
+    m_routes = LabRoutes::samples(scenario);
+    {
+        const QSignalBlocker block(m_route);
+        m_route->clear();
+        for (const RouteSample& s : std::as_const(m_routes))
+            m_route->addItem(s.label());
+    }
+    m_scenarioNote.clear();
+    if (targetsLab() && !m_routes.isEmpty()
+        && !LabRoutes::matches(scenario, m_method->currentText(), m_url->text().trimmed())) {
+        pickRoute(0);
+        m_scenarioNote = tr("The request is now %1, the first route of %2.").arg(m_routes.first().label(), scenario.name);
+    }
+    updateHint();
+}
+
+bool RequestEditor::targetsLab() const
+{
+    return m_target->currentIndex() == 0;
+}
+
 void RequestEditor::onTargetChanged()
 {
-    const bool lab = m_target->currentIndex() == 0;
+    const bool lab = targetsLab();
     m_base->setVisible(lab);
     m_base->setText(m_labUrl.isValid() ? m_labUrl.toDisplayString() : tr("(lab off)"));
     m_url->setPlaceholderText(lab ? tr("/path on the lab") : tr("https://api.example.com/v1/things"));
+    m_route->setVisible(lab);
+    m_routeLabel->setVisible(lab);
+    updateOptionsSummary();
+    updateHint();
 }
 
 void RequestEditor::onKeyModeChanged()
@@ -187,92 +254,123 @@ void RequestEditor::setRepeatCount(int count)
 void RequestEditor::setRequest(const QString& method, const QString& pathOrUrl, bool targetLab)
 {
     m_target->setCurrentIndex(targetLab ? 0 : 1);
-    m_method->setCurrentText(method);
+    {
+        const QSignalBlocker block(m_method);
+        m_method->setCurrentText(method);
+    }
     m_url->setText(pathOrUrl);
     onTargetChanged();
 }
 
-void RequestEditor::applyCurl(const CurlCommand& command)
+void RequestEditor::setBody(const QString& body)
 {
-    const QUrl url(command.url);
-    const bool lab = m_labUrl.isValid() && url.port() == m_labUrl.port()
-        && (url.host() == QLatin1String("127.0.0.1") || url.host() == QLatin1String("localhost"));
-    QString target = command.url;
-    if (lab)
-        target = url.path(QUrl::FullyEncoded) + (url.hasQuery() ? u"?"_s + url.query(QUrl::FullyEncoded) : QString());
-    setRequest(command.method, target, lab);
-    m_headers->setRowCount(0);
-    for (const auto& [name, value] : command.headers)
-        addHeaderRow(QString::fromLatin1(name), QString::fromUtf8(value));
-    m_body->setPlainText(QString::fromUtf8(command.body));
+    m_body->setPlainText(body);
     m_bodyFile->clear();
+}
+
+void RequestEditor::pickRoute(int index)
+{
+    if (index < 0 || index >= m_routes.size())
+        return;
+    const RouteSample& s = m_routes.at(index);
+    setRequest(s.method, s.path, true);
+    setBody(QString::fromUtf8(s.body));
+    if (!s.body.isEmpty()) {
+        bool hasType = false;
+        for (int row = 0; row < m_headers->rowCount(); ++row)
+            hasType |= m_headers->item(row, 0) && m_headers->item(row, 0)->text().trimmed().compare(u"content-type"_s, Qt::CaseInsensitive) == 0;
+        if (!hasType)
+            addHeaderRow(u"Content-Type"_s, u"application/json"_s);
+    }
+    m_scenarioNote.clear();
+    const QSignalBlocker block(m_route);
+    m_route->setCurrentIndex(index);
+    updateHint();
+}
+
+void RequestEditor::setOptions(const RequestOptions& options)
+{
+    m_options = options;
+    updateOptionsSummary();
+}
+
+void RequestEditor::updateOptionsSummary()
+{
+    QString text = m_options.sentNames(targetsLab()).join(u", "_s);
+    if (m_options.followRedirects)
+        text += tr("; redirects followed");
+    if (m_options.http2Allowed)
+        text += tr("; HTTP/2 allowed");
+    m_sent->setText(text);
+}
+
+QString RequestEditor::hint() const
+{
+    const QString target = m_url->text().trimmed();
+    if (targetsLab()) {
+        if (m_scenario.name.isEmpty() || target.isEmpty())
+            return m_scenarioNote;
+        const QString problem = LabRoutes::noRouteProblem(m_scenario, m_method->currentText().trimmed(), target);
+        return problem.isEmpty() ? m_scenarioNote : problem;
+    }
+    if (!target.isEmpty() && !target.contains(u"://"_s))
+        return tr("No scheme: http://%1 is sent (as curl does).").arg(target);
+    return {};
+}
+
+void RequestEditor::updateHint()
+{
+    const QString text = hint();
+    const bool problem = targetsLab() && !m_scenario.name.isEmpty() && !m_url->text().trimmed().isEmpty()
+        && !LabRoutes::matches(m_scenario, m_method->currentText().trimmed(), m_url->text().trimmed());
+    m_hint->setText(text);
+    m_hint->setStyleSheet(problem ? u"color: %1"_s.arg(ChartPalette::fromPalette(palette()).failure.name()) : QString());
+    m_hint->setVisible(!text.isEmpty());
+    // The route picker shows the route the request is, if it is one.
+    int current = -1;
+    for (int i = 0; i < m_routes.size(); ++i) {
+        if (m_routes.at(i).method == m_method->currentText().trimmed().toUpper() && m_routes.at(i).path == m_url->text().trimmed())
+            current = i;
+    }
+    {
+        const QSignalBlocker block(m_route);
+        m_route->setCurrentIndex(current);
+    }
+    emit hintChanged(text);
+}
+
+void RequestEditor::editOptions()
+{
+    auto* dialog = new RequestOptionsDialog(m_options, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { setOptions(dialog->options()); });
+    dialog->open();
 }
 
 void RequestEditor::pasteCurl()
 {
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(this, tr("Paste curl Command"),
-        tr("A curl command line (method, URL, -H headers and -d body are read):"), QString(), &ok);
-    if (!ok || text.trimmed().isEmpty())
-        return;
-    const CurlCommand command = CurlCommand::parse(text);
-    if (!command.ok()) {
-        QMessageBox::warning(this, tr("Paste curl Command"), tr("The command was not read: %1").arg(command.error));
+    if (m_curlDialog) {
+        m_curlDialog->raise();
         return;
     }
-    applyCurl(command);
+    auto* dialog = new CurlPasteDialog(m_lastCurlText, this);
+    m_curlDialog = dialog;
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::finished, this, [this, dialog](int result) {
+        m_lastCurlText = dialog->text(); // kept, read or not, for the next paste
+        if (result != QDialog::Accepted || !dialog->request().ok())
+            return;
+        applyCurl(dialog->request());
+        if (dialog->loadCurlPreset()) {
+            const CurlPreset::Result preset = CurlPreset::fromCommand(dialog->request());
+            if (preset.policy)
+                emit policyFromCurl(*preset.policy, tr("curl preset from the pasted command"));
+        }
+    });
+    dialog->open();
 }
 
-QString RequestEditor::fillPlan(RunPlan& plan) const
+CurlPasteDialog* RequestEditor::curlDialog() const
 {
-    static const QRegularExpression token(u"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"_s);
-    RequestSpec& spec = plan.request;
-    spec.method = m_method->currentText().trimmed().toUpper();
-    if (!token.match(spec.method).hasMatch())
-        return tr("The method \"%1\" is not an HTTP method token.").arg(spec.method);
-    plan.targetLab = m_target->currentIndex() == 0;
-    const QString target = m_url->text().trimmed();
-    if (plan.targetLab) {
-        plan.labPath = target.startsWith(u'/') ? target : u"/"_s + target;
-    } else {
-        const TargetUrl::Parsed url = TargetUrl::parse(target);
-        if (!url.ok())
-            return url.problem;
-        spec.url = url.url;
-    }
-    spec.headers.clear();
-    for (int row = 0; row < m_headers->rowCount(); ++row) {
-        const QString name = m_headers->item(row, 0) ? m_headers->item(row, 0)->text().trimmed() : QString();
-        const QString value = m_headers->item(row, 1) ? m_headers->item(row, 1)->text().trimmed() : QString();
-        if (name.isEmpty() && value.isEmpty())
-            continue;
-        if (!token.match(name).hasMatch())
-            return tr("Header row %1: \"%2\" is not a header name.").arg(row + 1).arg(name);
-        spec.headers.append({ name.toLatin1(), value.toUtf8() });
-    }
-    if (!m_bodyFile->text().isEmpty()) {
-        QFile file(m_bodyFile->text());
-        if (!file.open(QIODevice::ReadOnly))
-            return tr("The body file cannot be read: %1").arg(file.errorString());
-        spec.body = file.readAll();
-    } else {
-        spec.body = m_body->toPlainText().toUtf8();
-    }
-    switch (m_keyMode->currentIndex()) {
-    case 1:
-        spec.keyMode = IdempotencyKeyMode::None;
-        break;
-    case 2:
-        if (m_keyValue->text().trimmed().isEmpty())
-            return tr("Give the idempotency key a value, or let the policy decide.");
-        spec.keyMode = IdempotencyKeyMode::Value;
-        spec.idempotencyKey = m_keyValue->text().trimmed();
-        break;
-    default:
-        spec.keyMode = IdempotencyKeyMode::Auto;
-        break;
-    }
-    plan.repeat = m_repeat->value();
-    plan.concurrency = m_concurrency->value();
-    return {};
+    return m_curlDialog;
 }

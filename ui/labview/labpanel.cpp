@@ -7,6 +7,7 @@
 
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
+#include "lab/scenarioloader.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -53,6 +54,7 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     , m_duplicatesLabel(bigNumber(this))
     , m_resetBeforeRun(new QCheckBox(tr("Reset before each run"), this))
     , m_log(new QPlainTextEdit(this))
+    , m_recordingNote(new QLabel(this))
 {
     m_address->setTextInteractionFlags(Qt::TextSelectableByMouse);
     for (const ScenarioCatalog::Entry& e : ScenarioCatalog::builtIn()) {
@@ -65,6 +67,10 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     connect(open, &QToolButton::clicked, this, &LabPanel::openScenarioFile);
     m_description->setWordWrap(true);
     m_description->setForegroundRole(QPalette::PlaceholderText);
+    m_recordingNote->setWordWrap(true);
+    m_recordingNote->setFrameShape(QFrame::StyledPanel);
+    m_recordingNote->setMargin(4);
+    m_recordingNote->hide();
 
     auto* head = new QHBoxLayout;
     head->addWidget(m_enabled);
@@ -105,6 +111,7 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(head);
     layout->addLayout(scenarioRow);
+    layout->addWidget(m_recordingNote);
     layout->addWidget(m_description);
     layout->addWidget(split, 1);
     layout->addWidget(ledger);
@@ -113,8 +120,71 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     connect(m_scenarios, &QComboBox::activated, this, &LabPanel::onScenarioPicked);
     connect(m_controller, &RunController::labChanged, this, &LabPanel::refreshState);
     connect(m_controller->session(), &LiveSession::refreshed, this, &LabPanel::onSessionRefreshed);
-    connect(m_controller->session(), &LiveSession::cleared, m_log, &QPlainTextEdit::clear);
+    connect(m_controller->session(), &LiveSession::cleared, this, [this] {
+        m_log->clear();
+        m_recordedRequests = m_recordedOperations = 0;
+        m_recordedReceipts.clear();
+        refreshLedger();
+    });
     refreshState();
+}
+
+QString LabPanel::shownScenarioName() const
+{
+    return m_recording ? m_recordingScenario : m_controller->lab()->scenario().name;
+}
+
+void LabPanel::showRecording(const QJsonObject& scenario)
+{
+    m_recording = true;
+    const ScenarioLoader::Result loaded = ScenarioLoader::fromObject(scenario);
+    m_recordingScenario = loaded.ok() ? loaded.scenario->name : QString();
+    const QString live = m_controller->lab()->scenario().name;
+    if (scenario.isEmpty())
+        m_recordingNote->setText(tr("Showing a recording made without the built-in lab; the lab plays \"%1\".").arg(live));
+    else if (m_recordingScenario == live)
+        m_recordingNote->setText(tr("Showing the recording: its events and ledger, up to the playhead."));
+    else
+        m_recordingNote->setText(tr("Showing a recording of \"%1\": its routes, events and ledger. The lab itself plays "
+                                    "\"%2\" (the next Run).").arg(m_recordingScenario, live));
+    m_recordingNote->show();
+    if (loaded.ok()) {
+        m_description->setText(loaded.scenario->description);
+        m_outline->setScenario(*loaded.scenario);
+    } else {
+        m_description->setText(QString());
+        m_outline->setScenario(FaultScenario());
+    }
+    // The events already shown (opening a file shows them all before this is called).
+    m_recordedRequests = m_recordedOperations = 0;
+    m_recordedReceipts.clear();
+    countRecording(0, m_controller->session()->labEvents().size());
+    refreshLedger();
+}
+
+void LabPanel::showLive()
+{
+    if (!m_recording)
+        return;
+    m_recording = false;
+    m_recordingNote->hide();
+    m_requests = m_operations = -1;
+    refreshState();
+}
+
+void LabPanel::countRecording(qsizetype from, qsizetype to)
+{
+    const QList<LabEvent>& events = m_controller->session()->labEvents();
+    for (qsizetype i = from; i < to && i < events.size(); ++i) {
+        const LabEvent& e = events.at(i);
+        if (e.kind == LabEvent::Kind::RequestReceived) {
+            ++m_recordedRequests;
+            if (!e.attemptId.isEmpty())
+                ++m_recordedReceipts[e.attemptId];
+        } else if (e.kind == LabEvent::Kind::OperationApplied) {
+            ++m_recordedOperations;
+        }
+    }
 }
 
 void LabPanel::refreshState()
@@ -130,13 +200,26 @@ void LabPanel::refreshState()
     const int index = m_scenarios->findData(scenario.name);
     if (index >= 0)
         m_scenarios->setCurrentIndex(index);
-    m_description->setText(scenario.description);
-    m_outline->setScenario(scenario);
+    if (!m_recording) {
+        m_description->setText(scenario.description);
+        m_outline->setScenario(scenario);
+    }
     refreshLedger();
 }
 
 void LabPanel::refreshLedger()
 {
+    if (m_recording) {
+        m_requests = m_recordedRequests;
+        m_operations = m_recordedOperations;
+        int twice = 0;
+        for (const int n : std::as_const(m_recordedReceipts))
+            twice += n > 1 ? 1 : 0;
+        m_requestsLabel->setText(QString::number(m_requests));
+        m_operationsLabel->setText(QString::number(m_operations));
+        m_duplicatesLabel->setText(QString::number(twice));
+        return;
+    }
     const LabLedger& ledger = m_controller->lab()->ledger();
     if (ledger.requestsReceived() == m_requests && ledger.operationsApplied() == m_operations)
         return;
@@ -171,6 +254,8 @@ void LabPanel::onSessionRefreshed(const LiveSessionDelta& delta)
     }
     if (!lines.isEmpty())
         m_log->appendPlainText(lines.join(u'\n'));
+    if (m_recording)
+        countRecording(delta.labEventsBefore, delta.labEventsAfter);
     refreshLedger();
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QHash>
+#include <QJsonObject>
 #include <QWidget>
 
 class QCheckBox;
@@ -13,7 +15,9 @@ struct LiveSessionDelta;
 
 // The fault lab: on/off, its address, the scenario picker and a readable outline of the scenario, the
 // ledger (requests received, operations applied, attempts received twice) updating live, and reset.
-// Every action goes through the RunController.
+// Every action goes through the RunController. While a saved session is shown (opened, played back), the
+// panel shows that recording's scenario and counts the ledger from its events up to the playhead, beside
+// the live lab's state, so the outline, the log and the numbers all describe the same session.
 class LabPanel : public QWidget
 {
     Q_OBJECT
@@ -22,10 +26,19 @@ public:
 
     int shownRequests() const { return m_requests; }
     int shownOperations() const { return m_operations; }
+    bool isShowingRecording() const { return m_recording; }
+    QString shownScenarioName() const;
+
+public Q_SLOTS:
+    // A recording is shown in the views: SCENARIO is the document it was recorded with (empty: the lab was
+    // not used). showLive() goes back to the running lab (a new batch).
+    void showRecording(const QJsonObject& scenario);
+    void showLive();
 
 private:
     void refreshState();
     void refreshLedger();
+    void countRecording(qsizetype from, qsizetype to);
     void onSessionRefreshed(const LiveSessionDelta& delta);
     void onScenarioPicked(int index);
     void openScenarioFile();
@@ -41,6 +54,13 @@ private:
     QLabel* m_duplicatesLabel;
     QCheckBox* m_resetBeforeRun;
     QPlainTextEdit* m_log;
+    QLabel* m_recordingNote;
     int m_requests = -1;
     int m_operations = -1;
+    bool m_recording = false;
+    QString m_recordingScenario;
+    // The recording's ledger, from the lab events shown so far.
+    int m_recordedRequests = 0;
+    int m_recordedOperations = 0;
+    QHash<QString, int> m_recordedReceipts; // attempt id → requests received
 };

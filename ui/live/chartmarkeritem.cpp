@@ -43,13 +43,17 @@ void ChartMarkerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
 {
     painter->save();
     painter->setClipRect(m_plot);
-    // A faint line across the plot and a solid notch at the top, so many markers stay readable.
+    // A solid notch at the top, and a faint line across the plot while there are few enough to read
+    // (a fence of lines across a short, busy run says less than the notches alone).
     painter->setRenderHint(QPainter::Antialiasing);
+    const bool lines = m_pixels.size() <= kMaxLines;
     for (const auto& [px, color] : std::as_const(m_pixels)) {
-        QColor faint = color;
-        faint.setAlphaF(0.35f);
-        painter->setPen(QPen(faint, 1, m_style));
-        painter->drawLine(QPointF(px, m_plot.top()), QPointF(px, m_plot.bottom()));
+        if (lines) {
+            QColor faint = color;
+            faint.setAlphaF(0.35f);
+            painter->setPen(QPen(faint, 1, m_style));
+            painter->drawLine(QPointF(px, m_plot.top()), QPointF(px, m_plot.bottom()));
+        }
         const QPointF notch[3] = { { px - 5, m_plot.top() }, { px + 5, m_plot.top() }, { px, m_plot.top() + 7 } };
         painter->setPen(Qt::NoPen);
         painter->setBrush(color);

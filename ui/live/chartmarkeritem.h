@@ -15,6 +15,7 @@ class QChart;
 class ChartMarkerItem : public QGraphicsItem
 {
 public:
+    static constexpr int kMaxLines = 12; // more markers in view: notches only
     ChartMarkerItem(QChart* chart, QAbstractSeries* anchor);
 
     void setValues(const QList<QPair<double, QColor>>& xs);

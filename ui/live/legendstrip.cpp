@@ -23,24 +23,47 @@ void LegendStrip::setEntries(const QList<Entry>& entries)
     update();
 }
 
-int LegendStrip::entryWidth(const Entry& entry) const
+QStringList LegendStrip::labels() const
 {
-    return kSwatch + kGap + fontMetrics().horizontalAdvance(entry.label);
+    QStringList out;
+    for (const Entry& e : m_entries)
+        out << e.label;
+    return out;
 }
 
-int LegendStrip::layoutEntries(int width, QList<QPoint>* positions) const
+int LegendStrip::entryWidth(const Entry& entry) const
 {
-    const int rowHeight = std::max(kSwatch, fontMetrics().height()) + 4;
+    // A little slack: drawText() wraps a text whose rectangle is exactly its advance.
+    return kSwatch + kGap + fontMetrics().horizontalAdvance(entry.label) + 4;
+}
+
+QRect LegendStrip::labelRect(const Entry& entry, int width) const
+{
+    return fontMetrics().boundingRect(QRect(0, 0, std::max(20, width), 10000), Qt::TextWordWrap, entry.label);
+}
+
+int LegendStrip::layoutEntries(int width, QList<QRect>* rects) const
+{
+    const int line = std::max(kSwatch, fontMetrics().height()) + 4;
     int x = 0;
     int y = 0;
+    int rowHeight = line;
     for (const Entry& e : m_entries) {
-        const int w = entryWidth(e);
+        int w = entryWidth(e);
+        int h = line;
+        if (w > width) { // too long for a row of its own: wrapped
+            const QRect text = labelRect(e, width - kSwatch - kGap);
+            w = width;
+            h = std::max(line, text.height() + 4);
+        }
         if (x > 0 && x + w > width) {
             x = 0;
             y += rowHeight;
+            rowHeight = line;
         }
-        if (positions)
-            positions->append(QPoint(x, y));
+        if (rects)
+            rects->append(QRect(x, y, w, h));
+        rowHeight = std::max(rowHeight, h);
         x += w + kSpacing;
     }
     return m_entries.isEmpty() ? 0 : y + rowHeight;
@@ -68,19 +91,26 @@ void LegendStrip::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    QList<QPoint> positions;
-    layoutEntries(width(), &positions);
-    const int rowHeight = std::max(kSwatch, fontMetrics().height()) + 4;
+    QList<QRect> rects;
+    layoutEntries(width(), &rects);
+    const int line = std::max(kSwatch, fontMetrics().height()) + 4;
     for (qsizetype i = 0; i < m_entries.size(); ++i) {
         const Entry& e = m_entries.at(i);
-        const QPoint at = positions.at(i);
-        const QRectF sw(at.x() + 0.5, at.y() + (rowHeight - kSwatch) / 2.0 + 0.5, kSwatch - 1, kSwatch - 1);
+        const QRect at = rects.at(i);
+        const QRectF sw(at.x() + 0.5, at.y() + (line - kSwatch) / 2.0 + 0.5, kSwatch - 1, kSwatch - 1);
         p.setPen(Qt::NoPen);
         p.setBrush(e.color);
         switch (e.swatch) {
         case Swatch::Bar:
             p.drawRect(sw.adjusted(0, 3, 0, -3));
             break;
+        case Swatch::Band: {
+            QColor c = e.color;
+            c.setAlphaF(std::min<float>(c.alphaF(), 0.45f));
+            p.setBrush(c);
+            p.drawRect(sw.adjusted(0, 2, 0, -2));
+            break;
+        }
         case Swatch::Hatch:
             p.fillRect(sw.adjusted(0, 3, 0, -3), QBrush(e.color, Qt::BDiagPattern));
             p.setPen(QPen(e.color, 1));
@@ -110,8 +140,13 @@ void LegendStrip::paintEvent(QPaintEvent*)
             p.setPen(QPen(e.color, 1.5, Qt::DashLine));
             p.drawLine(QPointF(sw.left(), sw.center().y()), QPointF(sw.right(), sw.center().y()));
             break;
+        case Swatch::Line:
+            p.setPen(QPen(e.color, 2.4));
+            p.drawLine(QPointF(sw.left(), sw.center().y()), QPointF(sw.right(), sw.center().y()));
+            break;
         }
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRect(at.x() + kSwatch + kGap, at.y(), entryWidth(e), rowHeight), Qt::AlignVCenter | Qt::AlignLeft, e.label);
+        const QRect text(at.x() + kSwatch + kGap, at.y(), at.width() - kSwatch - kGap, at.height());
+        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap, e.label);
     }
 }

@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// A row of legend entries (swatch + label) for views whose marks are not chart series, such as the
-// timeline's phases, hatched waits and markers. Wraps onto more rows when narrow.
+// A row of legend entries (swatch + label): the timeline's phases, hatched waits and markers, and the
+// charts' series (Qt Charts' own legend cuts long names: "Remaining — 127.0.0.1:437…"). Wraps onto more
+// rows when narrow, and a label wider than the strip wraps onto more lines: a name is never cut.
 
 #include <QColor>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 class LegendStrip : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine };
+    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine, Line, Band };
     struct Entry
     {
         Swatch swatch = Swatch::Bar;
@@ -24,6 +26,7 @@ public:
     explicit LegendStrip(QWidget* parent = nullptr);
     void setEntries(const QList<Entry>& entries);
     int entryCount() const { return int(m_entries.size()); }
+    QStringList labels() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -34,9 +37,10 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    // Top-left of each entry when laid out in WIDTH; returns the total height.
-    int layoutEntries(int width, QList<QPoint>* positions) const;
-    int entryWidth(const Entry& entry) const;
+    // Each entry's rectangle when laid out in WIDTH; returns the total height.
+    int layoutEntries(int width, QList<QRect>* rects) const;
+    int entryWidth(const Entry& entry) const; // on one line
+    QRect labelRect(const Entry& entry, int width) const; // the label wrapped to WIDTH
 
     QList<Entry> m_entries;
 };

@@ -33,6 +33,33 @@ QList<QPointF> stepPoints(const QList<QPointF>& samples, double end)
     return out;
 }
 
+QList<QPointF> lowestPerInterval(const QList<QPointF>& samples, double interval)
+{
+    if (!(interval > 0) || samples.size() < 2)
+        return samples;
+    QList<QPointF> out;
+    double slotStart = 0;
+    for (const QPointF& p : samples) {
+        if (out.isEmpty() || p.x() >= slotStart + interval) {
+            out.append(p);
+            slotStart = p.x();
+        } else if (p.y() < out.last().y()) {
+            out.last().setY(p.y());
+        }
+    }
+    return out;
+}
+
+QList<double> mergedResets(const QList<double>& resets, double within)
+{
+    QList<double> out;
+    for (const double r : resets) {
+        if (out.isEmpty() || r - out.last() >= within)
+            out.append(r);
+    }
+    return out;
+}
+
 void RateLimitSeries::clear()
 {
     *this = RateLimitSeries();

@@ -28,6 +28,11 @@ struct RateLimitTrack
 
 // A value that holds until the next sample, drawn as steps: (t0,v0) (t1,v0) (t1,v1) … then flat to END.
 QList<QPointF> stepPoints(const QList<QPointF>& samples, double end);
+// The lowest value reported in each INTERVAL-second slot, at the slot's first sample: answers that arrive
+// together (concurrent runs report 8, 0, 7, 0 within milliseconds) draw one step, not a comb of spikes.
+QList<QPointF> lowestPerInterval(const QList<QPointF>& samples, double interval);
+// Resets (ascending) closer than WITHIN seconds to the previous one kept are one marker.
+QList<double> mergedResets(const QList<double>& resets, double within);
 
 class RateLimitSeries
 {

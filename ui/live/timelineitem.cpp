@@ -113,7 +113,7 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
 {
     const TimelineLayout& l = m_layout;
     const double x0 = l.xForTime(mark.startMs / 1000.0);
-    const double x1 = l.xForTime(mark.endMs / 1000.0);
+    const double x1 = l.xForTime(m_model->clipped(mark).endMs / 1000.0); // not past the playback clock
     if (x1 < l.plot.left() - 12 || x0 > l.plot.right() + 12)
         return;
     const double y = l.yForLane(lane);

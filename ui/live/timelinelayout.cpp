@@ -89,6 +89,16 @@ TimelineLayout TimelineLayout::followingEnd(double endSeconds) const
     return out;
 }
 
+TimelineLayout TimelineLayout::clampedTime(double minSeconds) const
+{
+    TimelineLayout out = *this;
+    if (t0 < minSeconds) {
+        out.t1 += minSeconds - t0;
+        out.t0 = minSeconds;
+    }
+    return out;
+}
+
 double niceTickStep(double span, int targetTicks)
 {
     if (!(span > 0) || targetTicks < 1)

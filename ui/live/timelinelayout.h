@@ -34,6 +34,8 @@ struct TimelineLayout
     TimelineLayout clampedLanes(int laneCount) const;
     // The window [end − span, end] keeping the span, as follow-live shows it.
     TimelineLayout followingEnd(double endSeconds) const;
+    // Shifted right so that it never starts before MIN_SECONDS (time before the session does not exist).
+    TimelineLayout clampedTime(double minSeconds = 0) const;
 };
 
 // A 1-2-5 step giving about TARGET_TICKS intervals over SPAN (both > 0), e.g. span 7 s, 8 ticks → 1 s.

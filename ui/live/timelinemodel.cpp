@@ -2,6 +2,7 @@
 #include "live/timelinemodel.h"
 
 #include "live/phasespans.h"
+#include "run/answerwords.h"
 #include "policy/retrydecision.h"
 
 #include <algorithm>
@@ -111,7 +112,8 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     // Attempts in flight: rebuilt, and their ids make the lab's events findable.
     m_live.clear();
     m_liveAttempts = session.inFlight();
-    const double now = session.latestMs();
+    const double now = session.nowMs();
+    m_clipMs = session.clockMs();
     for (int i = 0; i < int(m_liveAttempts.size()); ++i) {
         const AttemptRecord& a = m_liveAttempts.at(i);
         const int lane = session.runIndex(a.runId);
@@ -145,7 +147,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             pending.append({ int(i), 0 });
     }
     m_pendingLab = pending;
-    m_endMs = std::max(m_endMs, now);
+    m_endMs = m_clipMs ? now : std::max(m_endMs, now);
     for (qsizetype i = 0; i < delta.changedRuns.size(); ++i) {
         const int lane = delta.changedRuns.at(i);
         if (lane >= 0 && lane < m_lanes.size()) {
@@ -157,6 +159,15 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         m_contentEndMs = std::max(m_contentEndMs, m.endMs);
 }
 
+TimelineMark TimelineModel::clipped(const TimelineMark& mark) const
+{
+    if (!m_clipMs || mark.endMs <= *m_clipMs)
+        return mark;
+    TimelineMark m = mark;
+    m.endMs = std::max(m.startMs, *m_clipMs);
+    return m;
+}
+
 std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double toleranceMs) const
 {
     if (lane < 0 || lane >= m_lanes.size())
@@ -164,7 +175,8 @@ std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double to
     std::optional<TimelineHit> best;
     double bestDistance = toleranceMs;
     int bestRank = 99;
-    const auto consider = [&](const TimelineMark& m) {
+    const auto consider = [&](const TimelineMark& drawn) {
+        const TimelineMark m = clipped(drawn);
         int rank = 3;
         double distance = 0;
         if (m.kind == TimelineMark::Kind::Outcome || isLab(m.kind)) {
@@ -224,16 +236,15 @@ QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMar
     }
     if (const auto d = a.duration())
         lines << tr("Attempt took %1%2").arg(duration(toMs(*d)), a.connectionReused ? tr(" on a reused connection") : QString());
-    if (a.status)
-        lines << tr("Answer: %1 %2").arg(*a.status).arg(a.reasonPhrase);
-    if (a.error)
-        lines << tr("Error: %1 — %2").arg(errorClassName(*a.error), a.qtError);
+    lines << tr("Answer: %1").arg(AnswerWords::answer(a));
     if (a.abortReason != AbortReason::None)
         lines << tr("Aborted: %1").arg(abortReasonName(a.abortReason));
     if (a.decision) {
         lines << tr("Decision: %1 — %2").arg(verdictName(a.decision->verdict), a.decision->reason);
         if (a.decision->verdict == Verdict::Retry)
             lines << tr("Next wait: %1 (%2)").arg(formatMillis(a.decision->delay), delaySourceName(a.decision->source));
+        if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
+            lines << unread;
     }
     return lines.join(u'\n');
 }

@@ -47,8 +47,12 @@ public:
     const QList<AttemptRecord>& liveAttempts() const { return m_liveAttempts; }
     // Lab events whose attempt is unknown (no attempt-id header): drawn on the axis, not in a lane.
     const QList<TimelineMark>& unmatchedLab() const { return m_unmatched; }
-    double endMs() const { return m_endMs; } // the latest time the session reported
-    double contentEndMs() const { return m_contentEndMs; } // the end of the last thing drawn
+    double endMs() const { return m_endMs; } // the session's now (LiveSession::nowMs())
+    // The end of the last thing drawn (never past the playback clock).
+    double contentEndMs() const { return m_clipMs ? std::min(m_contentEndMs, *m_clipMs) : m_contentEndMs; }
+    // The playback clock: nothing is drawn past it (a wait due later ends there). Unset for a live batch.
+    std::optional<double> clipMs() const { return m_clipMs; }
+    TimelineMark clipped(const TimelineMark& mark) const; // MARK as drawn: its end at most the clock
     bool isActive() const { return !m_live.isEmpty() || m_outcomes < laneCount(); } // a run is still going
     double startMs() const { return m_startMs; }
 
@@ -80,6 +84,7 @@ private:
     double m_startMs = 0;
     double m_endMs = 0;
     double m_contentEndMs = 0;
+    std::optional<double> m_clipMs;
     bool m_anything = false;
     int m_phases = 0;
     int m_waits = 0;

@@ -2,12 +2,10 @@
 #include "previews/delaypreview.h"
 
 #include "live/chartpalette.h"
+#include "live/timelinelayout.h"
 #include "previews/delaydistribution.h"
 
 #include <QtCharts/QAreaSeries>
-#include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSeries>
-#include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
@@ -29,7 +27,7 @@ QChartView* viewOf(QChart* chart, QWidget* parent)
 {
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(150);
+    view->setMinimumHeight(110);
     return view;
 }
 
@@ -53,10 +51,12 @@ DelayPreview::DelayPreview(QWidget* parent)
     , m_lower(new QLineSeries(this))
     , m_mean(new QLineSeries)
     , m_band(new QAreaSeries(m_upper, m_lower))
-    , m_bars(new QBarSet(tr("waits")))
+    , m_histTop(new QLineSeries(this))
+    , m_histBase(new QLineSeries(this))
+    , m_hist(new QAreaSeries(m_histTop, m_histBase))
     , m_bandX(new QValueAxis)
     , m_bandY(new QValueAxis)
-    , m_histX(new QBarCategoryAxis)
+    , m_histX(new QValueAxis)
     , m_histY(new QValueAxis)
     , m_caption(new QLabel(this))
 {
@@ -74,17 +74,17 @@ DelayPreview::DelayPreview(QWidget* parent)
         s->attachAxis(m_bandY);
     }
 
-    auto* bars = new QBarSeries;
-    bars->append(m_bars);
-    bars->setBarWidth(0.95);
-    m_histChart->addSeries(bars);
+    // An outline on a value axis in seconds: its labels are the delays, as few as fit (a side panel has no
+    // room for 24 bin labels).
+    m_hist->setName(tr("waits"));
+    m_histChart->addSeries(m_hist);
     m_histChart->legend()->hide();
     m_histY->setLabelFormat(u"%d"_s);
+    m_histX->setTitleText(tr("wait (s)"));
     m_histChart->addAxis(m_histX, Qt::AlignBottom);
     m_histChart->addAxis(m_histY, Qt::AlignLeft);
-    bars->attachAxis(m_histX);
-    bars->attachAxis(m_histY);
-    m_histX->setLabelsVisible(false); // 24 bins do not fit labels in a side panel; the title gives the range
+    m_hist->attachAxis(m_histX);
+    m_hist->attachAxis(m_histY);
 
     m_caption->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
@@ -106,8 +106,8 @@ void DelayPreview::applyPalette()
     meanPen.setWidthF(1.5);
     meanPen.setStyle(Qt::DashLine);
     m_mean->setPen(meanPen);
-    m_bars->setColor(colours.backoffWait);
-    m_bars->setBorderColor(colours.backoffWait.darker(120));
+    m_hist->setBrush(colours.backoffWait);
+    m_hist->setPen(QPen(colours.backoffWait.darker(120), 1));
 }
 
 void DelayPreview::changeEvent(QEvent* event)
@@ -138,23 +138,25 @@ void DelayPreview::setDistribution(const DelayDistribution& d)
     m_bandY->setRange(0, top * 1.05);
     m_bandY->applyNiceNumbers();
 
-    QStringList categories;
+    QList<QPointF> outline { QPointF(0, 0) };
+    QList<QPointF> base;
+    const double width = d.binWidthMs / 1000.0;
     int most = 1;
     for (qsizetype i = 0; i < d.histogram.size(); ++i) {
-        categories << QString::number(i * d.binWidthMs / 1000.0, 'f', d.binWidthMs < 100 ? 2 : 1) + QString(int(i), QChar(0x200B));
+        outline << QPointF(double(i) * width, d.histogram.at(i)) << QPointF(double(i + 1) * width, d.histogram.at(i));
         most = std::max(most, d.histogram.at(i));
     }
-    if (m_histX->categories() != categories) {
-        m_histX->clear();
-        m_histX->append(categories);
-    }
-    if (m_bars->count() != d.histogram.size()) {
-        m_bars->remove(0, m_bars->count());
-        QList<qreal> values(d.histogram.size(), 0.0);
-        m_bars->append(values);
-    }
-    for (qsizetype i = 0; i < d.histogram.size(); ++i)
-        m_bars->replace(int(i), d.histogram.at(i));
+    outline << QPointF(double(d.histogram.size()) * width, 0);
+    base << QPointF(0, 0) << QPointF(double(d.histogram.size()) * width, 0);
+    m_histTop->replace(outline);
+    m_histBase->replace(base);
+    const double span = std::max(0.001, double(d.histogram.size()) * width);
+    const double step = niceTickStep(span, 4);
+    m_histX->setTickType(QValueAxis::TicksDynamic);
+    m_histX->setTickAnchor(0);
+    m_histX->setTickInterval(step);
+    m_histX->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
+    m_histX->setRange(0, span);
     m_histY->setRange(0, most * 1.05);
     m_histY->applyNiceNumbers();
     m_histChart->setTitle(tr("%1 sampled waits, 0 – %2 s in %3 bins")

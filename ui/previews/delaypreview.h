@@ -4,8 +4,6 @@
 #include <QWidget>
 
 class QAreaSeries;
-class QBarCategoryAxis;
-class QBarSet;
 class QChart;
 class QLabel;
 class QLineSeries;
@@ -24,7 +22,8 @@ public:
     void setDistribution(const DelayDistribution& distribution);
     QLineSeries* upperSeries() const { return m_upper; }
     QLineSeries* meanSeries() const { return m_mean; }
-    QBarSet* histogramSet() const { return m_bars; }
+    QLineSeries* histogramOutline() const { return m_histTop; }
+    QValueAxis* histogramAxis() const { return m_histX; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -38,10 +37,12 @@ private:
     QLineSeries* m_lower;
     QLineSeries* m_mean;
     QAreaSeries* m_band;
-    QBarSet* m_bars;
+    QLineSeries* m_histTop;
+    QLineSeries* m_histBase;
+    QAreaSeries* m_hist;
     QValueAxis* m_bandX;
     QValueAxis* m_bandY;
-    QBarCategoryAxis* m_histX;
+    QValueAxis* m_histX;
     QValueAxis* m_histY;
     QLabel* m_caption;
 };

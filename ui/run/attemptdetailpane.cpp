@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/attemptdetailpane.h"
 
+#include "run/answerwords.h"
 #include "run/attemptstablemodel.h"
 
 #include "engine/attemptrecord.h"
+#include "http/secretheaders.h"
 
 #include <QStringList>
 
@@ -39,13 +41,6 @@ AttemptDetailPane::AttemptDetailPane(QWidget* parent)
     showNothing();
 }
 
-bool AttemptDetailPane::isSecretHeader(const QByteArray& name)
-{
-    static const QList<QByteArray> secrets { "authorization", "proxy-authorization", "cookie", "set-cookie",
-        "x-api-key", "api-key", "x-auth-token" };
-    return secrets.contains(name.toLower());
-}
-
 void AttemptDetailPane::showNothing()
 {
     setHtml(u"<p><i>%1</i></p>"_s.arg(esc(tr("Select an attempt to see its request, its answer and why the policy "
@@ -75,23 +70,25 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
         if (!d.ruleName.isEmpty())
             facts << tr("Rule: %1").arg(d.ruleName);
         html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(d.reason), esc(facts.join(u" · "_s)));
+        if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
+            html += u"<p><i>%1</i></p>"_s.arg(esc(unread));
     } else {
         html += u"<p>%1</p>"_s.arg(esc(tr("The run was cancelled during this attempt; nothing was decided.")));
     }
 
     html += section(tr("Answer"));
     QStringList answer;
-    answer << tr("Result: %1").arg(AttemptsTableModel::resultText(a));
+    answer << AnswerWords::answer(a);
     if (a.duration())
         answer << tr("took %1 ms").arg(toMs(*a.duration()), 0, 'f', 1);
-    if (!a.qtError.isEmpty())
-        answer << tr("transport: %1").arg(a.qtError);
+    if (const QString transport = AnswerWords::transportError(a); !transport.isEmpty() && !AnswerWords::answer(a).contains(transport))
+        answer << tr("transport: %1").arg(transport);
     answer << (a.connectionReused ? tr("connection reused") : tr("new connection"));
     html += u"<p>%1</p>"_s.arg(esc(answer.join(u" · "_s)));
     if (!a.responseHeaders.isEmpty()) {
         html += u"<table cellspacing='0'>"_s;
         for (const auto& [name, value] : a.responseHeaders)
-            html += headerRow(name, value, isSecretHeader(name));
+            html += headerRow(name, value, ::isSecretHeader(name));
         html += u"</table>"_s;
     }
     if (!a.bodyExcerpt.isEmpty()) {
@@ -111,7 +108,7 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
     if (!a.requestHeaders.isEmpty()) {
         html += u"<table cellspacing='0'>"_s;
         for (const SentHeader& h : a.requestHeaders)
-            html += headerRow(h.name, h.value, h.secret || isSecretHeader(h.name));
+            html += headerRow(h.name, h.value, h.secret || ::isSecretHeader(h.name));
         html += u"</table>"_s;
     }
     setHtml(html);

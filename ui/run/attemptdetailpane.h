@@ -5,7 +5,8 @@
 
 struct AttemptRecord;
 
-// The full story of one attempt: request and response headers (secrets redacted), a body excerpt, and
+// The full story of one attempt: request and response headers (the values SecretHeaders lists are shown
+// as "••• (redacted)"), a body excerpt, and
 // the decision with its reason. Read-only; follows the platform palette.
 class AttemptDetailPane : public QTextBrowser
 {
@@ -15,7 +16,4 @@ public:
 
     void showAttempt(const AttemptRecord& attempt);
     void showNothing();
-
-    // Whether a header's value is a credential and is shown as "••• (redacted)".
-    static bool isSecretHeader(const QByteArray& name);
 };

@@ -3,6 +3,8 @@
 
 #include "run/attemptdetailpane.h"
 #include "run/attemptstablemodel.h"
+#include "livesession.h"
+#include "sessions/chartexport.h"
 
 #include "engine/attemptrecord.h"
 
@@ -32,6 +34,7 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
 
     m_filter->setPlaceholderText(tr("Filter attempts (any column: 503, retry, connection-lost, Retry-After…)"));
     m_filter->setClearButtonEnabled(true);
+    ChartExport::markControl(m_filter);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
     m_table->setModel(m_proxy);
@@ -54,6 +57,8 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
         m_table->setColumnWidth(c, std::max(fm.horizontalAdvance(samples[c]), fm.horizontalAdvance(header)) + 18);
     }
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AttemptsPage::onCurrentChanged);
+    // A new batch or another session: the detail of an attempt that is no longer shown goes.
+    connect(session, &LiveSession::cleared, m_detail, &AttemptDetailPane::showNothing);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);

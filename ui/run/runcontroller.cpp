@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/runcontroller.h"
 
+#include "editors/labroutes.h"
 #include "livesession.h"
 
 #include "engine/clock.h"
@@ -33,6 +34,10 @@ RunController::RunController(QObject* parent)
     m_savePool.setMaxThreadCount(1);
     RetryEngine::registerMetaTypes();
     connect(m_lab, &FaultServer::labEvent, m_session, &LiveSession::onLabEvent);
+    connect(m_lab, &FaultServer::labEvent, this, [this](const LabEvent& e) {
+        if (m_running && e.kind == LabEvent::Kind::ResponseFinished && e.stepKind == QLatin1String("no-route"))
+            ++m_noRoute;
+    });
     connect(m_lab, &FaultServer::listeningChanged, this, &RunController::labChanged);
 }
 
@@ -166,6 +171,8 @@ bool RunController::run(const RunPlan& plan)
     connect(m_batch.get(), &Batch::idle, this, &RunController::onIdle);
 
     m_error.clear();
+    m_noRoute = 0;
+    m_routeProblem = plan.targetLab ? LabRoutes::noRouteProblem(m_lab->scenario(), request.method, plan.labPath) : QString();
     m_submitted = std::max(1, plan.repeat);
     m_finished = 0;
     m_succeeded = 0;
@@ -215,20 +222,26 @@ QString RunController::statusText() const
     if (m_submitted == 0)
         return tr("Ready: the fault lab plays \"%1\". Press Run to send the request.").arg(scenarioName());
     const double amplification = m_finished ? double(m_attempts) / m_finished : 0.0;
+    // A lab request that matches no route is said before and while it runs, and counted after.
+    const QString noRoute = m_noRoute > 0
+        ? tr(" — %n request(s) matched no route of %1 (answered 404, no-route)", nullptr, m_noRoute).arg(scenarioName())
+        : QString();
     if (m_running) {
-        return tr("Running: %1 of %2 runs finished, %3 attempts so far")
-            .arg(m_finished)
-            .arg(m_submitted)
-            .arg(m_attempts);
+        const QString running = tr("Running: %1 of %2 runs finished, %3 attempts so far")
+                                    .arg(m_finished)
+                                    .arg(m_submitted)
+                                    .arg(m_attempts);
+        return m_routeProblem.isEmpty() ? QString(running + noRoute) : QString(running + u" — "_s + m_routeProblem);
     }
     const QString ended = m_stopping ? tr("Stopped") : tr("Done");
     return tr("%1: %2 runs, %3 succeeded, %4 failed; %5 attempts (amplification %6)")
-        .arg(ended)
-        .arg(m_finished)
-        .arg(m_succeeded)
-        .arg(m_finished - m_succeeded)
-        .arg(m_attempts)
-        .arg(amplification, 0, 'f', 2);
+               .arg(ended)
+               .arg(m_finished)
+               .arg(m_succeeded)
+               .arg(m_finished - m_succeeded)
+               .arg(m_attempts)
+               .arg(amplification, 0, 'f', 2)
+        + noRoute;
 }
 
 QString RunController::defaultRecordingDirectory()

@@ -63,6 +63,8 @@ public:
     int finished() const { return m_finished; }
     int succeeded() const { return m_succeeded; }
     int attempts() const { return m_attempts; }
+    // Answers of the lab's fallback (no route of the scenario matched) in the current batch.
+    int noRouteAnswers() const { return m_noRoute; }
 
     // ---- recording
     // Every batch is recorded into a session file in DIRECTORY (journalled while it runs, so a crash loses
@@ -110,5 +112,7 @@ private:
     int m_finished = 0;
     int m_succeeded = 0;
     int m_attempts = 0;
+    int m_noRoute = 0;
+    QString m_routeProblem; // the batch's request matches no route (said in the status while it runs)
     QString m_error;
 };

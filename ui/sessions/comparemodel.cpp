@@ -3,6 +3,9 @@
 
 #include "policy/retrydecision.h"
 
+#include <QFont>
+
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -59,12 +62,29 @@ void CompareModel::setTotals(const ReplayTotals& a, const ReplayTotals& b)
     endResetModel();
 }
 
+bool CompareModel::meaningful(const Row& r)
+{
+    const double delta = std::abs(r.b - r.a);
+    const double scale = std::max(std::abs(r.a), std::abs(r.b));
+    switch (r.unit) {
+    case Row::Unit::Count:
+        return delta >= 1 && delta >= scale * 0.01;
+    case Row::Unit::Percent:
+        return delta >= 0.005; // half a point
+    case Row::Unit::Ratio:
+        return delta >= 0.01 && delta >= scale * 0.01;
+    case Row::Unit::Millis:
+        return delta >= kMinMillis && delta >= scale * kMinShare; // +3 ms of 745 ms is noise
+    }
+    return false;
+}
+
 int CompareModel::direction(int row) const
 {
     if (row < 0 || row >= m_rows.size())
         return 0;
     const Row& r = m_rows.at(row);
-    if (!r.known || r.better == 0 || r.a == r.b)
+    if (!r.known || r.better == 0 || !meaningful(r))
         return 0;
     return (r.b > r.a) == (r.better > 0) ? +1 : -1;
 }
@@ -119,8 +139,10 @@ QString CompareModel::changeText(const Row& row) const
         text = sign + QString::number(qint64(std::llround(std::abs(delta))));
         break;
     }
-    if (row.unit != Row::Unit::Percent && row.a > 0)
-        text += tr(" (%1%2 %)").arg(sign).arg(std::abs(delta) / row.a * 100, 0, 'f', 0);
+    if (row.unit != Row::Unit::Percent && row.a > 0) {
+        const double share = std::abs(delta) / row.a * 100;
+        text += tr(" (%1%2 %)").arg(sign).arg(share, 0, 'f', share < 9.95 ? 1 : 0);
+    }
     return text;
 }
 
@@ -144,6 +166,13 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         break;
     case Qt::ToolTipRole:
         return row.tip;
+    case Qt::FontRole:
+        if (direction(index.row()) != 0) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
     case Qt::TextAlignmentRole:
         return index.column() == Measure ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -157,6 +186,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Change)
+        return tr("B compared with A: better in green, worse in red, the same when the difference is noise");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -167,7 +198,7 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     case SideB:
         return m_nameB;
     case Change:
-        return tr("B compared with A");
+        return tr("Change");
     }
     return {};
 }

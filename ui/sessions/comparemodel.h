@@ -4,7 +4,8 @@
 // The summary differences of two sessions (or a session and its replay under another policy): one row per
 // measure — runs, succeeded, success rate, attempts, amplification, total time, time waiting, operations
 // the server applied — with A, B and the change. directionRole says whether B is better (+1), worse (-1)
-// or the same (0) as A on that measure, so the view can highlight it.
+// or not meaningfully different (0) from A on that measure, so the view highlights only what matters:
+// times within 5 % (or 10 ms), counts within 1 %, rates within half a point are "the same".
 
 #include "session/replaycomparison.h"
 
@@ -16,6 +17,8 @@ class CompareModel final : public QAbstractTableModel
 public:
     enum Column { Measure, SideA, SideB, Change, ColumnCount };
     static constexpr int directionRole = Qt::UserRole + 1;
+    static constexpr double kMinShare = 0.05; // a time differs when by 5 % …
+    static constexpr double kMinMillis = 10; // … and by 10 ms
 
     explicit CompareModel(QObject* parent = nullptr);
 
@@ -41,6 +44,7 @@ private:
         int better = 0; // +1 higher is better, -1 lower is better, 0 neither
         enum class Unit { Count, Percent, Ratio, Millis } unit = Unit::Count;
     };
+    static bool meaningful(const Row& row);
     QString format(const Row& row, double value) const;
     QString changeText(const Row& row) const;
 

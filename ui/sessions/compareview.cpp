@@ -5,6 +5,8 @@
 #include "live/placeholderlabel.h"
 #include "livesession.h"
 #include "sessions/comparemodel.h"
+#include "sessions/requestdifference.h"
+#include "shell/dockscrollarea.h"
 #include "sessions/sessionfeeder.h"
 #include "timelineview.h"
 
@@ -41,10 +43,7 @@ public:
             painter->fillRect(option.rect,
                 QColor(mix(base.red(), mark.red()), mix(base.green(), mark.green()), mix(base.blue(), mark.blue())));
         }
-        QStyleOptionViewItem bold = option;
-        if (direction != 0)
-            bold.font.setBold(true);
-        QStyledItemDelegate::paint(painter, bold, index);
+        QStyledItemDelegate::paint(painter, option, index); // bold comes from the model (its size hint too)
     }
 };
 
@@ -81,6 +80,7 @@ CompareView::CompareView(QWidget* parent)
     auto* content = new QWidget(m_stack);
     m_title = new QLabel(content);
     m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::RichText);
     m_table = new QTableView(content);
     m_table->setModel(m_model);
     m_table->setItemDelegate(new DirectionDelegate(m_table));
@@ -88,7 +88,9 @@ CompareView::CompareView(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // The figures always whole; a long measure name gives way (its tooltip says it in full).
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(CompareModel::Measure, QHeaderView::Stretch);
     m_table->setAlternatingRowColors(true);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
@@ -104,12 +106,25 @@ CompareView::CompareView(QWidget* parent)
     split->addWidget(titled(m_labelB, m_timelineB, split));
     split->setChildrenCollapsible(false);
 
+    // The figures above the timelines, in a splitter: on a short screen the table scrolls, the lanes stay.
+    auto* figures = new QWidget(content);
+    auto* figuresColumn = new QVBoxLayout(figures);
+    figuresColumn->setContentsMargins(0, 0, 0, 0);
+    figuresColumn->addWidget(m_title);
+    figuresColumn->addWidget(m_table, 1);
+    m_split = new QSplitter(Qt::Vertical, content);
+    m_split->addWidget(figures);
+    m_split->addWidget(split);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    m_split->setChildrenCollapsible(false);
     auto* column = new QVBoxLayout(content);
     column->setContentsMargins(6, 6, 6, 6);
-    column->addWidget(m_title);
-    column->addWidget(m_table);
-    column->addWidget(split, 1);
-    m_stack->addWidget(content);
+    column->addWidget(m_split, 1);
+    // Each timeline keeps room for a few lanes and its axis: on a short screen the tab scrolls instead.
+    m_timelineA->setMinimumHeight(kLeastLaneHeight);
+    m_timelineB->setMinimumHeight(kLeastLaneHeight);
+    m_stack->addWidget(new DockScrollArea(content, m_stack));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -121,6 +136,32 @@ CompareView::CompareView(QWidget* parent)
 }
 
 CompareView::~CompareView() = default;
+
+void CompareView::splitFiguresAndLanes()
+{
+    if (height() < 100)
+        return;
+    m_splitPending = false;
+    const int figures = m_title->heightForWidth(std::max(200, width() - 12)) + m_tableHeight + 8;
+    const int top = std::min(figures, int(height() * 0.45));
+    m_split->setSizes({ top, std::max(200, height() - top) });
+}
+
+void CompareView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_splitPending)
+        splitFiguresAndLanes();
+}
+
+void CompareView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_splitPending)
+        splitFiguresAndLanes();
+    // The legend (it wraps onto rows) only when the lanes keep room; the Timeline tab has it too.
+    m_timelineA->setLegendVisible(height() >= kLegendHeight);
+}
 
 bool CompareView::isEmpty() const
 {
@@ -145,22 +186,35 @@ void CompareView::setSessions(std::shared_ptr<const Session> a, const QString& n
     if (!a || !b)
         return;
     const ReplayComparison comparison = ReplayComparison::compare(*a, *b);
-    m_model->setSideNames(tr("A: %1").arg(nameA), tr("B: %1").arg(nameB));
+    // Short column names, so the header never cuts them; the sides are named in full above.
+    m_model->setSideNames(tr("A"), tr("B"));
     m_model->setTotals(comparison.recorded, comparison.replayed);
     const qsizetype paired = comparison.runs.size();
-    QString title;
-    if (a->runs.size() != b->runs.size())
-        title = tr("A has %1 runs and B %2: the first %3 of each are compared.")
-                               .arg(a->runs.size()).arg(b->runs.size()).arg(paired);
-    m_title->setText(title);
-    m_title->setVisible(!title.isEmpty());
+    QStringList lines { tr("<b>A</b>: %1 &nbsp; · &nbsp; <b>B</b>: %2").arg(nameA.toHtmlEscaped(), nameB.toHtmlEscaped()) };
+    if (a->runs.size() != b->runs.size()) {
+        lines << tr("A has %1 runs and B %2: the first %3 of each are compared, times and totals included.")
+                     .arg(a->runs.size()).arg(b->runs.size()).arg(paired);
+    }
+    const QString different = RequestDifference::describe(*a, *b, paired);
+    if (!different.isEmpty()) {
+        const ChartPalette palette = ChartPalette::fromPalette(this->palette());
+        lines << u"<span style='color:%1'><b>%2</b></span>"_s.arg(palette.failure.name(), different.toHtmlEscaped());
+    }
+    m_differentRequests = !different.isEmpty();
+    m_title->setText(lines.join(u"<br>"_s));
+    m_title->setToolTip(tr("Differences within 5 % (times) or 1 % (counts) are not coloured: that is noise."));
     m_labelA->setText(tr("A: %1").arg(nameA));
     m_labelB->setText(tr("B: %1").arg(nameB));
-    // Fit the table to its rows: the timelines get the rest of the height.
-    int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
+    // The table as tall as its rows, no taller; the timelines get the rest (at most 45 % for the figures).
+    int height = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
     for (int r = 0; r < m_model->rowCount(); ++r)
         height += m_table->rowHeight(r);
-    m_table->setFixedHeight(height);
+    m_table->setMaximumHeight(height);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() + 3 * m_table->verticalHeader()->defaultSectionSize());
+    m_tableHeight = height;
+    m_splitPending = true;
+    if (isVisible())
+        splitFiguresAndLanes();
 
     m_feederA = new SessionFeeder(std::move(a), m_liveA, false, this);
     m_feederB = new SessionFeeder(std::move(b), m_liveB, false, this);

@@ -51,6 +51,7 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setRange(0, kSliderSteps);
     m_slider->setToolTip(tr("Drag to move through the session's time"));
+    m_slider->setMinimumWidth(fontMetrics().horizontalAdvance(u'M') * 6);
     m_time = new QLabel(this);
     m_time->setMinimumWidth(fontMetrics().horizontalAdvance(u"0000.0 s / 0000.0 s"_s));
     label->setBuddy(m_play);

@@ -20,6 +20,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -133,8 +134,9 @@ void SessionCommands::createActions()
     m_redact = new QAction(tr("&Redact Secrets in Saves and Exports"), this);
     m_redact->setCheckable(true);
     m_redact->setChecked(true);
-    m_redact->setToolTip(tr("Authorization, Cookie, Set-Cookie, Proxy-Authorization and API-key headers are "
-                            "replaced by their length class and a short hash"));
+    m_redact->setToolTip(tr("Authorization, Proxy-Authorization, Cookie and Set-Cookie, and headers whose name holds "
+                            "token, secret, api-key, password or credential, are replaced by their length class and a "
+                            "short hash"));
     connect(m_redact, &QAction::triggered, this, &SessionCommands::toggleRedaction);
 
     m_playPause = new QAction(tr("&Play / Pause Timeline"), this);
@@ -240,8 +242,10 @@ void SessionCommands::dropFeeder()
 
 void SessionCommands::onRunningChanged(bool running)
 {
-    if (running)
+    if (running) {
         dropFeeder(); // the views show the new batch as it runs
+        m_parts.compare->clear(); // it compared an earlier session
+    }
     updateActions();
 }
 
@@ -257,6 +261,8 @@ void SessionCommands::showSession(std::shared_ptr<const Session> session, const 
     SessionDocument::Origin origin, bool savedByUser)
 {
     dropFeeder();
+    if (origin != SessionDocument::Origin::Replay) // a replay shown is half of the comparison on show
+        m_parts.compare->clear();
     m_feeder = new SessionFeeder(session, m_parts.controller->session(), false, this);
     m_feeder->showAll();
     m_parts.playback->setFeeder(m_feeder);
@@ -392,8 +398,21 @@ void SessionCommands::exportView()
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += filter.contains(u"svg"_s) ? u".svg"_s : u".png"_s;
+    // Named in the picture: the view, and the session it shows (policy, size, when recorded).
+    QString subtitle;
+    if (m_document->hasSession()) {
+        const Session& s = *m_document->session();
+        QStringList policies;
+        for (const RetryPolicy& p : s.policies) {
+            if (!p.name.isEmpty() && !policies.contains(p.name))
+                policies << p.name;
+        }
+        subtitle = tr("%1 · policy %2 · %3 · recorded %4")
+                       .arg(m_document->displayName(), policies.isEmpty() ? tr("unnamed") : policies.join(u", "_s),
+                           countText(s), QLocale().toString(s.meta.createdUtc.toLocalTime(), QLocale::ShortFormat));
+    }
     QString error;
-    if (!ChartExport::save(view, path, tr("Retrylab — %1").arg(title), &error)) {
+    if (!ChartExport::save(view, path, tr("Retrylab — %1").arg(title), subtitle, &error)) {
         warn(tr("Export View"), error);
         return;
     }
@@ -466,7 +485,7 @@ void SessionCommands::replayOffline()
 {
     const std::optional<RetryPolicy> policy = m_parts.editorPolicy();
     if (!policy) {
-        emit statusMessage(tr("The policy in the editor has problems; the fields in red say why."));
+        emit policyHasProblems();
         return;
     }
     ReplayOptions options;
@@ -496,7 +515,7 @@ void SessionCommands::replayLive()
     }
     const std::optional<RetryPolicy> policy = m_parts.editorPolicy();
     if (!policy) {
-        emit statusMessage(tr("The policy in the editor has problems; the fields in red say why."));
+        emit policyHasProblems();
         return;
     }
     options.policy = *policy;

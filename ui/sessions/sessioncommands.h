@@ -80,6 +80,7 @@ public:
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
+    void policyHasProblems(); // a replay needs the editor's policy, and it has problems
     void titleChanged(const QString& title);
     void replayFinished();
     void policyFileDropped(const QString& path);

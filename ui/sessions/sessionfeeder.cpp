@@ -16,13 +16,14 @@ SessionFeeder::SessionFeeder(std::shared_ptr<const Session> session, LiveSession
             apply(i);
     });
     connect(m_playback, &SessionPlayback::eventUndone, this, [this] { m_needsRebuild = true; });
-    connect(m_playback, &SessionPlayback::positionChanged, this, [this] {
+    connect(m_playback, &SessionPlayback::positionChanged, this, [this](qint64 ns) {
         if (m_silent)
             return;
         if (m_needsRebuild)
             rebuild();
-        else
-            m_live->flush();
+        // One clock for every view: the playhead (waits end there, attempts in flight reach it).
+        m_live->setClockMs(double(ns) / 1e6);
+        m_live->flush();
     });
     if (alreadyShown) {
         m_silent = true;
@@ -61,7 +62,6 @@ void SessionFeeder::rebuild()
     m_shown = 0;
     for (qsizetype i = 0; i < m_playback->cursor(); ++i)
         apply(i);
-    m_live->flush();
 }
 
 void SessionFeeder::apply(qsizetype eventIndex)
@@ -83,7 +83,14 @@ void SessionFeeder::apply(qsizetype eventIndex)
         ++m_shown;
         if (!m_finishedPerRun.contains(int(runIndex))) {
             m_finishedPerRun.insert(int(runIndex), 0);
-            m_live->onRunStarted(s.runRecord(runIndex, false));
+            // Started: what was known then. The outcome, end and totals come with its last attempt.
+            RunRecord started = s.runRecord(runIndex, false);
+            started.outcome = FinalKind::None;
+            started.finishedAt.reset();
+            started.reason.clear();
+            started.serverAskedFor.reset();
+            started.totalWait = Millis(0);
+            m_live->onRunStarted(started);
         }
         // In flight: only the moments reached when it was handed to the transport.
         const AttemptRecord full = s.attempts.record(e.row);

@@ -3,8 +3,9 @@
 
 // Shows a saved session in the live views: its attempts, waits and lab events are fed into a LiveSession
 // in time order, as the engine and the lab would have reported them — all at once (opening a file) or as
-// a SessionPlayback reaches them (playback at 1×, 10×, …). Going back in time rebuilds the views from the
-// start up to the playback cursor, in one batch.
+// a SessionPlayback reaches them (playback at 1×, 10×, …), each fact only once its moment is reached (a
+// run's outcome with its last attempt, not when it starts), and the playhead is the LiveSession's clock.
+// Going back in time rebuilds the views from the start up to the playback cursor, in one batch.
 
 #include "session/playbackevent.h"
 #include "session/session.h"

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "http/secretheaders.h"
+
+#include <QLatin1StringView>
+
+namespace {
+
+constexpr QByteArrayView kExact[] = { "authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2" };
+constexpr QByteArrayView kParts[] = { "token", "secret", "api-key", "apikey", "password", "passwd", "credential" };
+
+} // namespace
+
+namespace SecretHeaders {
+
+QList<QByteArrayView> exactNames()
+{
+    return QList<QByteArrayView>(std::begin(kExact), std::end(kExact));
+}
+
+QList<QByteArrayView> nameParts()
+{
+    return QList<QByteArrayView>(std::begin(kParts), std::end(kParts));
+}
+
+} // namespace SecretHeaders
+
+bool isSecretHeader(QByteArrayView name)
+{
+    const QLatin1StringView n(name.data(), name.size());
+    for (const QByteArrayView exact : kExact) {
+        if (n.compare(QLatin1StringView(exact.data(), exact.size()), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    for (const QByteArrayView part : kParts) {
+        if (n.contains(QLatin1StringView(part.data(), part.size()), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}

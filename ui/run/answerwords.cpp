@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/answerwords.h"
+
+#include "engine/attemptrecord.h"
+
+#include <QCoreApplication>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("AnswerWords", text);
+}
+
+} // namespace
+
+namespace AnswerWords {
+
+QString answer(const AttemptRecord& a)
+{
+    if (a.status && !a.error)
+        return a.reasonPhrase.isEmpty() ? QString::number(*a.status) : u"%1 %2"_s.arg(*a.status).arg(a.reasonPhrase);
+    if (a.error) {
+        const QString cls = errorClassName(*a.error);
+        if (a.status) // an answer that began but did not complete
+            return tr("%1, then %2").arg(*a.status).arg(cls);
+        return a.qtError.isEmpty() ? cls : u"%1: %2"_s.arg(cls, a.qtError);
+    }
+    if (a.abortReason != AbortReason::None)
+        return tr("no answer (%1)").arg(abortReasonName(a.abortReason));
+    return tr("no answer");
+}
+
+QString transportError(const AttemptRecord& a)
+{
+    // For a complete HTTP answer Qt still sets an error (429 → UnknownContentError, 503 → ServiceUnavailable)
+    // with a text about the status: that is the answer itself, already said.
+    if (a.qtError.isEmpty() || (a.status && !a.error))
+        return {};
+    return a.qtError;
+}
+
+QString unreadRetryAfter(const AttemptRecord& a)
+{
+    if (!a.retryAfter || !a.retryAfter->delay || !a.decision || a.decision->serverAskedFor)
+        return {};
+    const QString field = a.retryAfter->source.isEmpty() ? u"retry-after"_s : a.retryAfter->source;
+    const QString said = u"%1: %2"_s.arg(field, QString::fromLatin1(a.retryAfter->raw));
+    if (a.decision->verdict == Verdict::Retry)
+        return tr("The answer said %1 (%2); this policy does not read it, so the wait (%3) is its %4.")
+            .arg(said, formatMillis(*a.retryAfter->delay), formatMillis(a.decision->delay),
+                delaySourceName(a.decision->source));
+    return tr("The answer said %1 (%2); this policy does not read it.").arg(said, formatMillis(*a.retryAfter->delay));
+}
+
+} // namespace AnswerWords

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The words the views use for an attempt's answer, in one place: an HTTP answer reads as its status and
+// reason ("429 Too Many Requests") — Qt's own error text for a 4xx or 5xx ("Error transferring … server
+// replied: Too Many Requests") is not an error of the transport and is not shown — and a Retry-After the
+// policy did not read is said, since the decision's reason cannot mention what the policy never saw.
+
+#include <QString>
+
+struct AttemptRecord;
+
+namespace AnswerWords {
+// "429 Too Many Requests", "connection-lost: Connection closed", "no answer (cancelled)".
+QString answer(const AttemptRecord& attempt);
+// Qt's error text when it describes a transport failure (no complete HTTP answer); empty otherwise.
+QString transportError(const AttemptRecord& attempt);
+// A sentence when the answer carried a Retry-After (or retry-after-ms…) that the policy did not read;
+// empty otherwise.
+QString unreadRetryAfter(const AttemptRecord& attempt);
+}
