@@ -3,19 +3,14 @@
 #include "http/ratelimitdialects.h"
 #include "http/structuredfield.h"
 
+#include <QSet>
+
 namespace {
 
 using namespace Qt::StringLiterals;
 
-// One member of a draft-08+ RateLimit-Policy, or of a draft-04…-07 Integer one.
-struct PolicyMember
-{
-    QString name;
-    std::optional<qint64> quota;
-    std::optional<qint64> window;
-    QString unit;
-    QByteArray partitionKey;
-};
+using PolicyMember = RateLimitPolicyMember;
+using PolicyField = RateLimitPolicyField;
 
 // Non-negative Integer parameter KEY; *bad is set when the parameter is present with another type or < 0.
 std::optional<qint64> nonNegative(const SfParameters& params, QByteArrayView key, bool* bad)
@@ -42,13 +37,9 @@ std::optional<QString> identifier(const SfItem& item, bool* isToken)
     return std::nullopt;
 }
 
-struct PolicyField
-{
-    QList<PolicyMember> named; // draft-08+
-    QList<PolicyMember> integer; // draft-04…-07
-};
+} // namespace
 
-PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings)
+RateLimitPolicyField readRateLimitPolicy(const HttpHeaderList& headers, QStringList* warnings)
 {
     PolicyField result;
     const QList<QByteArray> lines = headerValues(headers, "RateLimit-Policy");
@@ -108,21 +99,35 @@ PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings
     }
     if (tokens && warnings)
         *warnings << u"RateLimit-Policy: policy identifiers should be Strings, Tokens read anyway"_s;
+    parsed.byName.reserve(parsed.named.size());
+    for (qsizetype i = 0; i < parsed.named.size(); ++i) {
+        const QString key = parsed.named.at(i).name.toLower();
+        if (!parsed.byName.contains(key)) // the first of equal names wins
+            parsed.byName.insert(key, i);
+    }
     return parsed;
 }
 
-const PolicyMember* findPolicy(const PolicyField& policies, const QString& name)
+const RateLimitPolicyMember* RateLimitPolicyField::find(const QString& name) const
 {
-    for (const PolicyMember& policy : policies.named) {
-        if (policy.name.compare(name, Qt::CaseInsensitive) == 0)
-            return &policy;
-    }
-    return nullptr;
+    const auto it = byName.constFind(name.toLower());
+    return it == byName.constEnd() ? nullptr : &named.at(it.value());
 }
+
+std::optional<qint64> RateLimitPolicyField::integerWindow(qint64 quota) const
+{
+    for (const RateLimitPolicyMember& policy : integer) {
+        if (policy.quota == quota || integer.size() == 1)
+            return policy.window;
+    }
+    return std::nullopt;
+}
+
+namespace {
 
 // draft-08…-11 (r/t) or the editor's copy (a/w/c). Returns false when the field is not that syntax at all.
 bool readListSyntax(const SfList& list, const HttpHeaderList& headers, const PolicyField& policies,
-    RateLimitParse& out, QStringList* usedPolicies)
+    RateLimitParse& out, QSet<QString>* usedPolicies)
 {
     if (list.isEmpty())
         return false;
@@ -157,7 +162,7 @@ bool readListSyntax(const SfList& list, const HttpHeaderList& headers, const Pol
             bad = bad || !key;
             snapshot.partitionKey = key.value_or(QByteArray());
         }
-        if (const PolicyMember* policy = findPolicy(policies, snapshot.policy)) {
+        if (const PolicyMember* policy = policies.find(snapshot.policy)) {
             snapshot.limit = policy->quota;
             snapshot.windowSeconds = policy->window;
             snapshot.quotaUnit = policy->unit;
@@ -177,14 +182,15 @@ bool readListSyntax(const SfList& list, const HttpHeaderList& headers, const Pol
     if (tokens)
         out.warnings << u"RateLimit: policy identifiers should be Strings, Tokens read anyway"_s;
     for (RateLimitSnapshot& snapshot : snapshots) {
-        *usedPolicies << snapshot.policy;
+        usedPolicies->insert(snapshot.policy.toLower());
         appendSnapshot(out, std::move(snapshot));
     }
     return true;
 }
 
 // draft-07: RateLimit: limit=100, remaining=50, reset=5
-bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& headers, RateLimitParse& out)
+bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& headers, const PolicyField& policies,
+    RateLimitParse& out)
 {
     if (!dict.contains("limit") && !dict.contains("remaining") && !dict.contains("reset"))
         return false;
@@ -212,7 +218,7 @@ bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& header
         return true;
     }
     snapshot.resetSeconds = double(*reset);
-    snapshot.windowSeconds = integerPolicyWindow(headers, *snapshot.limit);
+    snapshot.windowSeconds = policies.integerWindow(*snapshot.limit);
     snapshot.fields = rateLimitFields(headers, { "RateLimit", "RateLimit-Policy" });
     appendSnapshot(out, std::move(snapshot));
     return true;
@@ -220,21 +226,10 @@ bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& header
 
 } // namespace
 
-std::optional<qint64> integerPolicyWindow(const HttpHeaderList& headers, qint64 quota)
+void readIetfRateLimit(const HttpHeaderList& headers, const RateLimitPolicyField& policies, RateLimitParse& out)
 {
-    const PolicyField policies = readPolicyField(headers, nullptr);
-    for (const PolicyMember& policy : policies.integer) {
-        if (policy.quota == quota || policies.integer.size() == 1)
-            return policy.window;
-    }
-    return std::nullopt;
-}
-
-void readIetfRateLimit(const HttpHeaderList& headers, const QDateTime& now, RateLimitParse& out)
-{
-    Q_UNUSED(now); // every IETF value is relative
-    const PolicyField policies = readPolicyField(headers, &out.warnings);
-    QStringList usedPolicies;
+    // Every IETF value is relative: no "now" needed.
+    QSet<QString> usedPolicies; // lower-cased
     const QList<QByteArray> lines = headerValues(headers, "RateLimit");
     if (!lines.isEmpty()) {
         QString listError;
@@ -242,7 +237,7 @@ void readIetfRateLimit(const HttpHeaderList& headers, const QDateTime& now, Rate
         bool understood = list && readListSyntax(*list, headers, policies, out, &usedPolicies);
         if (!understood) {
             const std::optional<SfDictionary> dict = parseSfDictionary(lines);
-            understood = dict && readDictionarySyntax(*dict, headers, out);
+            understood = dict && readDictionarySyntax(*dict, headers, policies, out);
         }
         if (!understood) {
             out.warnings << u"RateLimit ignored: neither the draft-08…11 List nor the draft-07 Dictionary syntax"_s
@@ -251,7 +246,7 @@ void readIetfRateLimit(const HttpHeaderList& headers, const QDateTime& now, Rate
     }
     // Policies the server announced without a matching RateLimit member still tell the quota and window.
     for (const PolicyMember& policy : policies.named) {
-        if (usedPolicies.contains(policy.name, Qt::CaseInsensitive))
+        if (usedPolicies.contains(policy.name.toLower()))
             continue;
         RateLimitSnapshot snapshot;
         snapshot.dialect = u"ietf-draft-11"_s;
