@@ -11,6 +11,8 @@ packages=(
     xvfb xauth libgl1-mesa-dri
     appstream desktop-file-utils
     python3 python3-jsonschema
+    curl # the third-party client of the lab tests
+    clang-14 libclang-rt-14-dev # tests/fuzz: clang with libFuzzer and the sanitizer runtimes (cmake --preset fuzz)
 )
 
 missing=()
