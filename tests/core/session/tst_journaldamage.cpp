@@ -3,8 +3,9 @@
 // (tests/data/journals: a `retrylab run --session` recording cut off mid-run) is cut at every byte and has
 // single bits flipped along it: recovery either refuses with a message, or returns the attempts it could
 // read — always a prefix of what the whole journal holds — and says what it did not recover. A recorder
-// that was killed counts as gone at once, whether it is a zombie nobody reaped yet or its pid now belongs to
-// another process.
+// whose pid now belongs to another process, or to another boot, counts as gone; the one that still runs
+// does not. (A killed, unreaped recorder — a zombie — is tests/integration/tst_journalkill's case, with the
+// real binary.)
 #include "session/attemptjson.h"
 #include "session/sessionjournal.h"
 #include "session/sessionjournalprocess.h"
@@ -15,8 +16,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -129,37 +128,6 @@ private Q_SLOTS:
                 QFAIL(qPrintable(u"flip at %1: %2 of %3 attempts, and nothing said"_s.arg(at).arg(s->attemptCount()).arg(m_whole.size())));
         }
         qInfo("journal bit flips: %d recovered whole, %d recovered with the damage reported", whole, reported);
-    }
-
-    // §4: a recorder killed with SIGKILL and not yet reaped is a zombie: its journal recovers at once.
-    void zombieRecorderIsGone()
-    {
-        const pid_t child = ::fork();
-        QVERIFY(child >= 0);
-        if (child == 0) {
-            ::pause();
-            ::_exit(0);
-        }
-        // Its identity as the recorder would have written it, read while it runs.
-        QFile stat(u"/proc/%1/stat"_s.arg(child));
-        QTRY_VERIFY(stat.open(QIODevice::ReadOnly));
-        const QByteArray fields = stat.readAll();
-        const qint64 ticks = fields.mid(fields.lastIndexOf(')') + 2).split(' ').value(19).toLongLong();
-        SessionJournalProcess::Identity who { child, ticks, SessionJournalProcess::current().bootId };
-        QCOMPARE(SessionJournalProcess::state(who, QDateTime::currentDateTimeUtc()), SessionJournalProcess::State::Alive);
-        ::kill(child, SIGKILL);
-        QTRY_COMPARE(SessionJournalProcess::state(who, QDateTime::currentDateTimeUtc()), SessionJournalProcess::State::Zombie);
-        // kill(pid, 0) — the old test — still says it exists.
-        QCOMPARE(::kill(child, 0), 0);
-        SessionJournal::Info info;
-        const QByteArray journal = withHeader(realJournal(),
-            { { u"pid"_s, qint64(child) }, { u"pid_start"_s, ticks }, { u"boot_id"_s, QString::fromLatin1(who.bootId) } });
-        QVERIFY(recover(journal, &info));
-        QVERIFY(!info.processAlive);
-        QCOMPARE(info.recorderState, SessionJournalProcess::State::Zombie);
-        ::waitpid(child, nullptr, 0);
-        QVERIFY(recover(journal, &info));
-        QCOMPARE(info.recorderState, SessionJournalProcess::State::Gone);
     }
 
     // The recorder's pid now names another live process: not the recorder. With the same start time and
