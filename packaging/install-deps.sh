@@ -12,6 +12,7 @@ packages=(
     appstream desktop-file-utils
     python3 python3-jsonschema
     python3-stripe
+    clang-14 libclang-rt-14-dev # tests/fuzz: clang with libFuzzer and the sanitizer runtimes (cmake --preset fuzz)
 )
 
 missing=()

@@ -22,7 +22,10 @@ A session being recorded keeps a journal next to it (SESSION.journal) until it i
 kill -9 the journal holds every attempt that finished; recover turns it back into the session file and
 deletes the journal. Without arguments it looks at the journals this user's Retrylab registered; --dir adds
 the journals found in DIR, and JOURNAL names one directly. Journals of a recording still in progress are
-listed but left alone.
+listed but left alone: in progress means the process that wrote the journal still runs (its pid, with the
+same start time, in this boot; a killed recorder that is a zombie, or a pid now used by another process,
+does not count), so a journal can be recovered the moment its recorder died. Lines that cannot be
+recovered (the one torn by the kill, damaged ones) are listed as "not recovered".
 
 Options:
   --list          only list interrupted sessions
@@ -92,7 +95,10 @@ int runRecover(const QStringList& rawArgs, CliIo& io)
     for (const SessionRecovery::Candidate& c : candidates) {
         ++found;
         const QString target = a.value(u"output"_s).value_or(c.info.sessionPath);
-        const QString state = c.info.processAlive ? tr("still recording (pid %1)").arg(c.info.pid) : tr("interrupted");
+        // Alive means the very process that wrote the journal still runs: not a zombie, not a pid reused.
+        const QString state = c.info.processAlive
+            ? tr("still recording (pid %1)").arg(c.info.pid)
+            : tr("interrupted (recorder pid %1 %2)").arg(c.info.pid).arg(QString::fromLatin1(SessionJournalProcess::stateName(c.info.recorderState)));
         io.out << tr("%1: %2, %3 runs, %4 attempts, started %5 → %6")
                       .arg(c.journalPath, state).arg(c.info.runs).arg(c.info.attempts).arg(c.info.startedUtc, target)
                << '\n';
@@ -105,6 +111,8 @@ int runRecover(const QStringList& rawArgs, CliIo& io)
             continue;
         }
         io.out << tr("recovered %1 (%2 attempts)").arg(target).arg(c.info.attempts) << '\n';
+        for (const QString& problem : c.info.problems)
+            io.out << u"  "_s << tr("not recovered: %1").arg(problem) << '\n';
     }
     if (!found && !failures)
         io.out << tr("no interrupted sessions") << '\n';

@@ -56,6 +56,8 @@ int findName(const std::array<const char*, N>& names, const QByteArray& s, bool*
 }
 
 QByteArray pad2(int v) { return QByteArray::number(v).rightJustified(2, '0'); }
+// date4 / year (RFC 9110 §5.6.7) is always four digits: year 997 is written "0997".
+QByteArray pad4(int v) { return QByteArray::number(v).rightJustified(4, '0'); }
 
 struct Fields
 {
@@ -313,14 +315,14 @@ HttpDate parseHttpDate(QByteArrayView text, const QDateTime& now)
         const QByteArray month(kMonths[r.f.month - 1]);
         if (form == HttpDateForm::ImfFixdate)
             canonical = QByteArray(kShortDays[weekday]) + ", " + pad2(r.f.day) + ' ' + month + ' '
-                + QByteArray::number(r.f.year) + ' ' + time + " GMT";
+                + pad4(r.f.year) + ' ' + time + " GMT";
         else if (form == HttpDateForm::Rfc850)
             canonical = QByteArray(kLongDays[weekday]) + ", " + pad2(r.f.day) + '-' + month + '-'
                 + pad2(twoDigitYear) + ' ' + time + " GMT";
         else {
             const QByteArray day = dayToken.size() == 1 ? QByteArray(" ") + dayToken : dayToken;
             canonical = QByteArray(kShortDays[weekday]) + ' ' + month + ' ' + day + ' ' + time + ' '
-                + QByteArray::number(r.f.year);
+                + pad4(r.f.year);
         }
         if (input != canonical)
             r.warn(u"whitespace differs from the grammar (expected \"%1\")"_s.arg(QLatin1String(canonical)));
@@ -347,7 +349,7 @@ QByteArray formatHttpDate(const QDateTime& time)
     if (d.year() < 1 || d.year() > 9999)
         return {};
     return QByteArray(kShortDays[d.dayOfWeek() - 1]) + ", " + pad2(d.day()) + ' ' + QByteArray(kMonths[d.month() - 1])
-        + ' ' + QByteArray::number(d.year()).rightJustified(4, '0') + ' ' + pad2(t.hour()) + ':' + pad2(t.minute())
+        + ' ' + pad4(d.year()) + ' ' + pad2(t.hour()) + ':' + pad2(t.minute())
         + ':' + pad2(t.second()) + " GMT";
 }
 

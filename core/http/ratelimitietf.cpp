@@ -3,19 +3,14 @@
 #include "http/ratelimitdialects.h"
 #include "http/structuredfield.h"
 
+#include <QSet>
+
 namespace {
 
 using namespace Qt::StringLiterals;
 
-// One member of a draft-08+ RateLimit-Policy, or of a draft-04…-07 Integer one.
-struct PolicyMember
-{
-    QString name;
-    std::optional<qint64> quota;
-    std::optional<qint64> window;
-    QString unit;
-    QByteArray partitionKey;
-};
+using PolicyMember = RateLimitPolicyMember;
+using PolicyField = RateLimitPolicyField;
 
 // Non-negative Integer parameter KEY; *bad is set when the parameter is present with another type or < 0.
 std::optional<qint64> nonNegative(const SfParameters& params, QByteArrayView key, bool* bad)
@@ -42,15 +37,9 @@ std::optional<QString> identifier(const SfItem& item, bool* isToken)
     return std::nullopt;
 }
 
-struct PolicyField
-{
-    QList<PolicyMember> named; // draft-08+
-    QList<PolicyMember> integer; // draft-04…-07
-};
+} // namespace
 
-// ALLOWTOKENS: policy identifiers may be Tokens (the editor's copy's branch); draft-11 requires Strings,
-// and a field that breaks that is ignored whole.
-PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings, bool allowTokens = true)
+RateLimitPolicyField readRateLimitPolicy(const HttpHeaderList& headers, QStringList* warnings)
 {
     PolicyField result;
     const QList<QByteArray> lines = headerValues(headers, "RateLimit-Policy");
@@ -108,25 +97,32 @@ PolicyField readPolicyField(const HttpHeaderList& headers, QStringList* warnings
                          u"Sequence)"_s;
         return result;
     }
-    if (tokens && !allowTokens) {
-        if (warnings)
-            *warnings << u"RateLimit-Policy ignored: policy identifiers must be Strings (draft-11 §3.1); Tokens "
-                         u"belong to the editor's copy, whose RateLimit uses a/w, not r/t"_s;
-        return result;
+    parsed.tokenNames = tokens; // judged with the RateLimit field beside it (readIetfRateLimit)
+    parsed.byName.reserve(parsed.named.size());
+    for (qsizetype i = 0; i < parsed.named.size(); ++i) {
+        const QString key = parsed.named.at(i).name.toLower();
+        if (!parsed.byName.contains(key)) // the first of equal names wins
+            parsed.byName.insert(key, i);
     }
-    if (tokens && warnings)
-        *warnings << u"RateLimit-Policy: policy identifiers are Tokens (the editor's copy); read as names"_s;
     return parsed;
 }
 
-const PolicyMember* findPolicy(const PolicyField& policies, const QString& name)
+const RateLimitPolicyMember* RateLimitPolicyField::find(const QString& name) const
 {
-    for (const PolicyMember& policy : policies.named) {
-        if (policy.name.compare(name, Qt::CaseInsensitive) == 0)
-            return &policy;
-    }
-    return nullptr;
+    const auto it = byName.constFind(name.toLower());
+    return it == byName.constEnd() ? nullptr : &named.at(it.value());
 }
+
+std::optional<qint64> RateLimitPolicyField::integerWindow(qint64 quota) const
+{
+    for (const RateLimitPolicyMember& policy : integer) {
+        if (policy.quota == quota || integer.size() == 1)
+            return policy.window;
+    }
+    return std::nullopt;
+}
+
+namespace {
 
 enum class ListSyntax { None, Draft11, EditorsCopy };
 
@@ -148,7 +144,7 @@ ListSyntax listSyntaxOf(const SfList& list)
 
 // Reads a List of SYNTAX whole, or not at all (*ACCEPTED false, with a warning saying why).
 void readListSyntax(const SfList& list, ListSyntax syntax, const HttpHeaderList& headers, const PolicyField& policies,
-    RateLimitParse& out, QStringList* usedPolicies, bool* accepted)
+    RateLimitParse& out, QSet<QString>* usedPolicies, bool* accepted)
 {
     const bool editorsCopy = syntax == ListSyntax::EditorsCopy;
     const QByteArrayView remainingKey = editorsCopy ? "a" : "r";
@@ -174,7 +170,7 @@ void readListSyntax(const SfList& list, ListSyntax syntax, const HttpHeaderList&
             bad = bad || !key;
             snapshot.partitionKey = key.value_or(QByteArray());
         }
-        if (const PolicyMember* policy = findPolicy(policies, snapshot.policy)) {
+        if (const PolicyMember* policy = policies.find(snapshot.policy)) {
             snapshot.limit = policy->quota;
             snapshot.windowSeconds = policy->window;
             snapshot.quotaUnit = policy->unit;
@@ -200,13 +196,14 @@ void readListSyntax(const SfList& list, ListSyntax syntax, const HttpHeaderList&
         out.warnings << u"RateLimit: policy identifiers are Tokens (the editor's copy); read as names"_s;
     *accepted = true;
     for (RateLimitSnapshot& snapshot : snapshots) {
-        *usedPolicies << snapshot.policy;
+        usedPolicies->insert(snapshot.policy.toLower());
         appendSnapshot(out, std::move(snapshot));
     }
 }
 
 // draft-07: RateLimit: limit=100, remaining=50, reset=5
-bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& headers, RateLimitParse& out, bool* accepted)
+bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& headers, const PolicyField& policies,
+    RateLimitParse& out, bool* accepted)
 {
     if (!dict.contains("limit") && !dict.contains("remaining") && !dict.contains("reset"))
         return false;
@@ -235,7 +232,7 @@ bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& header
     }
     *accepted = true;
     snapshot.resetSeconds = double(*reset);
-    snapshot.windowSeconds = integerPolicyWindow(headers, *snapshot.limit);
+    snapshot.windowSeconds = policies.integerWindow(*snapshot.limit);
     snapshot.fields = rateLimitFields(headers, { "RateLimit", "RateLimit-Policy" });
     appendSnapshot(out, std::move(snapshot));
     return true;
@@ -243,34 +240,31 @@ bool readDictionarySyntax(const SfDictionary& dict, const HttpHeaderList& header
 
 } // namespace
 
-std::optional<qint64> integerPolicyWindow(const HttpHeaderList& headers, qint64 quota)
+void readIetfRateLimit(const HttpHeaderList& headers, const RateLimitPolicyField& policies, RateLimitParse& out)
 {
-    const PolicyField policies = readPolicyField(headers, nullptr);
-    for (const PolicyMember& policy : policies.integer) {
-        if (policy.quota == quota || policies.integer.size() == 1)
-            return policy.window;
-    }
-    return std::nullopt;
-}
-
-void readIetfRateLimit(const HttpHeaderList& headers, const QDateTime& now, RateLimitParse& out)
-{
-    Q_UNUSED(now); // every IETF value is relative
+    // Every IETF value is relative: no "now" needed.
+    QSet<QString> usedPolicies; // lower-cased
     const QList<QByteArray> lines = headerValues(headers, "RateLimit");
     QString listError;
     const std::optional<SfList> list = lines.isEmpty() ? std::nullopt : parseSfList(lines, &listError);
     const ListSyntax syntax = list ? listSyntaxOf(*list) : ListSyntax::None;
-    // Token identifiers are the editor's copy's; in a draft-11 pair they make RateLimit-Policy malformed.
-    const PolicyField policies = readPolicyField(headers, &out.warnings, lines.isEmpty() || syntax == ListSyntax::EditorsCopy);
-    QStringList usedPolicies;
+    // Token names are the editor's copy's; beside a draft-11 RateLimit (or alone) they make the policy
+    // field malformed, and it is not read at all.
+    const bool policiesRead = !policies.tokenNames || syntax == ListSyntax::EditorsCopy;
+    if (!policiesRead && !policies.named.isEmpty()) {
+        out.warnings << u"RateLimit-Policy ignored: policy identifiers must be Strings (draft-11 §3.1); Tokens "
+                        u"belong to the editor's copy, whose RateLimit uses a/w, not r/t"_s;
+    }
+    static const RateLimitPolicyField none;
+    const RateLimitPolicyField& usable = policiesRead ? policies : none;
     bool rateLimitRead = lines.isEmpty();
     if (!lines.isEmpty()) {
         bool understood = syntax != ListSyntax::None;
         if (understood)
-            readListSyntax(*list, syntax, headers, policies, out, &usedPolicies, &rateLimitRead);
+            readListSyntax(*list, syntax, headers, usable, out, &usedPolicies, &rateLimitRead);
         if (!understood) {
             const std::optional<SfDictionary> dict = parseSfDictionary(lines);
-            understood = dict && readDictionarySyntax(*dict, headers, out, &rateLimitRead);
+            understood = dict && readDictionarySyntax(*dict, headers, usable, out, &rateLimitRead);
         }
         if (!understood) {
             out.warnings << u"RateLimit ignored: neither the draft-08…11 List nor the draft-07 Dictionary syntax"_s
@@ -280,12 +274,12 @@ void readIetfRateLimit(const HttpHeaderList& headers, const QDateTime& now, Rate
     // Policies the server announced without a matching RateLimit member still tell the quota and window, but
     // not when the RateLimit field beside them was malformed: the pair is read whole or not at all.
     if (!rateLimitRead) {
-        if (!policies.named.isEmpty())
+        if (!usable.named.isEmpty())
             out.warnings << u"RateLimit-Policy not used: the RateLimit field it describes was ignored"_s;
         return;
     }
-    for (const PolicyMember& policy : policies.named) {
-        if (usedPolicies.contains(policy.name, Qt::CaseInsensitive))
+    for (const PolicyMember& policy : usable.named) {
+        if (usedPolicies.contains(policy.name.toLower()))
             continue;
         RateLimitSnapshot snapshot;
         snapshot.dialect = u"ietf-draft-11"_s;

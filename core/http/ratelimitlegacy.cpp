@@ -56,7 +56,8 @@ std::optional<qint64> readIntegerItem(const QList<QByteArray>& lines)
 
 } // namespace
 
-void readLegacyRateLimit(const HttpHeaderList& headers, const QDateTime& now, RateLimitParse& out)
+void readLegacyRateLimit(const HttpHeaderList& headers, const QDateTime& now, const RateLimitPolicyField& policies,
+    RateLimitParse& out)
 {
     const QList<QByteArray> limitLines = headerValues(headers, "RateLimit-Limit");
     const QList<QByteArray> remainingLines = headerValues(headers, "RateLimit-Remaining");
@@ -80,7 +81,7 @@ void readLegacyRateLimit(const HttpHeaderList& headers, const QDateTime& now, Ra
         }
     }
     if (snapshot.limit && !snapshot.windowSeconds)
-        snapshot.windowSeconds = integerPolicyWindow(headers, *snapshot.limit);
+        snapshot.windowSeconds = policies.integerWindow(*snapshot.limit);
     if (!remainingLines.isEmpty()) {
         snapshot.remaining = readIntegerItem(remainingLines);
         if (!snapshot.remaining)

@@ -88,8 +88,10 @@ RateLimitParse parseRateLimits(const HttpHeaderList& headers, const QDateTime& n
             return result;
         }
     }
-    readIetfRateLimit(headers, now, result);
-    readLegacyRateLimit(headers, now, result);
+    // RateLimit-Policy serves three readers; it is parsed once (a 150 KB field used to be parsed thrice).
+    const RateLimitPolicyField policies = readRateLimitPolicy(headers, &result.warnings);
+    readIetfRateLimit(headers, policies, result);
+    readLegacyRateLimit(headers, now, policies, result);
     readVendorRateLimits(headers, now, result);
     result.mostRestrictiveIndex = mostRestrictiveIndex(result.snapshots);
     return result;

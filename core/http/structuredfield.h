@@ -9,6 +9,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -49,7 +50,9 @@ struct SfDisplayString
 using SfBareItem = std::variant<qint64, double, QString, SfToken, SfByteSequence, bool, SfDate, SfDisplayString>;
 
 // An ordered map with unique keys, as RFC 9651 uses for Parameters and Dictionaries: inserting an existing
-// key overwrites its value and keeps its original position ("last wins").
+// key overwrites its value and keeps its original position ("last wins"). Read `entries` freely; change the
+// map only through insertOrAssign(). Past a few entries a hash of key → position keeps insertOrAssign() and
+// find() constant-time, so parsing a field of N members stays linear (a 300 KB Dictionary is 30 000 keys).
 template <typename Value>
 struct SfOrderedMap
 {
@@ -57,26 +60,50 @@ struct SfOrderedMap
 
     const Value* find(QByteArrayView key) const
     {
-        for (const auto& entry : entries) {
-            if (entry.first == key)
-                return &entry.second;
-        }
-        return nullptr;
+        const qsizetype at = indexOf(key);
+        return at < 0 ? nullptr : &entries.at(at).second;
     }
     bool contains(QByteArrayView key) const { return find(key) != nullptr; }
     void insertOrAssign(const QByteArray& key, Value value)
     {
-        for (auto& entry : entries) {
-            if (entry.first == key) {
-                entry.second = std::move(value);
-                return;
-            }
+        const qsizetype at = indexOf(key);
+        if (at >= 0) {
+            entries[at].second = std::move(value);
+            return;
         }
+        const bool indexed = !m_positions.isEmpty() && m_positions.size() == entries.size();
         entries.append({ key, std::move(value) });
+        if (indexed)
+            m_positions.insert(key, entries.size() - 1);
+        else if (entries.size() >= kIndexFrom)
+            reindex(); // the first time, or after `entries` was changed directly
     }
     qsizetype size() const { return entries.size(); }
     bool isEmpty() const { return entries.isEmpty(); }
-    friend bool operator==(const SfOrderedMap&, const SfOrderedMap&) = default;
+    friend bool operator==(const SfOrderedMap& a, const SfOrderedMap& b) { return a.entries == b.entries; }
+
+private:
+    static constexpr qsizetype kIndexFrom = 8; // below this a scan is faster than hashing
+    qsizetype indexOf(QByteArrayView key) const
+    {
+        if (!m_positions.isEmpty() && m_positions.size() == entries.size()) {
+            const auto it = m_positions.constFind(key.toByteArray());
+            return it == m_positions.constEnd() ? -1 : it.value();
+        }
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            if (entries.at(i).first == key)
+                return i;
+        }
+        return -1;
+    }
+    void reindex()
+    {
+        m_positions.clear();
+        m_positions.reserve(entries.size());
+        for (qsizetype i = 0; i < entries.size(); ++i)
+            m_positions.insert(entries.at(i).first, i);
+    }
+    QHash<QByteArray, qsizetype> m_positions; // key → index in entries, once there are kIndexFrom of them
 };
 
 using SfParameters = SfOrderedMap<SfBareItem>;

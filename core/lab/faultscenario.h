@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lab/faultroute.h"
+#include "lab/faultserverlimits.h"
 #include "lab/ratelimitspec.h"
 
 #include <QJsonObject>
@@ -34,6 +35,7 @@ struct FaultScenario
     std::optional<RateLimitSpec> rateLimit; // shared by every route without its own
     QList<OutageWindow> outages;
     int fallbackStatus = 404; // no route matched
+    FaultServerLimits limits; // set ones replace the server's own while this scenario plays
     QJsonObject source; // the document it was loaded from (served by GET /_lab/scenario)
 
     // A scenario with one catch-all route answering 200 (what a fresh FaultServer plays).

@@ -14,10 +14,14 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <sys/socket.h>
+
 using namespace Qt::StringLiterals;
 using std::chrono::milliseconds;
 
 namespace {
+
+constexpr int kListenBacklog = 1024;
 
 QByteArray problem(const QString& type, const QString& title)
 {
@@ -69,6 +73,9 @@ bool FaultServer::start(const FaultServerOptions& options)
 bool FaultServer::listenAll()
 {
     m_v4 = new QTcpServer(this);
+    // A burst of connections (a thousand idle clients at once) must queue, not have SYNs dropped (Qt's
+    // default backlog is 50): a dropped SYN costs the next well-behaved client a second's retransmit.
+    m_v4->setListenBacklogSize(kListenBacklog);
     if (!m_v4->listen(m_options.address, m_port)) {
         m_error = tr("cannot listen on %1 port %2: %3")
                       .arg(m_options.address.toString())
@@ -80,6 +87,7 @@ bool FaultServer::listenAll()
     connect(m_v4, &QTcpServer::newConnection, this, [this, server = m_v4.data()] { onNewConnection(server); });
     if (m_options.alsoIpv6Loopback && m_options.address == QHostAddress(QHostAddress::LocalHost)) {
         m_v6 = new QTcpServer(this);
+        m_v6->setListenBacklogSize(kListenBacklog);
         if (m_v6->listen(QHostAddress::LocalHostIPv6, m_port)) {
             connect(m_v6, &QTcpServer::newConnection, this, [this, server = m_v6.data()] { onNewConnection(server); });
         } else {
@@ -245,13 +253,12 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
 {
     if (!socket)
         return;
-    if (m_connections.size() >= m_options.maxConnections) {
-        socket->abort();
-        socket->deleteLater();
+    if (m_connections.size() >= maxConnections()) {
+        refuseOverCapacity(socket, maxConnections());
         return;
     }
     const quint64 id = m_nextConnectionId++;
-    auto* connection = new LabConnection(id, socket, m_options.limits, m_options.timeouts, this);
+    auto* connection = new LabConnection(id, socket, parserLimits(), timeouts(), this);
     m_connections.insert(id, connection);
     connect(connection, &LabConnection::requestReady, this, &FaultServer::onRequest);
     connect(connection, &LabConnection::requestRejected, this, [this](LabConnection* c, int status, const QString& why) {
@@ -259,6 +266,13 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
         event.kind = LabEvent::Kind::Rejected;
         event.connectionId = c->id();
         event.status = status;
+        event.detail = why;
+        report(event);
+    });
+    connect(connection, &LabConnection::closedByLab, this, [this](LabConnection* c, const QString& why) {
+        LabEvent event;
+        event.kind = LabEvent::Kind::Rejected;
+        event.connectionId = c->id();
         event.detail = why;
         report(event);
     });
@@ -285,6 +299,68 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
             });
         }
     }
+}
+
+HttpParserLimits FaultServer::parserLimits() const
+{
+    HttpParserLimits limits = m_options.limits;
+    const FaultServerLimits& set = m_scenario.limits;
+    limits.maxRequestLine = set.requestLineBytes.value_or(limits.maxRequestLine);
+    limits.maxHeaderBytes = set.headerBytes.value_or(limits.maxHeaderBytes);
+    limits.maxHeaderCount = set.headerCount.value_or(limits.maxHeaderCount);
+    limits.maxBodyBytes = set.bodyBytes.value_or(limits.maxBodyBytes);
+    return limits;
+}
+
+LabConnection::Timeouts FaultServer::timeouts() const
+{
+    LabConnection::Timeouts t = m_options.timeouts;
+    const FaultServerLimits& set = m_scenario.limits;
+    t.idle = set.idleTimeout.value_or(t.idle);
+    t.headers = set.headerTimeout.value_or(t.headers);
+    t.request = set.requestTimeout.value_or(t.request);
+    return t;
+}
+
+int FaultServer::maxConnections() const
+{
+    return m_scenario.limits.maxConnections.value_or(m_options.maxConnections);
+}
+
+// Past the cap: a 503 with Retry-After, FIN, and the peer's bytes read and dropped until it closes (so
+// the close is no RST that could destroy the answer in flight); cut off after a second. These sockets are
+// capped as well: a flood beyond that is reset at once.
+void FaultServer::refuseOverCapacity(QTcpSocket* socket, int limit)
+{
+    LabEvent event;
+    event.kind = LabEvent::Kind::Rejected;
+    event.status = 503;
+    event.detail = tr("connection limit of %1 reached").arg(limit);
+    constexpr int kMaxRefusing = 64;
+    if (m_overCapacity >= kMaxRefusing) {
+        event.status = 0;
+        event.detail += tr("; reset (more than %1 refusals pending)").arg(kMaxRefusing);
+        report(event);
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+    report(event);
+    ++m_overCapacity;
+    socket->setParent(this);
+    connect(socket, &QObject::destroyed, this, [this] { --m_overCapacity; });
+    LabResponse response = LabResponse::json(503, problem(u"over_capacity"_s, event.detail));
+    response.setHeader("Retry-After", "1");
+    socket->write(response.serializeHead(false) + response.body);
+    socket->flush();
+    if (socket->socketDescriptor() >= 0)
+        ::shutdown(int(socket->socketDescriptor()), SHUT_WR);
+    connect(socket, &QTcpSocket::readyRead, socket, [socket] { socket->readAll(); });
+    connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    QTimer::singleShot(std::chrono::seconds(1), socket, [socket] {
+        socket->abort();
+        socket->deleteLater();
+    });
 }
 
 void FaultServer::onRequest(LabConnection* connection, const LabRequest& received)

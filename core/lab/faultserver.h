@@ -94,6 +94,11 @@ private:
     void scheduleOutages();
     std::optional<OutageWindow> activeOutage() const;
     void report(LabEvent event);
+    void refuseOverCapacity(QTcpSocket* socket, int limit);
+    // The server's options with the scenario's limits applied over them.
+    HttpParserLimits parserLimits() const;
+    LabConnection::Timeouts timeouts() const;
+    int maxConnections() const;
 
     FaultServerOptions m_options;
     QPointer<QTcpServer> m_v4;
@@ -107,6 +112,7 @@ private:
     QStringList m_warnings;
 
     QHash<quint64, LabConnection*> m_connections;
+    int m_overCapacity = 0; // connections past the cap still being answered 503
     QList<QPointer<ExchangePlayback>> m_playbacks;
     QList<QTimer*> m_outageTimers;
     quint64 m_nextConnectionId = 1;

@@ -22,6 +22,6 @@ struct FaultServerOptions
     QByteArray attemptHeader = "X-Retrylab-Attempt"; // receipts are counted per value of this field
     HttpParserLimits limits;
     LabConnection::Timeouts timeouts;
-    int maxConnections = 1000; // beyond this, new connections are reset at once
+    int maxConnections = 1000; // beyond this, new connections are answered 503 and closed
     std::optional<quint64> seed; // overrides the scenario's seed
 };

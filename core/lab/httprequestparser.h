@@ -29,6 +29,8 @@ public:
     State feed(QByteArray& buffer);
     State state() const { return m_state; }
     bool inProgress() const { return m_phase != Phase::RequestLine || m_consumed > 0; }
+    // The request line and header fields are in; what remains (if anything) is the body.
+    bool headComplete() const { return m_phase != Phase::RequestLine && m_phase != Phase::Headers; }
 
     // Valid once feed() returned Complete; resets the parser for the next request.
     LabRequest takeRequest();

@@ -3,10 +3,14 @@
 
 #include "lab/labresponse.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTcpSocket>
 #include <QTimer>
 
 #include <sys/socket.h>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -61,7 +65,17 @@ void LabConnection::armTimer()
     if (m_busy || m_closing)
         return;
     const bool midRequest = !m_buffer.isEmpty() || m_parser.inProgress();
-    m_timer->start(midRequest ? m_timeouts.request : m_timeouts.idle);
+    if (!midRequest) {
+        m_timer->start(m_timeouts.idle);
+        return;
+    }
+    if (!m_requestClock.isValid())
+        m_requestClock.start();
+    // The head has its own (usually shorter) budget; the whole request the longer one.
+    const std::chrono::milliseconds budget
+        = m_parser.headComplete() ? m_timeouts.request : std::min(m_timeouts.headers, m_timeouts.request);
+    const std::chrono::milliseconds left = budget - std::chrono::milliseconds(m_requestClock.elapsed());
+    m_timer->start(std::max(left, std::chrono::milliseconds(0)));
 }
 
 void LabConnection::onReadyRead()
@@ -80,8 +94,9 @@ void LabConnection::onReadyRead()
     if (m_busy)
         return;
     if (wasEmpty && !m_buffer.isEmpty())
-        m_timer->start(m_timeouts.request); // the request-read clock starts at its first byte
+        m_requestClock.start(); // the request-read clock starts at its first byte
     processBuffer();
+    armTimer(); // the head may have been completed: the body's budget applies from now on
 }
 
 void LabConnection::processBuffer()
@@ -96,6 +111,7 @@ void LabConnection::processBuffer()
         return;
     case HttpRequestParser::State::Complete: {
         m_timer->stop();
+        m_requestClock.invalidate();
         m_busy = true;
         LabRequest request = m_parser.takeRequest();
         request.connectionId = m_id;
@@ -116,18 +132,23 @@ void LabConnection::finishExchange(bool keepAlive)
     }
     if (!isOpen())
         return;
+    if (!m_buffer.isEmpty()) // a pipelined request: its clock starts now
+        m_requestClock.start();
     armTimer();
-    if (!m_buffer.isEmpty()) {
-        m_timer->start(m_timeouts.request);
+    if (!m_buffer.isEmpty())
         QTimer::singleShot(0, this, &LabConnection::processBuffer);
-    }
 }
 
 void LabConnection::reject(int status, const QString& reason)
 {
     emit requestRejected(this, status, reason);
+    const QString error = status == 408 ? u"request_timeout"_s
+        : status == 413                 ? u"content_too_large"_s
+        : status == 414                 ? u"uri_too_long"_s
+        : status == 431                 ? u"header_fields_too_large"_s
+                                        : u"bad_request"_s;
     LabResponse response = LabResponse::json(status,
-        R"({"error":"bad_request","detail":")" + reason.toUtf8() + "\"}");
+        QJsonDocument(QJsonObject { { u"error"_s, error }, { u"detail"_s, reason } }).toJson(QJsonDocument::Compact));
     write(response.serializeHead(false) + response.body);
     closeGracefully();
 }
@@ -137,10 +158,14 @@ void LabConnection::onTimeout()
     if (m_busy || m_closing)
         return;
     if (m_buffer.isEmpty() && !m_parser.inProgress()) {
+        emit closedByLab(this, u"idle for %1 ms (idle timeout)"_s.arg(m_timeouts.idle.count()));
         closeGracefully(); // idle keep-alive connection
         return;
     }
-    reject(408, u"request not received in time"_s);
+    if (m_parser.headComplete())
+        reject(408, u"request body not received within %1 ms (request timeout)"_s.arg(m_timeouts.request.count()));
+    else
+        reject(408, u"request head not received within %1 ms (header timeout)"_s.arg(std::min(m_timeouts.headers, m_timeouts.request).count()));
 }
 
 void LabConnection::closeGracefully()

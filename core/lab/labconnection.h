@@ -4,6 +4,7 @@
 #include "lab/httprequestparser.h"
 #include "lab/labrequest.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 
@@ -24,6 +25,7 @@ public:
     {
         std::chrono::milliseconds idle { 30000 }; // keep-alive connection with no request in progress
         std::chrono::milliseconds request { 10000 }; // from the first byte to the end of the request
+        std::chrono::milliseconds headers { 10000 }; // from the first byte to the end of the head
     };
 
     LabConnection(quint64 id, QTcpSocket* socket, HttpParserLimits limits, Timeouts timeouts,
@@ -47,6 +49,8 @@ signals:
     // A request was malformed or too large and answered by the connection itself.
     void requestRejected(LabConnection* connection, int status, const QString& reason);
     void closed(LabConnection* connection);
+    // The connection was closed by the lab for a reason the peer did not send (idle timeout).
+    void closedByLab(LabConnection* connection, const QString& reason);
 
 private:
     void onReadyRead();
@@ -61,6 +65,7 @@ private:
     HttpParserLimits m_limits;
     Timeouts m_timeouts;
     QTimer* m_timer;
+    QElapsedTimer m_requestClock; // since the current request's first byte
     QByteArray m_buffer;
     bool m_busy = false;
     bool m_closing = false;

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <initializer_list>
 
 using namespace Qt::StringLiterals;
@@ -42,7 +43,10 @@ public:
         if (v.isUndefined())
             return std::nullopt;
         const double d = v.toDouble(-1e300);
-        if (!v.isDouble() || d != double(qint64(d)) || d < double(min) || d > double(max)) {
+        // The range first: casting 1e30 (or NaN) to qint64 is undefined. double(max) may round up to
+        // 2^63, so the upper bound is strict against 2^63 as well.
+        if (!v.isDouble() || !(d >= double(min) && d <= double(max) && d < 9223372036854775808.0)
+            || d != std::floor(d)) {
             problem(path + u'.' + key, u"must be an integer from %1 to %2"_s.arg(min).arg(max));
             return std::nullopt;
         }
@@ -78,6 +82,36 @@ public:
         if (!s)
             return std::nullopt;
         return static_cast<RetryAfterForm>(names.indexOf(*s));
+    }
+
+    FaultServerLimits limits(const QJsonValue& v, const QString& path)
+    {
+        FaultServerLimits out;
+        if (!v.isObject()) {
+            problem(path, u"must be an object"_s);
+            return out;
+        }
+        const QJsonObject o = v.toObject();
+        checkKeys(o, path, { u"request_line_bytes", u"header_bytes", u"header_count", u"body_bytes", u"idle_timeout_ms",
+                               u"header_timeout_ms", u"request_timeout_ms", u"max_connections" });
+        constexpr qint64 kDay = 24 * 3600 * 1000;
+        if (auto n = integer(o, path, u"request_line_bytes"_s, 16, 1 << 24))
+            out.requestLineBytes = qsizetype(*n);
+        if (auto n = integer(o, path, u"header_bytes"_s, 16, 1 << 26))
+            out.headerBytes = qsizetype(*n);
+        if (auto n = integer(o, path, u"header_count"_s, 1, 100000))
+            out.headerCount = int(*n);
+        if (auto n = integer(o, path, u"body_bytes"_s, 0, 1LL << 30)) // bodies are held in memory
+            out.bodyBytes = qsizetype(*n);
+        if (auto n = integer(o, path, u"idle_timeout_ms"_s, 1, kDay))
+            out.idleTimeout = milliseconds(*n);
+        if (auto n = integer(o, path, u"header_timeout_ms"_s, 1, kDay))
+            out.headerTimeout = milliseconds(*n);
+        if (auto n = integer(o, path, u"request_timeout_ms"_s, 1, kDay))
+            out.requestTimeout = milliseconds(*n);
+        if (auto n = integer(o, path, u"max_connections"_s, 1, 100000))
+            out.maxConnections = int(*n);
+        return out;
     }
 
     std::optional<RateLimitSpec> rateLimit(const QJsonValue& value, const QString& path);
@@ -358,7 +392,8 @@ ScenarioLoader::Result ScenarioLoader::fromObject(const QJsonObject& o)
 {
     Reader r;
     const QString root = u"$"_s;
-    r.checkKeys(o, root, { u"format", u"name", u"description", u"seed", u"routes", u"rate_limit", u"outages", u"fallback_status" });
+    r.checkKeys(o, root, { u"format", u"name", u"description", u"seed", u"routes", u"rate_limit", u"outages", u"fallback_status",
+                           u"limits" });
     FaultScenario scenario;
     if (!o.contains(u"format"_s))
         r.problem(u"$.format"_s, u"is required (1)"_s);
@@ -383,6 +418,8 @@ ScenarioLoader::Result ScenarioLoader::fromObject(const QJsonObject& o)
                 scenario.routes << *route;
         }
     }
+    if (o.contains(u"limits"_s))
+        scenario.limits = r.limits(o.value(u"limits"_s), u"$.limits"_s);
     if (o.contains(u"rate_limit"_s))
         scenario.rateLimit = r.rateLimit(o.value(u"rate_limit"_s), u"$.rate_limit"_s);
     if (o.contains(u"outages"_s)) {

@@ -239,8 +239,10 @@ QList<StatusRange> JsonReader::statusList(const QString& key)
         const QJsonValue entry = array.at(i);
         const QString itemPath = path(key) + QStringLiteral("[%1]").arg(i);
         std::optional<StatusRange> range;
-        if (entry.isDouble() && entry.toDouble() == std::floor(entry.toDouble()))
-            range = StatusRange { int(entry.toDouble()), int(entry.toDouble()) };
+        // Range-checked before the cast: [1e10] is "not a status code", not undefined behaviour.
+        const double number = entry.toDouble();
+        if (entry.isDouble() && number == std::floor(number) && std::abs(number) <= double(std::numeric_limits<int>::max()))
+            range = StatusRange { int(number), int(number) };
         else if (entry.isString())
             range = parseStatusRange(entry.toString());
         if (!range) {

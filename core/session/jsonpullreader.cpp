@@ -148,18 +148,15 @@ JsonPullReader::Kind JsonPullReader::peek()
     }
 }
 
-bool JsonPullReader::enterObject()
+bool JsonPullReader::enterContainer(char open)
 {
-    if (!expect('{'))
+    if (!expect(open))
         return false;
-    m_first.push_back(true);
-    return true;
-}
-
-bool JsonPullReader::enterArray()
-{
-    if (!expect('['))
+    if (m_first.size() >= size_t(kMaxDepth)) {
+        // readValue() and skipValue() recurse once per level: refuse before the stack runs out.
+        fail(tr("objects and arrays nested deeper than %1 levels").arg(kMaxDepth));
         return false;
+    }
     m_first.push_back(true);
     return true;
 }

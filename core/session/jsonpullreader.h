@@ -25,11 +25,14 @@ public:
 
     Kind peek(); // the kind of the next value (whitespace skipped)
 
-    bool enterObject(); // consumes '{'
+    // Objects and arrays open at once, at most (QJsonDocument's own limit is 1024); deeper is an error.
+    static constexpr int kMaxDepth = 512;
+
+    bool enterObject() { return enterContainer('{'); } // consumes '{'
     // Inside an object: the next key (UTF-8), or false at the closing '}' (consumed) or on error.
     bool nextKey(QByteArray* key);
     bool nextKeyView(QByteArrayView* key); // the same, without a copy
-    bool enterArray(); // consumes '['
+    bool enterArray() { return enterContainer('['); } // consumes '['
     // Inside an array: true when another element follows, false at the closing ']' (consumed) or on error.
     bool nextElement();
 
@@ -58,6 +61,7 @@ private:
     // Steps past the ',' before the next member of the innermost object or array (and the whitespace after
     // it); false at its CLOSE character (consumed) or on an error.
     bool beginMember(char close);
+    bool enterContainer(char open);
     bool fill();
     int get(); // next byte or -1
     int peekByte() // without consuming; -1 at end

@@ -33,6 +33,8 @@ public:
 
     void append(const char* data, qsizetype n)
     {
+        if (n <= 0) // also: DATA may be null for an empty view, which memcpy must not be given
+            return;
         if (m_end - m_cur < n)
             grow(n);
         std::memcpy(m_cur, data, size_t(n));

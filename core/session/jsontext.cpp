@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace JsonText {
 
@@ -19,7 +20,8 @@ void string(JsonSink& out, QByteArrayView s)
     if (i == s.size()) { // nothing to escape: the usual case
         char* p = out.room(s.size() + 2);
         *p++ = '"';
-        std::memcpy(p, s.data(), size_t(s.size()));
+        if (!s.isEmpty()) // an empty view may have a null data(): memcpy's arguments must not be null
+            std::memcpy(p, s.data(), size_t(s.size()));
         p += s.size();
         *p++ = '"';
         out.commit(p);
@@ -128,25 +130,42 @@ void number(JsonSink& out, double v)
     out.append(QByteArrayView(QByteArray::number(v, 'g', 17)));
 }
 
+bool nsFromMillis(double ms, qint64* ns)
+{
+    const double scaled = std::round(ms * 1e6);
+    // -2^63 and 2^63 are exact doubles: anything outside [-2^63, 2^63), and NaN, does not fit.
+    if (!(scaled >= -9223372036854775808.0 && scaled < 9223372036854775808.0))
+        return false;
+    *ns = qint64(scaled);
+    return true;
+}
+
 bool nsFromMillisText(QByteArrayView text, qint64* ns)
 {
-    // Exact for plain decimals (what we write); exponents fall back to strtod.
+    // Exact for plain decimals (what we write); exponents fall back to strtod. A value beyond what qint64
+    // nanoseconds hold (±9 223 372 036 854.775807 ms, about 292 years) is refused, never wrapped.
+    constexpr quint64 kNsPerMs = 1000000;
+    constexpr quint64 kMaxMagnitude = quint64(std::numeric_limits<qint64>::max()) + 1; // |qint64 min|
     qsizetype i = 0;
     bool negative = false;
     if (i < text.size() && text[i] == '-') {
         negative = true;
         ++i;
     }
-    qint64 whole = 0;
-    qint64 frac = 0;
+    const quint64 limit = negative ? kMaxMagnitude : kMaxMagnitude - 1;
+    quint64 whole = 0;
+    quint64 frac = 0;
     int fracDigits = 0;
     bool any = false;
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, any = true)
-        whole = whole * 10 + (text[i] - '0');
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, any = true) {
+        whole = whole * 10 + quint64(text[i] - '0');
+        if (whole > limit / kNsPerMs)
+            return false;
+    }
     if (i < text.size() && text[i] == '.') {
         for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
             if (fracDigits < 6) {
-                frac = frac * 10 + (text[i] - '0');
+                frac = frac * 10 + quint64(text[i] - '0');
                 ++fracDigits;
             }
         }
@@ -157,8 +176,7 @@ bool nsFromMillisText(QByteArrayView text, qint64* ns)
         const double v = std::strtod(copy.constData(), &end);
         if (end != copy.constData() + copy.size())
             return false;
-        *ns = qint64(std::llround(v * 1e6));
-        return true;
+        return nsFromMillis(v, ns);
     }
     if (!any)
         return false;
@@ -166,8 +184,10 @@ bool nsFromMillisText(QByteArrayView text, qint64* ns)
         frac *= 10;
         ++fracDigits;
     }
-    const qint64 v = whole * 1000000 + frac;
-    *ns = negative ? -v : v;
+    const quint64 magnitude = whole * kNsPerMs + frac;
+    if (magnitude > limit)
+        return false;
+    *ns = negative ? qint64(quint64(0) - magnitude) : qint64(magnitude);
     return true;
 }
 

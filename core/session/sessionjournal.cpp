@@ -4,6 +4,7 @@
 #include "policy/policyjson.h"
 #include "session/attemptjson.h"
 #include "session/jsonpullreader.h"
+#include "session/sessionjournalprocess.h"
 #include "session/sessionjson.h"
 
 #include <QBuffer>
@@ -12,10 +13,8 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 
-#include <cerrno>
-#include <csignal>
-#include <sys/types.h>
-#include <unistd.h>
+#include <algorithm>
+
 
 using namespace Qt::StringLiterals;
 
@@ -39,8 +38,10 @@ bool SessionJournal::open(const QString& sessionPath, const Session& session, QS
             *error = tr("cannot create the journal %1: %2").arg(m_file.fileName(), m_file.errorString());
         return false;
     }
+    const SessionJournalProcess::Identity recorder = SessionJournalProcess::current();
     const QJsonObject header { { u"journal"_s, u"retrylab-session-journal"_s }, { u"version"_s, 1 },
-        { u"session"_s, QFileInfo(sessionPath).absoluteFilePath() }, { u"pid"_s, qint64(QCoreApplication::applicationPid()) },
+        { u"session"_s, QFileInfo(sessionPath).absoluteFilePath() }, { u"pid"_s, recorder.pid },
+        { u"pid_start"_s, recorder.startTicks }, { u"boot_id"_s, QString::fromLatin1(recorder.bootId) },
         { u"started_utc"_s, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
         { u"meta"_s, SessionJson::metaToJson(session.meta) },
         { u"redaction"_s, SessionJson::redactionToJson(session.redaction) } };
@@ -110,12 +111,6 @@ bool SessionJournal::remove()
     return QFile::remove(m_file.fileName());
 }
 
-bool SessionJournal::isProcessAlive(qint64 pid)
-{
-    if (pid <= 0)
-        return false;
-    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
-}
 
 std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Info* info, QString* error)
 {
@@ -130,7 +125,9 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
     Info& inf = info ? *info : local;
     inf = Info();
     inf.journalPath = journalPath;
+    SessionJournalProcess::Identity recorder;
     int lineNo = 0;
+    bool headerRead = false;
     while (!file.atEnd()) {
         QByteArray line = file.readLine();
         ++lineNo;
@@ -139,7 +136,7 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
             continue;
         QBuffer buffer(&line);
         buffer.open(QIODevice::ReadOnly);
-        JsonPullReader in(buffer);
+        JsonPullReader in(buffer, std::max<qsizetype>(64, line.size())); // not the 1 MiB default per line
         QJsonObject fields;
         QByteArray key;
         QByteArray event;
@@ -158,17 +155,28 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
                 }
             }
         }
+        // What is not recovered is said, line by line (Info::problems); only a bad header refuses all.
+        const auto skip = [&](const QString& why) {
+            ++inf.skippedLines;
+            inf.problems << tr("line %1 skipped: %2").arg(lineNo).arg(why);
+        };
         if (in.hasError() || !in.atEnd()) {
-            if (!complete && file.atEnd()) { // torn by the kill: the event never finished being written
-                ++inf.skippedLines;
+            const QString why = in.hasError() ? in.errorString() : tr("text after the event");
+            if (!complete && file.atEnd() && headerRead) { // torn by the kill: the event never finished being written
+                skip(tr("the last line is incomplete (the recording was interrupted while writing it)"));
                 break;
             }
-            if (error)
-                *error = tr("%1: line %2 is not a journal event: %3").arg(journalPath).arg(lineNo).arg(in.errorString());
-            return nullptr;
+            if (!headerRead) {
+                if (error)
+                    *error = tr("%1: line %2 is not a journal header: %3").arg(journalPath).arg(lineNo).arg(why);
+                return nullptr;
+            }
+            skip(tr("not a journal event (%1)").arg(why));
+            continue;
         }
         QString problem;
-        if (lineNo == 1) {
+        if (!headerRead) {
+            headerRead = true;
             if (fields.value(u"journal"_s).toString() != u"retrylab-session-journal"_s) {
                 if (error)
                     *error = tr("%1: not a Retrylab session journal").arg(journalPath);
@@ -176,26 +184,45 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
             }
             inf.sessionPath = fields.value(u"session"_s).toString();
             inf.pid = fields.value(u"pid"_s).toInteger();
+            recorder.pid = inf.pid;
+            recorder.startTicks = fields.value(u"pid_start"_s).toInteger(-1);
+            recorder.bootId = fields.value(u"boot_id"_s).toString().toLatin1();
             inf.startedUtc = fields.value(u"started_utc"_s).toString();
             SessionJson::metaFromJson(fields.value(u"meta"_s).toObject(), &session->meta, &problem);
             SessionJson::redactionFromJson(fields.value(u"redaction"_s).toObject(), &session->redaction, &problem);
             continue;
         }
-        if (event == "attempt" && attempt) {
+        if (event == "attempt" && !attempt) {
+            skip(tr("an attempt that cannot be read"));
+        } else if (event == "attempt") {
             const qsizetype row = session->attempts.append(*attempt);
             session->run(attempt->runId).rows.append(quint32(row));
         } else if (event == "policy") {
             const PolicyParseResult p = policyFromJson(fields.value(u"policy"_s).toObject());
-            const qsizetype index = qsizetype(fields.value(u"index"_s).toInteger());
-            while (session->policies.size() <= index)
+            // Written in order, each index once: one past the end at most (a damaged index must not
+            // make recovery allocate without bound, or write before the list).
+            const qsizetype index = qsizetype(fields.value(u"index"_s).toInteger(-1));
+            if (index < 0 || index > session->policies.size()) {
+                skip(tr("policy index %1 out of order").arg(fields.value(u"index"_s).toInteger(-1)));
+                continue;
+            }
+            if (index == session->policies.size())
                 session->policies.append(RetryPolicy());
             if (p.ok())
                 session->policies[index] = *p.policy;
+            else
+                skip(tr("policy %1 cannot be read (%2); the default policy stands in").arg(index).arg(p.problems.value(0).message));
         } else if (event == "request") {
             RequestSpec spec;
             SessionJson::requestFromJson(fields.value(u"request"_s).toObject(), &spec, &problem);
-            const qsizetype index = qsizetype(fields.value(u"index"_s).toInteger());
-            while (session->requests.size() <= index)
+            const qsizetype index = qsizetype(fields.value(u"index"_s).toInteger(-1));
+            if (index < 0 || index > session->requests.size()) {
+                skip(tr("request index %1 out of order").arg(fields.value(u"index"_s).toInteger(-1)));
+                continue;
+            }
+            if (!problem.isEmpty())
+                skip(tr("request %1 partly unreadable (%2)").arg(index).arg(problem));
+            if (index == session->requests.size())
                 session->requests.append(RequestSpec());
             session->requests[index] = spec;
         } else if (event == "run-started" || event == "run-finished") {
@@ -204,18 +231,24 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
                 SessionRun& run = session->run(facts.runId);
                 facts.rows = run.rows;
                 run = facts;
+            } else {
+                skip(tr("%1 cannot be read (%2)").arg(QString::fromUtf8(event), problem));
             }
         } else if (event == "lab") {
             LabEvent e;
             if (SessionJson::labEventFromJson(fields.value(u"lab_event"_s).toObject(), &e, &problem))
                 session->labEvents.append(e);
+            else
+                skip(tr("a lab event cannot be read (%1)").arg(problem));
         } else if (event == "scenario") {
             session->scenario = fields.value(u"scenario"_s).toObject();
         } else if (event == "closed") {
             inf.closed = true;
+        } else {
+            skip(tr("unknown event \"%1\"").arg(QString::fromUtf8(event.left(40))));
         }
     }
-    if (lineNo == 0) {
+    if (!headerRead) {
         if (error)
             *error = tr("%1: the journal is empty").arg(journalPath);
         return nullptr;
@@ -228,9 +261,20 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
         session->policies.append(RetryPolicy());
     if (session->requests.isEmpty())
         session->requests.append(RequestSpec());
+    for (SessionRun& run : session->runs) {
+        // A run whose policy or request line was lost gets the first one, and the loss is said.
+        if (run.policy < 0 || run.policy >= session->policies.size() || run.request < 0 || run.request >= session->requests.size()) {
+            inf.problems << tr("run %1: its policy or request was not in the journal; the first one stands in").arg(run.runId);
+            run.policy = run.policy < 0 || run.policy >= session->policies.size() ? 0 : run.policy;
+            run.request = run.request < 0 || run.request >= session->requests.size() ? 0 : run.request;
+        }
+    }
     session->meta.source = u"recovered"_s;
     inf.runs = session->runs.size();
     inf.attempts = session->attemptCount();
-    inf.processAlive = !inf.closed && isProcessAlive(inf.pid) && inf.pid != QCoreApplication::applicationPid();
+    if (!inf.closed && recorder.pid != QCoreApplication::applicationPid()) {
+        inf.recorderState = SessionJournalProcess::state(recorder, QDateTime::fromString(inf.startedUtc, Qt::ISODateWithMs));
+        inf.processAlive = inf.recorderState == SessionJournalProcess::State::Alive;
+    }
     return session;
 }

@@ -7,9 +7,11 @@
 // session that recover() turns back into a Session.
 
 #include "session/session.h"
+#include "session/sessionjournalprocess.h"
 
 #include <QFile>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -37,14 +39,15 @@ public:
         qint64 pid = 0;
         QString startedUtc;
         bool closed = false; // finished cleanly (nothing to recover)
-        bool processAlive = false; // the recording process still runs
+        bool processAlive = false; // the recording process still runs (recorderState is Alive)
+        SessionJournalProcess::State recorderState = SessionJournalProcess::State::Gone;
         qsizetype attempts = 0;
         qsizetype runs = 0;
-        int skippedLines = 0; // a torn last line (the kill hit mid-write)
+        int skippedLines = 0; // a torn last line (the kill hit mid-write), damaged lines
+        QStringList problems; // what was not recovered, one line each ("line 7 skipped: …")
     };
     // Reads a journal back into a session (runs that never finished are marked as interrupted).
     static std::unique_ptr<Session> recover(const QString& journalPath, Info* info, QString* error);
-    static bool isProcessAlive(qint64 pid);
 
 private:
     void writeLine(const QByteArray& line);

@@ -2,9 +2,13 @@
 #include "session/sessionjson.h"
 
 #include "session/enumnames.h"
+#include "session/jsontext.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
+
+#include <cmath>
+#include <initializer_list>
 
 using namespace Qt::StringLiterals;
 
@@ -24,7 +28,22 @@ QJsonValue nsAsMs(qint64 ns)
 
 qint64 msAsNs(const QJsonValue& v)
 {
-    return v.isDouble() ? qint64(std::llround(v.toDouble() * 1e6)) : PackedAttempt::kUnset;
+    qint64 ns = PackedAttempt::kUnset;
+    return v.isDouble() && JsonText::nsFromMillis(v.toDouble(), &ns) ? ns : PackedAttempt::kUnset;
+}
+
+// Milliseconds that do not fit nanoseconds: what msAsNs cannot read, named in PROBLEM.
+bool timesInRange(const QJsonObject& o, std::initializer_list<const char16_t*> keys, QString* problem)
+{
+    for (const char16_t* key : keys) {
+        const QJsonValue v = o.value(QStringView(key));
+        qint64 ns = 0;
+        if (v.isDouble() && !JsonText::nsFromMillis(v.toDouble(), &ns)) {
+            *problem = QString::fromUtf16(key) + tr(": out of range (more than ±292 years)");
+            return false;
+        }
+    }
+    return true;
 }
 
 // Checks that every key of O is known (or starts with '_'); sets PROBLEM to the first unknown one.
@@ -43,7 +62,11 @@ std::optional<Millis> optMillis(const QJsonValue& v)
 {
     if (!v.isDouble())
         return std::nullopt;
-    return Millis(qint64(v.toDouble()));
+    const double ms = v.toDouble();
+    // Whole milliseconds cut toward zero as before; beyond ±1e15 ms (31 000 years) is out of range.
+    if (!(std::abs(ms) <= 1e15))
+        return std::nullopt;
+    return Millis(qint64(ms));
 }
 
 } // namespace
@@ -173,6 +196,13 @@ bool requestFromJson(const QJsonObject& o, RequestSpec* r, QString* problem)
     r->attemptIdEnabled = o.value(u"attempt_id"_s).toBool(true);
     r->attemptIdHeader = o.value(u"attempt_id_header"_s).toString(u"X-Retrylab-Attempt"_s).toLatin1();
     r->bodyExcerptCap = qsizetype(o.value(u"body_excerpt_cap"_s).toInteger(64 * 1024));
+    for (const char16_t* key : { u"attempt_timeout_ms", u"connect_timeout_ms", u"deadline_ms" }) {
+        const QJsonValue v = o.value(QStringView(key));
+        if (v.isDouble() && !(std::abs(v.toDouble()) <= 1e15)) {
+            *problem = QString::fromUtf16(key) + tr(": out of range");
+            return false;
+        }
+    }
     r->attemptTimeout = optMillis(o.value(u"attempt_timeout_ms"_s));
     r->connectTimeout = optMillis(o.value(u"connect_timeout_ms"_s));
     r->deadline = optMillis(o.value(u"deadline_ms"_s));
@@ -226,6 +256,8 @@ bool runFactsFromJson(const QJsonObject& o, SessionRun* r, QString* problem)
     r->reason = o.value(u"reason"_s).toString();
     r->serverAskedForMs = o.value(u"server_asked_for_ms"_s).isDouble() ? o.value(u"server_asked_for_ms"_s).toInteger()
                                                                       : PackedAttempt::kUnset;
+    if (!timesInRange(o, { u"submitted_ms", u"start_ms", u"end_ms" }, problem))
+        return false;
     r->submittedNs = o.contains(u"submitted_ms"_s) ? msAsNs(o.value(u"submitted_ms"_s)) : 0;
     if (r->submittedNs == PackedAttempt::kUnset)
         r->submittedNs = 0;

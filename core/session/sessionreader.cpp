@@ -7,6 +7,7 @@
 #include "session/enumnames.h"
 #include "session/enumspellings.h"
 #include "session/jsonpullreader.h"
+#include "session/jsontext.h"
 #include "session/sessionjson.h"
 
 #include <QCoreApplication>
@@ -133,8 +134,16 @@ struct RunFacts
     {
         if (!other.isEmpty())
             return SessionJson::runFactsFromJson(object(), r, problem);
+        for (const Slot slot : { Submitted, Start, End }) {
+            qint64 ns = 0;
+            if (values[slot].isDouble() && !JsonText::nsFromMillis(values[slot].toDouble(), &ns)) {
+                *problem = QString::fromLatin1(kNames[slot]) + tr(": out of range (more than ±292 years)");
+                return false;
+            }
+        }
         const auto msAsNs = [](const QJsonValue& v) {
-            return v.isDouble() ? qint64(std::llround(v.toDouble() * 1e6)) : PackedAttempt::kUnset;
+            qint64 ns = PackedAttempt::kUnset;
+            return v.isDouble() && JsonText::nsFromMillis(v.toDouble(), &ns) ? ns : PackedAttempt::kUnset;
         };
         if (!value(Run).isDouble()) {
             *problem = tr("run: must be an integer");
@@ -334,6 +343,8 @@ bool Reader::readDocument()
                 return false;
         } else if (key.startsWith('_') || key == "$schema") {
             m_in.skipValue();
+            if (m_in.hasError())
+                return fail(path, QString());
         } else {
             return fail(path, tr("unknown field \"%1\"").arg(QString::fromUtf8(key)));
         }

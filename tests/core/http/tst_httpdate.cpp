@@ -30,6 +30,7 @@ private slots:
     void twoDigitYearNeedsNow();
     void formatsImfFixdate();
     void formatRoundTrips();
+    void formatRoundTripsEarlyYears();
     void formNames();
 };
 
@@ -61,6 +62,11 @@ void TestHttpDate::parsesValidDates_data()
     QTest::addRow("dotnet: trailing spaces trimmed") << "Sun, 06 Nov 1994 08:49:37 GMT     "_ba << rfcExample << HttpDateForm::ImfFixdate << true;
     QTest::addRow("rfc9110 5.5: leading tab trimmed") << "\tSun, 06 Nov 1994 08:49:37 GMT"_ba << rfcExample << HttpDateForm::ImfFixdate << true;
     // headers.md §1.3 step 6: lenient readings, accepted but non-conformant.
+    // headers.md §1.2 grammar: year = 4DIGIT, so years 0001–0999 are written with leading zeros and are
+    // conformant in both forms that carry the year in full (issue 14: the expected text was not padded).
+    QTest::addRow("rfc9110 grammar: year 0997 in an IMF-fixdate") << "Mon, 06 Nov 0997 08:09:03 GMT"_ba << qint64(-30678105057) << HttpDateForm::ImfFixdate << true;
+    QTest::addRow("rfc9110 grammar: year 0997 in asctime") << "Mon Nov  6 08:09:03 0997"_ba << qint64(-30678105057) << HttpDateForm::Asctime << true;
+    QTest::addRow("rfc9110 grammar: year 0001") << "Mon, 01 Jan 0001 00:00:00 GMT"_ba << qint64(-62135596800) << HttpDateForm::ImfFixdate << true;
     QTest::addRow("lenient: wrong weekday (pyfisch rejects)") << "Sun, 07 Nov 1994 08:48:37 GMT"_ba << qint64(784198117) << HttpDateForm::ImfFixdate << false;
     QTest::addRow("lenient: no weekday") << "06 Nov 1994 08:49:37 GMT"_ba << rfcExample << HttpDateForm::ImfFixdate << false;
     QTest::addRow("lenient: lower case (RFC 9111 4.2)") << "sun, 06 nov 1994 08:49:37 gmt"_ba << rfcExample << HttpDateForm::ImfFixdate << false;
@@ -193,6 +199,19 @@ void TestHttpDate::formatRoundTrips()
         const QByteArray text = formatHttpDate(t);
         const HttpDate back = parseHttpDate(text, fixedNow());
         QVERIFY2(back.conformant, text.constData());
+        QCOMPARE(back.dateTime, t);
+    }
+}
+
+void TestHttpDate::formatRoundTripsEarlyYears()
+{
+    // formatHttpDate pads the year to four digits; what it writes for years 1–999 reads back conformant.
+    for (const int year : { 1, 9, 10, 99, 100, 997, 999, 1000 }) {
+        const QDateTime t(QDate(year, 11, 6), QTime(8, 9, 3), QTimeZone::utc());
+        const QByteArray text = formatHttpDate(t);
+        QCOMPARE(text.mid(12, 4), QByteArray::number(year).rightJustified(4, '0'));
+        const HttpDate back = parseHttpDate(text, fixedNow());
+        QVERIFY2(back.conformant, qPrintable(QString::fromLatin1(text) + u": "_s + back.warnings.join(u"; "_s)));
         QCOMPARE(back.dateTime, t);
     }
 }

@@ -40,6 +40,11 @@ void TestScenarioLoader::badDocuments_data()
     QTest::addRow("bad dialect") << R"({"format":1,"name":"n","rate_limit":{"limit":1,"dialect":"klingon"},"routes":[{"path":"/","steps":[{"kind":"respond"}]}]})"_ba << u"$.rate_limit.dialect"_s;
     QTest::addRow("rate limit without limit") << R"({"format":1,"name":"n","rate_limit":{},"routes":[{"path":"/","steps":[{"kind":"respond"}]}]})"_ba << u"$.rate_limit.limit"_s;
     QTest::addRow("random with zero weights") << R"({"format":1,"name":"n","routes":[{"path":"/","mode":"random","steps":[{"kind":"respond","weight":0}]}]})"_ba << u"$.routes[0].steps"_s;
+    // Issue 14 (fuzzing): range-checked before the cast to qint64 (UBSan: float-cast-overflow).
+    QTest::addRow("seed 1e30 (no cast overflow)") << R"({"format":1,"name":"n","seed":1e30,"routes":[{"path":"/","steps":[{"kind":"respond"}]}]})"_ba << u"$.seed"_s;
+    QTest::addRow("seed -1e30") << R"({"format":1,"name":"n","seed":-1e30,"routes":[{"path":"/","steps":[{"kind":"respond"}]}]})"_ba << u"$.seed"_s;
+    QTest::addRow("seed 2^63 (rounds to int64 max + 1)") << R"({"format":1,"name":"n","seed":9223372036854775807,"routes":[{"path":"/","steps":[{"kind":"respond"}]}]})"_ba << u"$.seed"_s;
+    QTest::addRow("status 1e300") << head + R"({"kind":"respond","status":1e300}]}]})" << u"$.routes[0].steps[0].status"_s;
     QTest::addRow("outage without duration") << R"({"format":1,"name":"n","outages":[{"from_ms":1}],"routes":[{"path":"/","steps":[{"kind":"respond"}]}]})"_ba << u"$.outages[0].duration_ms"_s;
 }
 

@@ -123,6 +123,10 @@ private slots:
         QTest::addRow("jitter high below low") << withField(R"("jitter":{"low":1.2,"high":0.8})") << QStringList { u"jitter.high"_s };
         QTest::addRow("typo in a field name") << withField(R"("limits":{"max_atempts":3})") << QStringList { u"limits.max_atempts"_s };
         QTest::addRow("status out of range") << withField(R"("rules":[{"action":"retry","when":{"statuses":["700"]}}])") << QStringList { u"rules[0].when.statuses[0]"_s };
+        // Issue 14 (fuzzing): a number far outside int is refused before any cast (UBSan: float-cast-overflow).
+        QTest::addRow("status 1e10 (no cast overflow)") << withField(R"("rules":[{"action":"retry","when":{"statuses":[1e10]}}])") << QStringList { u"rules[0].when.statuses[0]"_s };
+        QTest::addRow("status -1e300 (no cast overflow)") << withField(R"("rules":[{"action":"retry","when":{"statuses":[-1e300]}}])") << QStringList { u"rules[0].when.statuses[0]"_s };
+        QTest::addRow("status 2147483648 (int max + 1)") << withField(R"("rules":[{"action":"retry","when":{"statuses":[2147483648]}}])") << QStringList { u"rules[0].when.statuses[0]"_s };
         QTest::addRow("empty status range") << withField(R"("rules":[{"action":"retry","when":{"statuses":["599-500"]}}])") << QStringList { u"rules[0].when.statuses[0]"_s };
         QTest::addRow("unknown error class") << withField(R"("rules":[{"action":"retry","when":{"errors":["timeout"]}}])") << QStringList { u"rules[0].when.errors[0]"_s };
         QTest::addRow("rule without action") << withField(R"("rules":[{"when":{}}])") << QStringList { u"rules[0].action"_s };
