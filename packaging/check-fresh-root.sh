@@ -12,8 +12,8 @@
 # Needs root (debootstrap, mount, chroot) and Debian's archive. Caches, kept between runs:
 #   $RETRYLAB_FRESH_ROOT_CACHE (default /var/cache/retrylab/fresh-root): the pristine root as a tarball
 #   (rebuilt when older than $RETRYLAB_FRESH_ROOT_MAX_AGE_DAYS, default 7), debootstrap's .debs and the
-#   .debs apt downloads inside the root; /var/cache/retrylab/ccache (or $CCACHE_DIR) is shared with the
-#   root so `.ci/run` there compiles only what changed.
+#   .debs apt downloads inside the root; /var/cache/retrylab/ccache (or $CCACHE_DIR) is lent to the root
+#   as its /var/cache/retrylab/ccache, so `.ci/run` there compiles only what changed.
 # The working-tree copy is every tracked file plus untracked files not ignored, as they are on disk, so
 # a developer checks what they are about to commit; CI's fresh clone makes the two the same.
 set -euo pipefail
@@ -24,7 +24,7 @@ for arg in "$@"; do
     --full) full=1 ;;
     --head) from_head=1 ;;
     --keep) keep=1 ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "check-fresh-root: unknown option '$arg' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -165,7 +165,7 @@ mount_all() {
     mount_in_root /dev --rbind /dev
     mount --make-rslave "$root/dev" # unmounting inside the root never reaches the machine's /dev
     mount_in_root /var/cache/apt/archives --bind "$cache/apt-archives"
-    mount_in_root "$ccache_dir" --bind "$ccache_dir"
+    mount_in_root /var/cache/retrylab/ccache --bind "$ccache_dir" # where .ci/run keeps it
 }
 
 # Runs a command in the root as a fresh root login would: root, a clean environment, no display.
