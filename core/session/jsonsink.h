@@ -33,6 +33,8 @@ public:
 
     void append(const char* data, qsizetype n)
     {
+        if (n <= 0) // data may be null then (an empty view), and memcpy from null is undefined even for 0 bytes
+            return;
         if (m_end - m_cur < n)
             grow(n);
         std::memcpy(m_cur, data, size_t(n));

@@ -19,7 +19,8 @@ void string(JsonSink& out, QByteArrayView s)
     if (i == s.size()) { // nothing to escape: the usual case
         char* p = out.room(s.size() + 2);
         *p++ = '"';
-        std::memcpy(p, s.data(), size_t(s.size()));
+        if (!s.isEmpty()) // an empty view's data() may be null, and memcpy from null is undefined even for 0 bytes
+            std::memcpy(p, s.data(), size_t(s.size()));
         p += s.size();
         *p++ = '"';
         out.commit(p);
