@@ -70,6 +70,7 @@ step() {
         if [[ -n "$hint" ]]; then echo "check-fresh-root: $hint" >&2; fi
         exit "$rc"
     fi
+    say "── $name: done in $(($(date +%s) - t0)) s"
     hint=
 }
 
