@@ -178,8 +178,9 @@ in_root() {
 
 demo_png=/tmp/retrylab-demo.png
 run_demo() {
-    # --screenshot makes the app quit once the autorun batch has ended; the timeout only catches a hang.
-    in_root "timeout 1200 bash packaging/run-demo.sh --demo-autorun --screenshot $demo_png" || return
+    # --screenshot makes the app quit once the autorun batch has ended. The timeout only catches a hang: it
+    # covers the release build too, which on a loaded 2-core machine took over 20 minutes.
+    in_root "timeout 3600 bash packaging/run-demo.sh --demo-autorun --screenshot $demo_png" || return
     [[ -s "$root$demo_png" ]] || { echo "check-fresh-root: the demo exited but saved no window picture" >&2; return 1; }
     say "the demo ran its batch and saved the window ($(du -h "$root$demo_png" | cut -f1))"
 }
