@@ -5,7 +5,7 @@
 # With --full it also runs both README quick-start commands exactly as written, in the README's order.
 #
 # Usage: bash packaging/check-fresh-root.sh [--full] [--head] [--keep]
-#   --full   also run `bash packaging/run-demo.sh --demo-autorun --screenshot FILE` (it quits by itself
+#   --full   also run `bash packaging/run-demo.sh --demo-autorun --screenshot DIR` (it quits by itself
 #            after the demo batch; under Xvfb, the root has no display) and `bash .ci/run` in the root
 #   --head   copy the committed tree (`git archive HEAD`) instead of the working tree
 #   --keep   keep the root afterwards (its path is printed) instead of deleting it
@@ -176,13 +176,13 @@ in_root() {
         chroot "$root" /bin/bash -c "cd /src/retrylab && $1"
 }
 
-demo_png=/tmp/retrylab-demo.png
+demo_shots=/tmp/retrylab-demo-shots
 run_demo() {
     # --screenshot makes the app quit once the autorun batch has ended. The timeout only catches a hang: it
     # covers the release build too, which on a loaded 2-core machine took over 20 minutes.
-    in_root "timeout 3600 bash packaging/run-demo.sh --demo-autorun --screenshot $demo_png" || return
-    [[ -s "$root$demo_png" ]] || { echo "check-fresh-root: the demo exited but saved no window picture" >&2; return 1; }
-    say "the demo ran its batch and saved the window ($(du -h "$root$demo_png" | cut -f1))"
+    in_root "timeout 3600 bash packaging/run-demo.sh --demo-autorun --screenshot $demo_shots" || return
+    [[ -s "$root$demo_shots/main.png" ]] || { echo "check-fresh-root: the demo exited but saved no main.png" >&2; return 1; }
+    say "the demo ran its batch and saved its views ($(ls "$root$demo_shots" | wc -l) pictures)"
 }
 
 t_start=$(date +%s)
