@@ -44,7 +44,7 @@ ccache_dir=${CCACHE_DIR:-/var/cache/retrylab/ccache}
 tarball="$cache/bookworm-minbase.tar.gz"
 mkdir -p "$cache/debootstrap-debs" "$cache/apt-archives/partial" "$ccache_dir"
 
-# One run at a time: the .deb cache is shared, and apt locks it.
+# One run at a time while the pristine root is made and apt fills the shared .deb cache (apt locks it).
 exec 9>"$cache/lock"
 if ! flock -n 9; then
     say "waiting for another run to finish (lock $cache/lock)"
@@ -196,6 +196,9 @@ hint="a package packaging/install-deps.sh names does not exist or could not be i
 step "bash packaging/install-deps.sh (in the fresh root)" in_root "bash packaging/install-deps.sh"
 hint="a build dependency is missing from packaging/install-deps.sh (see CMake's message above)"
 step "cmake --preset ci (configure, in the fresh root)" in_root "cmake --preset ci"
+# The pristine tarball and the .deb cache are done with: another run need not wait for --full's builds (only
+# the ccache install in .ci/run still uses apt there, one small package).
+flock -u 9
 if ((full)); then
     hint="README quick start: the demo command failed on a fresh machine"
     step "bash packaging/run-demo.sh --demo-autorun (in the fresh root)" run_demo
