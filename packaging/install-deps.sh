@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Retrylab needs to build, test and run. Idempotent: installs only what is
-# missing, runs `apt-get update` at most once. Needs root (or sudo).
+# missing, runs `apt-get update` at most once. Needs root (or sudo). Extra package names given as arguments
+# are installed the same way (`.ci/run` adds ccache).
 set -euo pipefail
 
 packages=(
@@ -13,6 +14,7 @@ packages=(
     python3 python3-jsonschema
     python3-stripe
     clang-14 libclang-rt-14-dev # tests/fuzz: clang with libFuzzer and the sanitizer runtimes (cmake --preset fuzz)
+    "$@"
 )
 
 missing=()

@@ -95,7 +95,12 @@ void PlaybackBar::setFeeder(SessionFeeder* feeder)
         SessionPlayback* p = m_feeder->playback();
         connect(p, &SessionPlayback::positionChanged, this, &PlaybackBar::onPosition);
         connect(p, &SessionPlayback::finished, this, &PlaybackBar::updateState);
-        connect(m_feeder, &QObject::destroyed, this, [this] { setFeeder(nullptr); });
+        // Not setFeeder(nullptr): at destroyed() the feeder is only a QObject, so calling playback() on it is
+        // undefined; its child playback, and with it the connections to this bar, goes right after.
+        connect(m_feeder, &QObject::destroyed, this, [this] {
+            m_feeder = nullptr;
+            updateState();
+        });
         onPosition(p->positionNs());
     }
     updateState();
