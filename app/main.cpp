@@ -100,7 +100,10 @@ int runWindow(int argc, char** argv, const QStringList& args)
     for (const HeldMessage& held : std::as_const(g_heldMessages))
         g_previousHandler(held.type, QMessageLogContext(nullptr, 0, nullptr, held.category.constData()), held.text);
     g_heldMessages.clear();
-    return runGui(GuiStartOptions { gui->openPath, gui->screenshotPath, gui->autorun });
+    // The program's one real clock and scheduler (the command line's are made in main()).
+    ElapsedClock clock;
+    TimerScheduler scheduler(clock);
+    return runGui(GuiStartOptions { gui->openPath, gui->screenshotPath, gui->autorun }, clock, scheduler);
 }
 
 #endif

@@ -9,13 +9,13 @@
 
 using namespace Qt::StringLiterals;
 
-int runGui(const GuiStartOptions& options)
+int runGui(const GuiStartOptions& options, const Clock& clock, Scheduler& scheduler)
 {
     QApplication::setApplicationDisplayName(u"Retrylab"_s);
     QApplication::setDesktopFileName(u"org.retrylab.Retrylab"_s);
     QApplication::setWindowIcon(QIcon(u":/retrylab/icons/org.retrylab.Retrylab.svg"_s));
 
-    MainWindow window;
+    MainWindow window(clock, scheduler);
     window.show();
     const bool autorun = options.autorun || qEnvironmentVariableIntValue("RETRYLAB_AUTORUN") == 1;
     const bool unattended = autorun || !options.screenshotPath.isEmpty();

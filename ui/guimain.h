@@ -3,6 +3,9 @@
 
 #include <QString>
 
+class Clock;
+class Scheduler;
+
 // What the command line asked the window for; app/main.cpp reads it before any GUI object exists.
 struct GuiStartOptions
 {
@@ -11,5 +14,6 @@ struct GuiStartOptions
     bool autorun = false; // press "Run N×" once at start-up (RETRYLAB_AUTORUN=1 does too)
 };
 
-// Shows the main window on the QApplication main() constructed and returns its exit status.
-int runGui(const GuiStartOptions& options);
+// Shows the main window on the QApplication main() constructed and returns its exit status. CLOCK and
+// SCHEDULER are the program's real pair (app/main.cpp builds them; nothing else does).
+int runGui(const GuiStartOptions& options, const Clock& clock, Scheduler& scheduler);

@@ -53,9 +53,9 @@
 
 using namespace Qt::StringLiterals;
 
-MainWindow::MainWindow(QWidget* parent)
+MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent)
     : QMainWindow(parent)
-    , m_controller(new RunController(this))
+    , m_controller(new RunController(clock, scheduler, this))
 {
     setWindowTitle(tr("Retrylab"));
     setObjectName(u"MainWindow"_s);

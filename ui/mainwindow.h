@@ -22,7 +22,9 @@ class QMenu;
 class QProgressBar;
 class QTabWidget;
 class RequestEditor;
+class Clock;
 class RunController;
+class Scheduler;
 class TimelineView;
 class DelayChartView;
 class RateLimitChartView;
@@ -32,7 +34,8 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    // CLOCK and SCHEDULER time every batch and live replay the window starts; they must outlive it.
+    MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     RunController* controller() const { return m_controller; }

@@ -14,6 +14,8 @@
 
 #include "policy/presetcatalog.h"
 
+#include "testtime.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -72,7 +74,7 @@ int main(int argc, char** argv)
         QApplication::setPalette(darkPalette());
     QTextStream err(stderr);
 
-    RunController controller;
+    RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
     if (!controller.startLab(cli.value(u"scenario"_s))) {
         err << "lab: " << controller.lastError() << '\n';
         return 1;

@@ -7,6 +7,7 @@
 // Used to look at the window as a user would, and for packaging/screenshots/ (the README's main views).
 //   shot_window [--out DIR] [--repeat N]
 #include "mainwindow.h"
+#include "testtime.h"
 
 #include "editors/curlpastedialog.h"
 #include "editors/policyeditor.h"
@@ -78,7 +79,7 @@ int main(int argc, char** argv)
     QDir().mkpath(g_out.path());
     QTemporaryDir recordings;
 
-    MainWindow w;
+    MainWindow w(TestTime::instance().clock, TestTime::instance().scheduler);
     w.controller()->setRecordingDirectory(recordings.path());
     w.show();
     if (!QTest::qWaitForWindowExposed(&w))

@@ -2,6 +2,7 @@
 // The demo through the main window: the lab is already running flaky-api, Run N× sends real requests
 // over loopback, the attempts table fills, the lab's ledger updates, and Stop ends a batch.
 #include "mainwindow.h"
+#include "testtime.h"
 
 #include "delaychartview.h"
 #include "ratelimitchartview.h"
@@ -42,7 +43,7 @@ class TestMainWindowDemo : public QObject
 private Q_SLOTS:
     void labIsReadyAtStart()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         QVERIFY(window.controller()->lab()->isListening());
         QCOMPARE(window.controller()->scenarioName(), u"flaky-api"_s);
         QVERIFY(window.runAction()->isEnabled());
@@ -54,7 +55,7 @@ private Q_SLOTS:
 
     void demoFillsTheAttemptsTableAndTheLedger()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QAbstractItemModelTester tester(window.attemptsPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -96,7 +97,7 @@ private Q_SLOTS:
     // Issue 15 item 1: a request the scenario has no route for is said before the run and counted after.
     void aRequestMatchingNoRouteIsCounted()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(QString());
         window.requestEditor()->setRequest(u"GET"_s, u"/nowhere"_s, true);
         QVERIFY(window.requestEditor()->hint().contains(u"No route of flaky-api"_s));
@@ -111,7 +112,7 @@ private Q_SLOTS:
     // Issue 15 item 8: "The policy has problems" stayed after the policy was fixed.
     void thePolicyProblemGoesWhenFixed()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         RetryPolicy broken = *window.policyEditor()->policy();
         const RetryPolicy good = broken;
         broken.limits.maxAttempts = 0;
@@ -129,7 +130,7 @@ private Q_SLOTS:
     // Issue 15 item 8: Help had only About.
     void helpHasTheGuideTheFormatsAndTheShortcuts()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         const QList<HelpWindow::Page> pages = HelpWindow::pages();
         QVERIFY(pages.size() >= 7);
         for (int i = 0; i < pages.size(); ++i) {
@@ -156,7 +157,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("just some notes\n");
         f.close();
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.openFile(path);
         QMessageBox* box = window.findChild<QMessageBox*>();
         QVERIFY(box);
@@ -167,7 +168,7 @@ private Q_SLOTS:
 
     void stopCancelsABatch()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.requestEditor()->setRepeatCount(200);
         window.runManyAction()->trigger();
         QVERIFY(window.controller()->isRunning());

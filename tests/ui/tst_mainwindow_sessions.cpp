@@ -4,6 +4,7 @@
 // exports, the what-if replay into Compare, comparing with another file, and recovering a session whose
 // recording was killed.
 #include "mainwindow.h"
+#include "testtime.h"
 
 #include "http/curlrequest.h"
 #include "editors/requesteditor.h"
@@ -76,7 +77,7 @@ private Q_SLOTS:
 
     void batchIsRecordedSavedAndReopened()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 4);
         SessionDocument* doc = window.sessions()->document();
@@ -101,7 +102,7 @@ private Q_SLOTS:
         QVERIFY(doc->isSavedByUser());
         QVERIFY(window.windowTitle().startsWith(u"saved.json"_s));
 
-        MainWindow other;
+        MainWindow other(TestTime::instance().clock, TestTime::instance().scheduler);
         other.controller()->setRecordingDirectory({});
         other.openFile(saved); // by content, as a drop would
         QVERIFY(waitForJob(other.sessions()->document()));
@@ -114,7 +115,7 @@ private Q_SLOTS:
 
     void refusedFileLeavesTheSessionAlone()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 1);
         SessionDocument* doc = window.sessions()->document();
@@ -147,7 +148,7 @@ private Q_SLOTS:
         QFETCH(int, format);
         QFETCH(QString, name);
         QFETCH(bool, hasHeaders);
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         const QString lab = window.controller()->lab()->url().toString();
         window.requestEditor()->applyCurl(CurlRequestParser::parse(
@@ -182,7 +183,7 @@ private Q_SLOTS:
 
     void whatIfReplayFillsCompare()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 3);
         SessionCommands* sessions = window.sessions();
@@ -203,7 +204,7 @@ private Q_SLOTS:
     // during playback the lab panel described the live lab while its log showed the recording.
     void viewsFollowTheCurrentSession()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 2);
         QTableView* table = window.attemptsPage()->table();
@@ -241,7 +242,7 @@ private Q_SLOTS:
 
     void compareWithAnotherSessionFile()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 2);
         const QString first = window.sessions()->document()->filePath();
@@ -299,7 +300,7 @@ private Q_SLOTS:
         j.write(text);
         j.close();
 
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory({});
         // Asked first, without blocking: "Not Now" leaves the journal; "Recover" restores it.
         QCOMPARE(window.sessions()->recoverInterrupted(true), 1);
@@ -330,7 +331,7 @@ private Q_SLOTS:
 
     void everyMainActionHasAShortcut()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         const QList<QAction*> actions = { window.runAction(), window.runManyAction(), window.stopAction(),
             window.sessions()->openAction(), window.sessions()->saveAction(), window.sessions()->exportAction(),
             window.sessions()->exportViewAction(), window.sessions()->replayOfflineAction(),

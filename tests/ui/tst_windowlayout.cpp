@@ -5,6 +5,7 @@
 // 800×500 logical screen). The screen is the offscreen platform's, sized by RETRYLAB_TEST_SCREEN.
 #include "layoutcheck.h"
 #include "mainwindow.h"
+#include "testtime.h"
 
 #include "appsettings.h"
 #include "editors/policyeditor.h"
@@ -86,7 +87,7 @@ private Q_SLOTS:
 
     void opensWithinTheScreen()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         if (qEnvironmentVariableIsSet("DIAG")) {
@@ -112,7 +113,7 @@ private Q_SLOTS:
 
     void staysCleanThroughEveryView()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(QString());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -134,7 +135,7 @@ private Q_SLOTS:
     // The dialogs of the request editor and the help window lay out cleanly on this screen too.
     void dialogsAreClean()
     {
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.requestEditor()->pasteCurl();
@@ -165,19 +166,19 @@ private Q_SLOTS:
     {
         const QRect screen = available();
         {
-            MainWindow window;
+            MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
             window.setGeometry(QRect(screen.topLeft(), QSize(screen.width() * 2, screen.height() * 2)));
             AppSettings().saveWindow(window);
         }
         {
-            MainWindow window;
+            MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY2(screen.contains(window.frameGeometry()), "a geometry saved on a larger screen is not restored");
         }
         QRect fitting;
         {
-            MainWindow window;
+            MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
             const QSize least = window.minimumSizeHint();
             const QSize initial = WindowFit::initial(screen).size();
             fitting = QRect(screen.topLeft() + QPoint(6, 6),
@@ -190,7 +191,7 @@ private Q_SLOTS:
             QTRY_COMPARE(window.geometry(), fitting);
             window.close(); // saves
         }
-        MainWindow window;
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         QVERIFY2(!window.isMaximized(), "restored as it was left");
         QCOMPARE(window.geometry().size(), fitting.size());
     }

@@ -6,7 +6,6 @@
 
 #include "engine/clock.h"
 #include "engine/retryengine.h"
-#include "engine/timerscheduler.h"
 #include "http/targeturl.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
@@ -23,12 +22,12 @@
 
 using namespace Qt::StringLiterals;
 
-RunController::RunController(QObject* parent)
+RunController::RunController(const Clock& clock, Scheduler& scheduler, QObject* parent)
     : QObject(parent)
     , m_session(new LiveSession(this))
     , m_lab(new FaultServer(this))
-    , m_clock(std::make_unique<ElapsedClock>())
-    , m_scheduler(std::make_unique<TimerScheduler>(*m_clock))
+    , m_clock(clock)
+    , m_scheduler(scheduler)
     , m_recordingDir(defaultRecordingDirectory())
 {
     m_savePool.setMaxThreadCount(1);
@@ -47,17 +46,16 @@ RunController::~RunController()
     m_savePool.waitForDone();
     // The engine's replies and timers go before the clock and scheduler they point to.
     m_batch.reset();
-    m_scheduler.reset();
 }
 
 const Clock& RunController::clock() const
 {
-    return *m_clock;
+    return m_clock;
 }
 
 Scheduler& RunController::scheduler() const
 {
-    return *m_scheduler;
+    return m_scheduler;
 }
 
 void RunController::fail(const QString& message)
@@ -151,7 +149,7 @@ bool RunController::run(const RunPlan& plan)
 
     // A batch per press: it starts at t = 0 and the lab stamps its events on the same axis.
     m_batch.reset();
-    m_batch = std::make_unique<Batch>(*m_clock, *m_scheduler);
+    m_batch = std::make_unique<Batch>(m_clock, m_scheduler);
     m_batch->setConcurrency(plan.concurrency);
     if (isLabEnabled())
         m_batch->useLab(m_lab, m_lab->scenario().source);

@@ -17,13 +17,11 @@
 
 class Batch;
 class Clock;
-class ElapsedClock;
 class Scheduler;
 class Session;
 class SessionRecorder;
 class FaultServer;
 class LiveSession;
-class TimerScheduler;
 struct FaultScenario;
 struct RunRecord;
 
@@ -31,7 +29,8 @@ class RunController : public QObject
 {
     Q_OBJECT
 public:
-    explicit RunController(QObject* parent = nullptr);
+    // CLOCK and SCHEDULER (the program's; see app/main.cpp) must outlive the controller.
+    RunController(const Clock& clock, Scheduler& scheduler, QObject* parent = nullptr);
     ~RunController() override;
 
     LiveSession* session() const { return m_session; }
@@ -99,8 +98,8 @@ private:
 
     LiveSession* m_session = nullptr;
     FaultServer* m_lab = nullptr;
-    std::unique_ptr<ElapsedClock> m_clock;
-    std::unique_ptr<TimerScheduler> m_scheduler;
+    const Clock& m_clock;
+    Scheduler& m_scheduler;
     std::unique_ptr<Batch> m_batch;
     QString m_recordingDir;
     QThreadPool m_savePool;
