@@ -106,11 +106,11 @@ int runRun(const QStringList& args, CliIo& io)
         io.out << ScenarioChoice::routeTable(*setup->scenario);
         return CliExit::Ok;
     }
+    FaultServer lab; // before the batch, which points to it
     Batch batch(io.clock, io.scheduler);
     batch.setConcurrency(setup->concurrency);
     batch.setBaseSeed(setup->seed);
     RetryEngine& engine = batch.engine();
-    FaultServer lab;
     if (setup->scenario) {
         if (!lab.start()) {
             io.err << "retrylab run: " << tr("the fault lab could not start: %1").arg(lab.errorString()) << '\n';

@@ -19,9 +19,9 @@ Batch::Batch(const Clock& clock, Scheduler& scheduler, QObject* parent)
 
 Batch::~Batch()
 {
-    if (m_lab) {
-        m_lab->disconnect(m_recorder.get());
-        m_lab->setClock({}); // it outlives the batch (the window's lab): back to its own clock
+    if (FaultServer* lab = m_lab.data()) {
+        lab->disconnect(m_recorder.get());
+        lab->setClock({}); // it outlives the batch (the window's lab): back to its own clock
     }
     // The engine's replies and timers go before the scheduler they point to.
     m_engine.reset();

@@ -12,6 +12,7 @@
 #include "session/session.h"
 
 #include <QObject>
+#include <QPointer>
 
 #include <memory>
 #include <optional>
@@ -67,6 +68,6 @@ private:
     BatchScheduler m_scheduler;
     std::unique_ptr<RetryEngine> m_engine;
     std::unique_ptr<SessionRecorder> m_recorder;
-    FaultServer* m_lab = nullptr;
+    QPointer<FaultServer> m_lab; // may go before the batch (declared after it on a stack)
     bool m_submitted = false;
 };

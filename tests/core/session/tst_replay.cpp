@@ -38,9 +38,9 @@ class TestReplay : public QObject
             qFatal("scenario: %s", qPrintable(scenario.problemText()));
         VirtualClock clock;
         VirtualScheduler scheduler(clock);
+        FaultServer lab; // before the batch, which points to it
         Batch batch(clock, scheduler);
         batch.skipWaits(scheduler);
-        FaultServer lab;
         if (!lab.start())
             qFatal("lab did not start");
         lab.loadScenario(*scenario.scenario);
