@@ -2,7 +2,7 @@
 #include "guimain.h"
 
 #include "mainwindow.h"
-#include "sessions/sessioncommands.h"
+#include "sessions/recoveryprompt.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -21,7 +21,7 @@ int runGui(const GuiStartOptions& options, const Clock& clock, Scheduler& schedu
     const bool unattended = autorun || !options.screenshotPath.isEmpty();
     // Sessions a crash interrupted are offered back first (nothing recorded is lost); not in unattended runs.
     if (!unattended)
-        QTimer::singleShot(0, &window, [&window] { window.sessions()->recoverInterrupted(true); });
+        QTimer::singleShot(0, &window, [&window] { window.recovery()->recoverInterrupted(true); });
     if (!options.openPath.isEmpty())
         QTimer::singleShot(0, &window, [&window, path = options.openPath] { window.openFile(path); });
     if (autorun)

@@ -10,15 +10,22 @@
 #include "ratelimitchartview.h"
 #include "run/attemptspage.h"
 #include "run/runcontroller.h"
+#include "sessions/chartexport.h"
 #include "sessions/compareview.h"
 #include "sessions/playbackbar.h"
-#include "sessions/sessioncommands.h"
+#include "sessions/recoveryprompt.h"
+#include "sessions/replayactions.h"
 #include "sessions/sessiondocument.h"
+#include "sessions/sessionfeeder.h"
+#include "sessions/sessionfileactions.h"
+#include "sessions/sessiontexts.h"
 #include "shell/dockscrollarea.h"
 #include "shell/elidedlabel.h"
 #include "shell/helpwindow.h"
+#include "shell/recentfilesmenu.h"
 #include "shell/wheelguard.h"
 #include "shell/windowfit.h"
+#include "shell/windowshots.h"
 #include "summaryview.h"
 #include "timelineview.h"
 
@@ -50,6 +57,8 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QDir>
+#include <QFileInfo>
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
@@ -83,23 +92,9 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     setAcceptDrops(true);
 
     m_playback = new PlaybackBar(this);
-    SessionCommands::Parts parts;
-    parts.window = this;
-    parts.controller = m_controller;
-    parts.views = m_views;
-    parts.compare = m_compare;
-    parts.playback = m_playback;
-    parts.editorPolicy = [this] { return m_policy->policy(); };
-    parts.editorPolicyName = [this] {
-        return m_policy->presetName().isEmpty() ? tr("the edited policy") : m_policy->presetName();
-    };
-    m_sessions = new SessionCommands(parts, this);
-    connect(m_sessions, &SessionCommands::statusMessage, this, [this](const QString& text) { showStatus(text); });
-    connect(m_sessions, &SessionCommands::policyHasProblems, this, &MainWindow::showPolicyProblem);
-    connect(m_sessions, &SessionCommands::titleChanged, this, &MainWindow::setSessionTitle);
-
-    createActions();
     createDocks();
+    createSessionParts();
+    createActions();
     createMenus();
     createStatusBar();
 
@@ -117,13 +112,13 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     });
     // The lab panel describes the session the views show: the recording's scenario and ledger while a saved
     // session is shown or played back, the running lab's once a batch starts.
-    connect(m_sessions->document(), &SessionDocument::changed, this, [this] {
-        const SessionDocument* doc = m_sessions->document();
+    connect(m_files->document(), &SessionDocument::changed, this, [this] {
+        const SessionDocument* doc = m_files->document();
         if (doc->hasSession() && doc->origin() != SessionDocument::Origin::Recorded)
             m_lab->showRecording(doc->session()->scenario);
     });
     connect(m_controller->session(), &LiveSession::refreshed, this, [this](const LiveSessionDelta& delta) {
-        const SessionDocument* doc = m_sessions->document();
+        const SessionDocument* doc = m_files->document();
         if (delta.clockMoved && m_controller->session()->clockMs() && !m_lab->isShowingRecording() && doc->hasSession())
             m_lab->showRecording(doc->session()->scenario);
     });
@@ -143,9 +138,159 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     showStatus(m_controller->statusText());
     updateRunManyText();
     onRunningChanged(false);
+    updateSessionActions();
 
     WheelGuard::install(qobject_cast<QApplication*>(QCoreApplication::instance()));
     placeOnScreen();
+}
+
+// The session actions (files; replay and compare; recovery) report intents; the window carries them out.
+void MainWindow::createSessionParts()
+{
+    m_files = new SessionFileActions(this, this);
+    ReplayActions::Editor editor;
+    editor.policy = [this] { return m_policy->policy(); };
+    editor.policyName = [this] { return m_policy->presetName().isEmpty() ? tr("the edited policy") : m_policy->presetName(); };
+    m_replays = new ReplayActions(this, m_files->document(), m_controller, editor, this);
+    m_recovery = new RecoveryPrompt(this, this);
+
+    const auto status = [this](const QString& text) { showStatus(text); };
+    connect(m_files, &SessionFileActions::statusMessage, this, status);
+    connect(m_replays, &ReplayActions::statusMessage, this, status);
+    connect(m_recovery, &RecoveryPrompt::statusMessage, this, status);
+    connect(m_files, &SessionFileActions::warning, this, &MainWindow::warn);
+    connect(m_replays, &ReplayActions::warning, this, &MainWindow::warn);
+    connect(m_files, &SessionFileActions::showSessionRequested, this, &MainWindow::showSession);
+    connect(m_files, &SessionFileActions::exportViewRequested, this, &MainWindow::exportCurrentView);
+    connect(m_replays, &ReplayActions::policyNeeded, this, &MainWindow::showPolicyProblem);
+    connect(m_replays, &ReplayActions::compareReady, this,
+        [this](std::shared_ptr<const Session> a, const QString& nameA, std::shared_ptr<const Session> b, const QString& nameB) {
+            m_compare->setSessions(std::move(a), nameA, std::move(b), nameB);
+            m_views->setCurrentWidget(m_compare);
+        });
+    connect(m_replays, &ReplayActions::replayFinished, m_files, &SessionFileActions::setLastReplay);
+    connect(m_replays, &ReplayActions::busyChanged, this, &MainWindow::updateSessionActions);
+    connect(m_recovery, &RecoveryPrompt::restoredAll, this,
+        [this](std::shared_ptr<const Session> newest, const QString& path, int restored, const QStringList& failures) {
+            if (newest) {
+                m_files->noteRecentSession(path);
+                if (!m_controller->isRunning())
+                    showSession(newest, path, SessionDocument::Origin::Recovered, true);
+            }
+            if (!failures.isEmpty())
+                warn(tr("Recover Interrupted Sessions"), failures.join(u'\n'));
+            showStatus(tr("Recovered %n session(s); the newest is shown.", nullptr, restored));
+            updateSessionActions();
+        });
+
+    SessionDocument* document = m_files->document();
+    connect(document, &SessionDocument::changed, this, [this, document] {
+        setSessionTitle(document->hasSession() ? document->displayName() : QString());
+        updateSessionActions();
+    });
+    connect(document, &SessionDocument::jobStarted, this, &MainWindow::updateSessionActions);
+    connect(document, &SessionDocument::jobFinished, this, &MainWindow::updateSessionActions);
+    connect(m_controller, &RunController::batchRecorded, this,
+        [this, document](std::shared_ptr<const Session> session, const QString& path) {
+            dropFeeder();
+            m_feeder = new SessionFeeder(session, m_controller->session(), true, this);
+            m_playback->setFeeder(m_feeder);
+            document->setSession(std::move(session), SessionDocument::Origin::Recorded, path, false);
+        });
+    connect(m_controller, &RunController::runningChanged, this, [this](bool running) {
+        if (running) {
+            dropFeeder(); // the views show the new batch as it runs
+            m_compare->clear(); // it compared an earlier session
+        }
+        updateSessionActions();
+    });
+    connect(m_controller, &RunController::recordingSaved, this, [this](const QString& path, bool ok, const QString& error) {
+        if (!ok)
+            showStatus(tr("The run could not be saved to %1: %2. Its journal is kept for recovery.").arg(path, error));
+    });
+}
+
+void MainWindow::updateSessionActions()
+{
+    if (!m_files || !m_playPause)
+        return;
+    const bool running = m_controller->isRunning();
+    const bool idle = !running && !m_replays->isBusy() && !m_recovery->isRestoring()
+        && m_files->document()->busyWith() == SessionDocument::Job::None;
+    m_files->updateActions(idle);
+    m_replays->updateActions(idle, m_files->document()->hasSession());
+    m_recovery->setEnabled(idle);
+    m_playPause->setEnabled(m_files->document()->hasSession() && m_feeder && !running);
+}
+
+void MainWindow::dropFeeder()
+{
+    m_playback->setFeeder(nullptr);
+    delete m_feeder;
+    m_feeder = nullptr;
+}
+
+void MainWindow::showSession(
+    std::shared_ptr<const Session> session, const QString& path, SessionDocument::Origin origin, bool savedByUser)
+{
+    dropFeeder();
+    if (origin != SessionDocument::Origin::Replay) // a replay shown is half of the comparison on show
+        m_compare->clear();
+    m_feeder = new SessionFeeder(session, m_controller->session(), false, this);
+    m_feeder->showAll();
+    m_playback->setFeeder(m_feeder);
+    m_files->document()->setSession(session, origin, path, savedByUser);
+    QString status = tr("Showing %1: %2.").arg(QFileInfo(path).fileName(), SessionTexts::counts(*session));
+    if (m_feeder->hiddenAttempts() > 0) {
+        status += u" "_s + tr("The views hold the first %1 attempts; saves, exports and replays use all %2.")
+                              .arg(SessionFeeder::maxShownAttempts).arg(session->attemptCount());
+    }
+    showStatus(status);
+    updateSessionActions();
+}
+
+void MainWindow::warn(const QString& title, const QString& text)
+{
+    // Window-modal but not blocking: no nested event loop while jobs and runs report.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::exportCurrentView()
+{
+    QWidget* view = m_views->currentWidget();
+    if (!view)
+        return;
+    const QString title = m_views->tabText(m_views->currentIndex()).remove(u'&');
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export %1 as Image").arg(title),
+        title.toLower().replace(u' ', u'-'), tr("PNG image (*.png);;SVG vector image (*.svg)"), &filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += filter.contains(u"svg"_s) ? u".svg"_s : u".png"_s;
+    // Named in the picture: the view, and the session it shows (policy, size, when recorded).
+    QString subtitle;
+    const SessionDocument* document = m_files->document();
+    if (document->hasSession()) {
+        const Session& s = *document->session();
+        QStringList policies;
+        for (const RetryPolicy& p : s.policies) {
+            if (!p.name.isEmpty() && !policies.contains(p.name))
+                policies << p.name;
+        }
+        subtitle = tr("%1 · policy %2 · %3 · recorded %4")
+                       .arg(document->displayName(), policies.isEmpty() ? tr("unnamed") : policies.join(u", "_s),
+                           SessionTexts::counts(s),
+                           QLocale().toString(s.meta.createdUtc.toLocalTime(), QLocale::ShortFormat));
+    }
+    QString error;
+    if (!ChartExport::save(view, path, tr("Retrylab — %1").arg(title), subtitle, &error)) {
+        warn(tr("Export View"), error);
+        return;
+    }
+    showStatus(tr("Saved the %1 view to %2.").arg(title, path));
 }
 
 void MainWindow::placeOnScreen()
@@ -231,12 +376,16 @@ void MainWindow::createActions()
     toolbar->addAction(m_runManyAction);
     toolbar->addAction(m_stopAction);
     toolbar->addSeparator();
-    toolbar->addAction(m_sessions->openAction());
-    toolbar->addAction(m_sessions->saveAction());
-    toolbar->addAction(m_sessions->exportAction());
-    m_sessions->openAction()->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
-    m_sessions->saveAction()->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
-    m_sessions->exportAction()->setIcon(style()->standardIcon(QStyle::SP_FileDialogDetailedView));
+    toolbar->addAction(m_files->openAction());
+    toolbar->addAction(m_files->saveAction());
+    toolbar->addAction(m_files->exportAction());
+    m_files->openAction()->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_files->saveAction()->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    m_files->exportAction()->setIcon(style()->standardIcon(QStyle::SP_FileDialogDetailedView));
+
+    m_playPause = new QAction(tr("&Play / Pause Timeline"), this);
+    m_playPause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    connect(m_playPause, &QAction::triggered, m_playback, &PlaybackBar::playPause);
 
     auto* playback = addToolBar(tr("Playback"));
     playback->setObjectName(u"PlaybackToolBar"_s);
@@ -282,11 +431,12 @@ void MainWindow::createDocks()
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    m_sessions->fillFileMenu(file);
+    m_files->fillFileMenu(file);
     file->addSeparator();
     file->addAction(m_openAction);
-    m_recentMenu = file->addMenu(tr("Recent Po&licies"));
-    rebuildRecentMenu();
+    m_recentPolicies = new RecentFilesMenu(file->addMenu(tr("Recent Po&licies")), [] { return AppSettings().recentFiles(); },
+        [] { AppSettings().clearRecentFiles(); }, { tr("No recent policy files"), tr("Clear Recent Files") }, this);
+    connect(m_recentPolicies, &RecentFilesMenu::chosen, this, [this](const QString& path) { openPolicyFile(path); });
     file->addAction(m_saveAction);
     file->addSeparator();
     file->addAction(m_quitAction);
@@ -296,7 +446,12 @@ void MainWindow::createMenus()
     run->addAction(m_runManyAction);
     run->addAction(m_stopAction);
 
-    m_sessions->fillSessionMenu(menuBar()->addMenu(tr("&Session")));
+    QMenu* sessionMenu = menuBar()->addMenu(tr("&Session"));
+    sessionMenu->addAction(m_playPause);
+    sessionMenu->addSeparator();
+    m_replays->fillSessionMenu(sessionMenu);
+    sessionMenu->addSeparator();
+    sessionMenu->addAction(m_recovery->recoverAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < m_views->count(); ++i) {
@@ -401,25 +556,6 @@ void MainWindow::updateRunManyText()
                                     .arg(m_request->concurrency()));
 }
 
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files = AppSettings().recentFiles();
-    for (const QString& path : files) {
-        QAction* action = m_recentMenu->addAction(path);
-        connect(action, &QAction::triggered, this, [this, path] { openPolicyFile(path); });
-    }
-    if (files.isEmpty())
-        m_recentMenu->addAction(tr("No recent policy files"))->setEnabled(false);
-    else {
-        m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear Recent Files"), this, [this] {
-            AppSettings().clearRecentFiles();
-            rebuildRecentMenu();
-        });
-    }
-}
-
 void MainWindow::openPolicyFile(const QString& path, const QString& title)
 {
     QString problem = m_policy->loadFile(path);
@@ -433,7 +569,7 @@ void MainWindow::openPolicyFile(const QString& path, const QString& title)
         return;
     }
     AppSettings().addRecentFile(path);
-    rebuildRecentMenu();
+    m_recentPolicies->rebuild();
 }
 
 void MainWindow::openPolicy()
@@ -454,7 +590,7 @@ void MainWindow::savePolicyAs()
         return;
     }
     AppSettings().addRecentFile(path);
-    rebuildRecentMenu();
+    m_recentPolicies->rebuild();
 }
 
 void MainWindow::showAbout()
@@ -473,7 +609,10 @@ void MainWindow::setSessionTitle(const QString& title)
 void MainWindow::openFile(const QString& path)
 {
     if (SessionFile::looksLikeSession(path)) {
-        m_sessions->openSession(path);
+        if (m_controller->isRunning())
+            showStatus(tr("Stop the running batch before opening a session."));
+        else
+            m_files->openSession(path);
         return;
     }
     // Not a session, so it is read as a policy; an error says it is neither, under a title that does not guess.
@@ -506,72 +645,5 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::saveScreenshotWhenIdle(const QString& directory)
 {
-    m_screenshotDir = directory;
-    QTimer::singleShot(1500, this, [this] {
-        if (!m_controller->isRunning())
-            saveScreenshots();
-    });
-    connect(m_controller, &RunController::runningChanged, this, [this](bool running) {
-        if (!running)
-            QTimer::singleShot(800, this, &MainWindow::saveScreenshots);
-    });
-}
-
-namespace {
-
-// Screenshots for the docs: a 256-colour palette keeps them small (the UI has few distinct colours).
-void saveSmall(const QPixmap& pixmap, const QString& path)
-{
-    pixmap.toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither | Qt::AvoidDither).save(path, "PNG", 0);
-}
-
-} // namespace
-
-void MainWindow::saveScreenshots()
-{
-    if (m_screenshotDir.isEmpty())
-        return;
-    const QDir dir(m_screenshotDir);
-    dir.mkpath(u"."_s);
-    saveSmall(grab(), dir.filePath(u"main.png"_s));
-    saveSmall(m_lab->grab(), dir.filePath(u"lab-panel.png"_s));
-    m_views->setCurrentWidget(m_attempts);
-    m_attempts->table()->selectRow(0);
-    m_policy->tabs()->setCurrentIndex(3);
-    QTimer::singleShot(300, this, [this, dir] {
-        saveSmall(grab(), dir.filePath(u"main-attempts.png"_s));
-        m_views->setCurrentWidget(m_timeline);
-        saveSmall(m_policy->grab(), dir.filePath(u"policy-editor.png"_s));
-        m_policy->tabs()->setCurrentIndex(2);
-        QTimer::singleShot(300, this, [this, dir] {
-            saveSmall(m_policy->grab(), dir.filePath(u"policy-decisions.png"_s));
-            m_policy->tabs()->setCurrentIndex(0);
-            QTimer::singleShot(300, this, [this, dir] {
-                saveSmall(m_policy->grab(), dir.filePath(u"policy-form.png"_s));
-                saveCompareScreenshot(dir);
-            });
-        });
-    });
-}
-
-// The batch just recorded, replayed offline under AWS standard retries and compared with the recording.
-void MainWindow::saveCompareScreenshot(const QDir& dir)
-{
-    const PolicyParseResult aws = PresetCatalog::load(u"aws-standard"_s);
-    ReplayOptions options;
-    if (aws.ok())
-        options.policy = *aws.policy;
-    const auto done = [this, dir] {
-        QTimer::singleShot(500, this, [this, dir] {
-            saveSmall(grab(), dir.filePath(u"compare.png"_s));
-            m_screenshotDir.clear();
-            close();
-        });
-    };
-    connect(m_sessions, &SessionCommands::replayFinished, this, done, Qt::SingleShotConnection);
-    if (!m_sessions->replay(options, tr("what-if under aws-standard"))) {
-        disconnect(m_sessions, &SessionCommands::replayFinished, this, nullptr);
-        m_screenshotDir.clear();
-        close();
-    }
+    new WindowShots(this, directory);
 }

@@ -7,13 +7,20 @@
 
 #include <QMainWindow>
 
+#include "sessions/sessiondocument.h"
+
+#include <memory>
+
 class AttemptsPage;
-class QDir;
 class CompareView;
 class ElidedLabel;
 class HelpWindow;
 class PlaybackBar;
-class SessionCommands;
+class RecentFilesMenu;
+class RecoveryPrompt;
+class ReplayActions;
+class SessionFeeder;
+class SessionFileActions;
 class LabPanel;
 class PolicyEditor;
 class QAction;
@@ -50,7 +57,10 @@ public:
     SummaryView* summary() const { return m_summary; }
     CompareView* compareView() const { return m_compare; }
     PlaybackBar* playbackBar() const { return m_playback; }
-    SessionCommands* sessions() const { return m_sessions; }
+    SessionFileActions* sessionFiles() const { return m_files; }
+    ReplayActions* replays() const { return m_replays; }
+    RecoveryPrompt* recovery() const { return m_recovery; }
+    SessionFeeder* feeder() const { return m_feeder; }
     QAction* runAction() const { return m_runAction; }
     QAction* runManyAction() const { return m_runManyAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -65,9 +75,12 @@ public Q_SLOTS:
     void runOnce();
     void runMany();
     void stop();
-    // Saves main.png, policy-editor.png and lab-panel.png into DIRECTORY once the next batch has ended
-    // (or at once when none is started), then quits. For the docs' screenshots (--screenshot DIR).
+    // Saves the window's pictures into DIRECTORY once the next batch has ended (or at once when none is
+    // started), then closes (--screenshot DIR; shell/windowshots.h).
     void saveScreenshotWhenIdle(const QString& directory);
+    // Shows SESSION in every view as the current session (the sessions' intents end here).
+    void showSession(std::shared_ptr<const Session> session, const QString& path, SessionDocument::Origin origin,
+        bool savedByUser);
     // Opens FILE: a session (shown in the views) or a policy (into the editor), by its content.
     void openFile(const QString& path);
 
@@ -85,7 +98,11 @@ private:
     void onRunningChanged(bool running);
     void onProgress(int finished, int total);
     void updateRunManyText();
-    void rebuildRecentMenu();
+    void createSessionParts();
+    void updateSessionActions();
+    void dropFeeder();
+    void warn(const QString& title, const QString& text);
+    void exportCurrentView();
     void openPolicyFile(const QString& path, const QString& title = QString());
     void openPolicy();
     void savePolicyAs();
@@ -98,8 +115,6 @@ private:
     void placeOnScreen();
     void useCompactLayout(int width);
     void setSessionTitle(const QString& title);
-    void saveScreenshots();
-    void saveCompareScreenshot(const QDir& dir);
 
     RunController* m_controller;
     QTabWidget* m_views = nullptr;
@@ -110,7 +125,11 @@ private:
     SummaryView* m_summary = nullptr;
     CompareView* m_compare = nullptr;
     PlaybackBar* m_playback = nullptr;
-    SessionCommands* m_sessions = nullptr;
+    SessionFileActions* m_files = nullptr;
+    ReplayActions* m_replays = nullptr;
+    RecoveryPrompt* m_recovery = nullptr;
+    SessionFeeder* m_feeder = nullptr;
+    QAction* m_playPause = nullptr;
     RequestEditor* m_request = nullptr;
     PolicyEditor* m_policy = nullptr;
     LabPanel* m_lab = nullptr;
@@ -119,12 +138,11 @@ private:
     HelpWindow* m_help = nullptr;
     bool m_showingPolicyProblem = false;
     bool m_compact = false;
-    QMenu* m_recentMenu = nullptr;
+    RecentFilesMenu* m_recentPolicies = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_runManyAction = nullptr;
     QAction* m_stopAction = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_quitAction = nullptr;
-    QString m_screenshotDir;
 };

@@ -18,7 +18,7 @@
 #include "run/runcontroller.h"
 #include "sessions/compareview.h"
 #include "sessions/playbackbar.h"
-#include "sessions/sessioncommands.h"
+#include "sessions/replayactions.h"
 #include "sessions/sessionfeeder.h"
 #include "shell/helpwindow.h"
 
@@ -161,8 +161,8 @@ int main(int argc, char** argv)
     if (aws.ok())
         options.policy = *aws.policy;
     bool replayed = false;
-    QObject::connect(w.sessions(), &SessionCommands::replayFinished, &app, [&] { replayed = true; });
-    if (w.sessions()->replay(options, QCoreApplication::translate("MainWindow", "what-if under aws-standard"))
+    QObject::connect(w.replays(), &ReplayActions::replayFinished, &app, [&] { replayed = true; });
+    if (w.replays()->replay(options, QCoreApplication::translate("MainWindow", "what-if under aws-standard"))
         && QTest::qWaitFor([&] { return replayed; }, 120000)) {
         settle(700);
         save(&w, u"compare.png"_s);

@@ -16,7 +16,9 @@
 #include "run/attemptdetailpane.h"
 #include "run/attemptspage.h"
 #include "sessions/playbackbar.h"
-#include "sessions/sessioncommands.h"
+#include "sessions/recoveryprompt.h"
+#include "sessions/replayactions.h"
+#include "sessions/sessionfileactions.h"
 #include "sessions/sessiondocument.h"
 #include "sessions/sessionfeeder.h"
 #include "timelineview.h"
@@ -80,7 +82,7 @@ private Q_SLOTS:
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 4);
-        SessionDocument* doc = window.sessions()->document();
+        SessionDocument* doc = window.sessionFiles()->document();
         QVERIFY(doc->hasSession());
         QCOMPARE(doc->origin(), SessionDocument::Origin::Recorded);
         const qsizetype attempts = window.controller()->session()->attempts().size();
@@ -105,12 +107,12 @@ private Q_SLOTS:
         MainWindow other(TestTime::instance().clock, TestTime::instance().scheduler);
         other.controller()->setRecordingDirectory({});
         other.openFile(saved); // by content, as a drop would
-        QVERIFY(waitForJob(other.sessions()->document()));
-        QCOMPARE(other.sessions()->document()->session()->attemptCount(), attempts);
+        QVERIFY(waitForJob(other.sessionFiles()->document()));
+        QCOMPARE(other.sessionFiles()->document()->session()->attemptCount(), attempts);
         other.controller()->session()->flush();
         QCOMPARE(other.controller()->session()->attempts().size(), attempts);
         QTRY_COMPARE(other.timeline()->laneCount(), 4);
-        QCOMPARE(other.sessions()->document()->origin(), SessionDocument::Origin::Opened);
+        QCOMPARE(other.sessionFiles()->document()->origin(), SessionDocument::Origin::Opened);
     }
 
     void refusedFileLeavesTheSessionAlone()
@@ -118,7 +120,7 @@ private Q_SLOTS:
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 1);
-        SessionDocument* doc = window.sessions()->document();
+        SessionDocument* doc = window.sessionFiles()->document();
         const auto before = doc->session();
         const QString bad = m_dir.filePath(u"bad.json"_s);
         QFile f(bad);
@@ -128,7 +130,7 @@ private Q_SLOTS:
         QSignalSpy finished(doc, &SessionDocument::jobFinished);
         QVERIFY(doc->open(bad));
         QVERIFY(finished.wait(30000));
-        QCOMPARE(finished.first().at(2).toBool(), false);
+        QCOMPARE(finished.first().at(2).value<SessionFile::Status>(), SessionFile::Status::Failed);
         QVERIFY(!finished.first().at(3).toString().isEmpty());
         QCOMPARE(doc->session(), before);
     }
@@ -154,7 +156,7 @@ private Q_SLOTS:
         window.requestEditor()->applyCurl(CurlRequestParser::parse(
             u"curl -H 'Authorization: Bearer sk_live_secret_value' "_s + lab + u"/v1/items"_s));
         runBatch(window, 2);
-        SessionDocument* doc = window.sessions()->document();
+        SessionDocument* doc = window.sessionFiles()->document();
         const QString path = m_dir.filePath(name);
         QVERIFY(doc->exportTo(SessionExport::Format(format), doc->redactionEnabled(), path));
         QVERIFY(waitForJob(doc));
@@ -186,7 +188,7 @@ private Q_SLOTS:
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 3);
-        SessionCommands* sessions = window.sessions();
+        ReplayActions* sessions = window.replays();
         QVERIFY(window.compareView()->isEmpty());
         sessions->replayOfflineAction()->trigger();
         QVERIFY(sessions->isReplaying());
@@ -210,8 +212,8 @@ private Q_SLOTS:
         QTableView* table = window.attemptsPage()->table();
         table->setCurrentIndex(table->model()->index(0, 0));
         QVERIFY(window.attemptsPage()->detail()->toPlainText().contains(u"Run "_s));
-        window.sessions()->replayOfflineAction()->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(!window.sessions()->isReplaying(), 90000);
+        window.replays()->replayOfflineAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.replays()->isReplaying(), 90000);
         QVERIFY(!window.compareView()->isEmpty());
 
         // Playback of the recording: the lab panel counts the recording's events up to the playhead.
@@ -245,9 +247,9 @@ private Q_SLOTS:
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory(m_dir.filePath(u"recordings"_s));
         runBatch(window, 2);
-        const QString first = window.sessions()->document()->filePath();
+        const QString first = window.sessionFiles()->document()->filePath();
         runBatch(window, 3);
-        QVERIFY(window.sessions()->compareWithFile(first));
+        QVERIFY(window.replays()->compareWithFile(first));
         QTRY_VERIFY_WITH_TIMEOUT(!window.compareView()->isEmpty(), 30000);
         QCOMPARE(window.compareView()->timelineA()->laneCount(), 3);
         QCOMPARE(window.compareView()->timelineB()->laneCount(), 2);
@@ -303,14 +305,14 @@ private Q_SLOTS:
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         window.controller()->setRecordingDirectory({});
         // Asked first, without blocking: "Not Now" leaves the journal; "Recover" restores it.
-        QCOMPARE(window.sessions()->recoverInterrupted(true), 1);
+        QCOMPARE(window.recovery()->recoverInterrupted(true), 1);
         QMessageBox* box = nullptr;
         QTRY_VERIFY((box = window.findChild<QMessageBox*>()) && box->isVisible());
         QVERIFY(box->detailedText().contains(path));
         box->reject();
         QVERIFY(QFile::exists(journal));
-        QCOMPARE(window.sessions()->document()->hasSession(), false);
-        QCOMPARE(window.sessions()->recoverInterrupted(true), 1);
+        QCOMPARE(window.sessionFiles()->document()->hasSession(), false);
+        QCOMPARE(window.recovery()->recoverInterrupted(true), 1);
         QTRY_VERIFY((box = window.findChild<QMessageBox*>()) && box->isVisible());
         QAbstractButton* recover = nullptr;
         for (QAbstractButton* b : box->buttons()) {
@@ -319,23 +321,24 @@ private Q_SLOTS:
         }
         QVERIFY(recover);
         recover->click();
-        QTRY_VERIFY(!QFile::exists(journal));
+        // Restored off the GUI thread: the journal goes first, then the window hears of it.
+        SessionDocument* doc = window.sessionFiles()->document();
+        QTRY_COMPARE(doc->origin(), SessionDocument::Origin::Recovered);
+        QVERIFY(!QFile::exists(journal));
         QVERIFY(QFile::exists(path));
-        SessionDocument* doc = window.sessions()->document();
-        QCOMPARE(doc->origin(), SessionDocument::Origin::Recovered);
         QCOMPARE(doc->session()->attemptCount(), 3);
         window.controller()->session()->flush();
         QCOMPARE(window.controller()->session()->attempts().size(), 3);
-        QCOMPARE(window.sessions()->recoverInterrupted(false), 0); // nothing left
+        QCOMPARE(window.recovery()->recoverInterrupted(false), 0); // nothing left
     }
 
     void everyMainActionHasAShortcut()
     {
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
         const QList<QAction*> actions = { window.runAction(), window.runManyAction(), window.stopAction(),
-            window.sessions()->openAction(), window.sessions()->saveAction(), window.sessions()->exportAction(),
-            window.sessions()->exportViewAction(), window.sessions()->replayOfflineAction(),
-            window.sessions()->compareSessionAction() };
+            window.sessionFiles()->openAction(), window.sessionFiles()->saveAction(), window.sessionFiles()->exportAction(),
+            window.sessionFiles()->exportViewAction(), window.replays()->replayOfflineAction(),
+            window.replays()->compareSessionAction() };
         QSet<QString> seen;
         for (QAction* a : actions) {
             QVERIFY2(!a->shortcut().isEmpty(), qPrintable(a->text()));

@@ -276,3 +276,8 @@ QString PolicyEditor::saveFile(const QString& path) const
         return tr("%1 cannot be written: %2").arg(path, file.errorString());
     return {};
 }
+
+void PolicyEditor::showPage(Page page)
+{
+    m_tabs->setCurrentIndex(int(page));
+}

@@ -43,6 +43,8 @@ public:
     DelayPreview* delayPreview() const { return m_delays; }
     QPlainTextEdit* jsonEdit() const { return m_json; }
     QTabWidget* tabs() const { return m_tabs; }
+    enum class Page { Form, Json, Decisions, Delays }; // the tabs, in order
+    void showPage(Page page);
 
 Q_SIGNALS:
     void policyChanged();

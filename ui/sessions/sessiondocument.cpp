@@ -19,7 +19,7 @@ SessionDocument::SessionDocument(QObject* parent)
             return;
         const QString path = m_jobPath;
         setSession(std::move(session), Origin::Opened, path, true);
-        end(true, {});
+        end(SessionFile::Status::Ok);
     });
     connect(m_jobs, &SessionJobs::saved, this, [this](quint64 generation, const QString& path) {
         if (!isCurrent(generation))
@@ -29,15 +29,15 @@ SessionDocument::SessionDocument(QObject* parent)
             m_savedByUser = true;
             Q_EMIT changed();
         }
-        end(true, {});
+        end(SessionFile::Status::Ok);
     });
     connect(m_jobs, &SessionJobs::failed, this, [this](quint64 generation, const QString& message) {
         if (isCurrent(generation))
-            end(false, message);
+            end(SessionFile::Status::Failed, message);
     });
     connect(m_jobs, &SessionJobs::cancelled, this, [this](quint64 generation) {
         if (isCurrent(generation))
-            end(false, tr("Cancelled."));
+            end(SessionFile::Status::Cancelled, tr("Cancelled."));
     });
 }
 
@@ -109,13 +109,13 @@ void SessionDocument::begin(Job job, const QString& path)
     Q_EMIT jobStarted(job, path);
 }
 
-void SessionDocument::end(bool ok, const QString& message)
+void SessionDocument::end(SessionFile::Status status, const QString& message)
 {
     const Job job = m_job;
     const QString path = m_jobPath;
     m_job = Job::None;
     m_jobPath.clear();
-    Q_EMIT jobFinished(job, path, ok, message);
+    Q_EMIT jobFinished(job, path, status, message);
 }
 
 bool SessionDocument::open(const QString& path)
@@ -150,7 +150,7 @@ void SessionDocument::cancel()
     if (m_job == Job::None)
         return;
     m_jobs->cancel();
-    end(false, tr("Cancelled."));
+    end(SessionFile::Status::Cancelled, tr("Cancelled."));
 }
 
 bool SessionDocument::waitForIdle(int msecs)

@@ -8,6 +8,7 @@
 
 #include "session/session.h"
 #include "session/sessionexport.h"
+#include "session/sessionfile.h"
 
 #include <QObject>
 #include <QString>
@@ -54,12 +55,12 @@ Q_SIGNALS:
     void changed(); // another session, another path, or its redaction choice
     void jobStarted(SessionDocument::Job job, const QString& path);
     void jobProgress(qint64 done, qint64 total);
-    // OK false with MESSAGE when it failed or was cancelled (the current session is unchanged).
-    void jobFinished(SessionDocument::Job job, const QString& path, bool ok, const QString& message);
+    // STATUS Failed (with MESSAGE) or Cancelled leaves the current session unchanged.
+    void jobFinished(SessionDocument::Job job, const QString& path, SessionFile::Status status, const QString& message);
 
 private:
     void begin(Job job, const QString& path);
-    void end(bool ok, const QString& message);
+    void end(SessionFile::Status status, const QString& message = {});
     // A report of the job in progress (not of one cancelled before it).
     bool isCurrent(quint64 generation) const { return m_job != Job::None && generation == m_generation; }
 

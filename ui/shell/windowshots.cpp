@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "shell/windowshots.h"
+
+#include "editors/policyeditor.h"
+#include "labview/labpanel.h"
+#include "mainwindow.h"
+#include "run/attemptspage.h"
+#include "run/runcontroller.h"
+#include "sessions/replayactions.h"
+#include "timelineview.h"
+
+#include "policy/presetcatalog.h"
+#include "session/replayrunner.h"
+
+#include <QImage>
+#include <QPixmap>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+WindowShots::WindowShots(MainWindow* window, const QString& directory)
+    : QObject(window)
+    , m_window(window)
+    , m_dir(directory)
+{
+    RunController* controller = window->controller();
+    QTimer::singleShot(1500, this, [this, controller] {
+        if (!controller->isRunning())
+            saveViews();
+    });
+    connect(controller, &RunController::runningChanged, this, [this](bool running) {
+        if (!running)
+            QTimer::singleShot(800, this, &WindowShots::saveViews);
+    });
+}
+
+// A 256-colour palette keeps them small (the UI has few distinct colours).
+void WindowShots::save(QWidget* widget, const QString& name) const
+{
+    widget->grab().toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither | Qt::AvoidDither)
+        .save(m_dir.filePath(name), "PNG", 0);
+}
+
+void WindowShots::saveViews()
+{
+    if (m_started)
+        return;
+    m_started = true;
+    m_dir.mkpath(u"."_s);
+    MainWindow* w = m_window;
+    save(w, u"main.png"_s);
+    save(w->labPanel(), u"lab-panel.png"_s);
+    w->liveViews()->setCurrentWidget(w->attemptsPage());
+    w->attemptsPage()->table()->selectRow(0);
+    w->policyEditor()->showPage(PolicyEditor::Page::Delays);
+    QTimer::singleShot(300, this, [this, w] {
+        save(w, u"main-attempts.png"_s);
+        w->liveViews()->setCurrentWidget(w->timeline());
+        save(w->policyEditor(), u"policy-editor.png"_s);
+        w->policyEditor()->showPage(PolicyEditor::Page::Decisions);
+        QTimer::singleShot(300, this, [this, w] {
+            save(w->policyEditor(), u"policy-decisions.png"_s);
+            w->policyEditor()->showPage(PolicyEditor::Page::Form);
+            QTimer::singleShot(300, this, [this, w] {
+                save(w->policyEditor(), u"policy-form.png"_s);
+                saveCompare();
+            });
+        });
+    });
+}
+
+// The batch just recorded, replayed offline under AWS standard retries and compared with the recording.
+void WindowShots::saveCompare()
+{
+    const PolicyParseResult aws = PresetCatalog::load(u"aws-standard"_s);
+    ReplayOptions options;
+    if (aws.ok())
+        options.policy = *aws.policy;
+    ReplayActions* replays = m_window->replays();
+    connect(replays, &ReplayActions::replayFinished, this, [this] {
+        QTimer::singleShot(500, this, [this] {
+            save(m_window, u"compare.png"_s);
+            m_window->close();
+        });
+    }, Qt::SingleShotConnection);
+    if (!replays->replay(options, tr("what-if under aws-standard"))) {
+        disconnect(replays, &ReplayActions::replayFinished, this, nullptr);
+        m_window->close();
+    }
+}
