@@ -1,37 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policy/errorclass.h"
 
-#include <array>
-#include <utility>
+#include "policy/enumtext.h"
 
-namespace {
-
-constexpr std::array<std::pair<ErrorClass, const char*>, 7> kNames { {
-    { ErrorClass::Dns, "dns" },
-    { ErrorClass::Refused, "refused" },
-    { ErrorClass::Tls, "tls" },
-    { ErrorClass::ConnectTimeout, "connect-timeout" },
-    { ErrorClass::ResponseTimeout, "response-timeout" },
-    { ErrorClass::ConnectionLost, "connection-lost" },
-    { ErrorClass::Protocol, "protocol" },
-} };
-
-} // namespace
-
-QString errorClassName(ErrorClass error)
-{
-    for (const auto& [value, name] : kNames) {
-        if (value == error)
-            return QString::fromLatin1(name);
-    }
-    return {};
-}
+QString errorClassName(ErrorClass error) { return EnumText::name(error); }
 
 std::optional<ErrorClass> errorClassFromName(const QString& name)
 {
-    for (const auto& [value, text] : kNames) {
-        if (name == QLatin1String(text))
-            return value;
+    for (int i = 0; i < EnumText::enumCount<ErrorClass>(); ++i) {
+        if (name == EnumText::name(ErrorClass(i)))
+            return ErrorClass(i);
     }
     return std::nullopt;
 }
@@ -39,8 +17,8 @@ std::optional<ErrorClass> errorClassFromName(const QString& name)
 QStringList errorClassNames()
 {
     QStringList names;
-    for (const auto& entry : kNames)
-        names << QString::fromLatin1(entry.second);
+    for (int i = 0; i < EnumText::enumCount<ErrorClass>(); ++i)
+        names << EnumText::name(ErrorClass(i));
     return names;
 }
 

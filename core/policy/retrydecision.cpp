@@ -1,66 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policy/retrydecision.h"
 
-QString verdictName(Verdict verdict)
-{
-    switch (verdict) {
-    case Verdict::Retry:
-        return QStringLiteral("retry");
-    case Verdict::Stop:
-        return QStringLiteral("stop");
-    case Verdict::Success:
-        return QStringLiteral("success");
-    }
-    return {};
-}
+#include "policy/enumtext.h"
 
-QString delaySourceName(DelaySource source)
-{
-    switch (source) {
-    case DelaySource::None:
-        return QStringLiteral("none");
-    case DelaySource::Backoff:
-        return QStringLiteral("backoff");
-    case DelaySource::RetryAfter:
-        return QStringLiteral("retry-after");
-    case DelaySource::RetryAfterMs:
-        return QStringLiteral("retry-after-ms");
-    case DelaySource::ServerHint:
-        return QStringLiteral("hint");
-    case DelaySource::Throttle:
-        return QStringLiteral("throttle");
-    }
-    return {};
-}
+QString verdictName(Verdict verdict) { return EnumText::name(verdict); }
 
-QString finalKindName(FinalKind kind)
-{
-    switch (kind) {
-    case FinalKind::None:
-        return QString();
-    case FinalKind::Success:
-        return QStringLiteral("success");
-    case FinalKind::RateLimited:
-        return QStringLiteral("rate-limited");
-    case FinalKind::ServerError:
-        return QStringLiteral("server-error");
-    case FinalKind::ClientError:
-        return QStringLiteral("client-error");
-    case FinalKind::Network:
-        return QStringLiteral("network");
-    case FinalKind::Deadline:
-        return QStringLiteral("deadline");
-    case FinalKind::BudgetExhausted:
-        return QStringLiteral("budget-exhausted");
-    case FinalKind::RetryAfterTooLong:
-        return QStringLiteral("retry-after-too-long");
-    case FinalKind::BodyNotRewindable:
-        return QStringLiteral("body-not-rewindable");
-    case FinalKind::Cancelled:
-        return QStringLiteral("cancelled");
-    }
-    return {};
-}
+QString delaySourceName(DelaySource source) { return EnumText::name(source); }
+
+QString finalKindName(FinalKind kind) { return EnumText::name(kind); }
 
 QString formatMillis(Millis value)
 {

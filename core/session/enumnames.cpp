@@ -1,28 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/enumnames.h"
 
-#include <QString>
-
-namespace {
-
-template<typename E>
-std::optional<E> find(QString (*nameOf)(E), int count, QByteArrayView name)
-{
-    const QString text = QString::fromUtf8(name);
-    for (int i = 0; i < count; ++i) {
-        if (nameOf(E(i)) == text)
-            return E(i);
-    }
-    return std::nullopt;
-}
-
-} // namespace
+#include "session/enumspellings.h"
 
 namespace EnumNames {
-std::optional<Verdict> verdict(QByteArrayView n) { return find(&verdictName, 3, n); }
-std::optional<DelaySource> delaySource(QByteArrayView n) { return find(&delaySourceName, 6, n); }
-std::optional<FinalKind> finalKind(QByteArrayView n) { return find(&finalKindName, 11, n); }
-std::optional<AttemptPhase> phase(QByteArrayView n) { return find(&attemptPhaseName, 8, n); }
-std::optional<AbortReason> abortReason(QByteArrayView n) { return find(&abortReasonName, 5, n); }
-std::optional<ErrorClass> errorClass(QByteArrayView n) { return errorClassFromName(QString::fromUtf8(n)); }
+std::optional<Verdict> verdict(QByteArrayView n) { return EnumSpelling::verdicts().find(n); }
+std::optional<DelaySource> delaySource(QByteArrayView n) { return EnumSpelling::delaySources().find(n); }
+std::optional<FinalKind> finalKind(QByteArrayView n) { return EnumSpelling::finalKinds().find(n); }
+std::optional<AttemptPhase> phase(QByteArrayView n) { return EnumSpelling::phases().find(n); }
+std::optional<AbortReason> abortReason(QByteArrayView n) { return EnumSpelling::abortReasons().find(n); }
+std::optional<ErrorClass> errorClass(QByteArrayView n) { return EnumSpelling::errorClasses().find(n); }
 }

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The spellings of the enumerations a session file carries, as UTF-8 computed once: the session reader
-// and writer compare and copy bytes instead of building a QString per field. The names come from the
-// engine's and policy's own name functions (verdictName(), finalKindName()…), so they cannot drift.
+// The spellings of the enumerations a session file carries, as UTF-8 made once from the one table of each
+// (policy/enumtext.h, engine/enumtext.h): the session reader and writer compare and copy bytes instead of
+// building a QString per field.
 
-#include "engine/attemptphase.h"
-#include "policy/errorclass.h"
-#include "policy/retrydecision.h"
+#include "engine/enumtext.h"
+#include "policy/enumtext.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
-#include <QString>
 
 #include <optional>
 #include <vector>
@@ -20,10 +18,12 @@ template<typename E>
 class EnumSpellings
 {
 public:
-    EnumSpellings(QString (*nameOf)(E), int count)
+    EnumSpellings()
     {
-        for (int i = 0; i < count; ++i)
-            m_names.push_back(nameOf(E(i)).toUtf8());
+        for (int i = 0; i < EnumText::enumCount<E>(); ++i) {
+            const std::string_view text = enumText(E(i));
+            m_names.emplace_back(text.data(), qsizetype(text.size()));
+        }
     }
 
     // Empty for a value out of range, as the name functions answer.
@@ -49,32 +49,32 @@ private:
 namespace EnumSpelling {
 inline const EnumSpellings<Verdict>& verdicts()
 {
-    static const EnumSpellings<Verdict> t(&verdictName, 3);
+    static const EnumSpellings<Verdict> t;
     return t;
 }
 inline const EnumSpellings<DelaySource>& delaySources()
 {
-    static const EnumSpellings<DelaySource> t(&delaySourceName, 6);
+    static const EnumSpellings<DelaySource> t;
     return t;
 }
 inline const EnumSpellings<FinalKind>& finalKinds()
 {
-    static const EnumSpellings<FinalKind> t(&finalKindName, 11);
+    static const EnumSpellings<FinalKind> t;
     return t;
 }
 inline const EnumSpellings<AttemptPhase>& phases()
 {
-    static const EnumSpellings<AttemptPhase> t(&attemptPhaseName, 8);
+    static const EnumSpellings<AttemptPhase> t;
     return t;
 }
 inline const EnumSpellings<AbortReason>& abortReasons()
 {
-    static const EnumSpellings<AbortReason> t(&abortReasonName, 5);
+    static const EnumSpellings<AbortReason> t;
     return t;
 }
 inline const EnumSpellings<ErrorClass>& errorClasses()
 {
-    static const EnumSpellings<ErrorClass> t(&errorClassName, 7);
+    static const EnumSpellings<ErrorClass> t;
     return t;
 }
 }
