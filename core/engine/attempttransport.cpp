@@ -139,7 +139,7 @@ void AttemptTransport::start(AttemptRecord record, QByteArray body, AttemptLimit
     }
     connect(reply, &QNetworkReply::finished, this, &AttemptTransport::onFinished);
 
-    // Own precise timers (qt-internals.md §2.3): Qt's transferTimeout measures inactivity only.
+    // Own precise timers: Qt's transferTimeout measures inactivity only, and restarts at every byte.
     std::optional<MonoTime> totalDue;
     if (m_limits.attemptTimeout)
         totalDue = *m_record.at.started + *m_limits.attemptTimeout;

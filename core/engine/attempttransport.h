@@ -13,7 +13,8 @@ class QNetworkReply;
 class QUrl;
 class QTimer;
 
-// One attempt on QNetworkAccessManager, recorded honestly (qt-internals.md §1–§3):
+// One attempt on QNetworkAccessManager, recorded honestly, where Qt 6.4 alone would re-send and queue behind the
+// caller's back:
 // - the body goes through a NonRewindableBody with DoNotBufferUploadDataAttribute and a Content-Length,
 //   sent with sendCustomRequest for every method, so Qt cannot re-send it behind the engine's back;
 // - redirects manual, cookies manual (the engine keeps a jar per run), no cache, HTTP/2 as asked;

@@ -2,8 +2,8 @@
 #pragma once
 
 // Assigns an error class by the phase an attempt reached, not by Qt's error code alone
-// (qt-internals.md §2.5: RemoteHostClosedError means `tls` before the handshake, `connection-lost` after
-// the request was sent, `protocol` once headers arrived).
+// (Qt 6.4 reports one RemoteHostClosedError for a close at any point: it means `tls` before the
+// handshake, `connection-lost` after the request was sent, `protocol` once headers arrived).
 
 #include "engine/attemptphase.h"
 #include "policy/errorclass.h"

@@ -6,7 +6,7 @@
 
 // A request body Qt can read exactly once. Sequential, so QNetworkAccessManager cannot seek it back: with
 // DoNotBufferUploadDataAttribute and a Content-Length, every hidden re-send Qt 6.4 would make becomes
-// ContentReSendError instead (qt-internals.md §1.4), and the retry policy decides. Used for every request,
+// ContentReSendError instead (Qt re-sends only a body it can reset), and the retry policy decides. Used for every request,
 // empty bodies included.
 class NonRewindableBody final : public QIODevice
 {

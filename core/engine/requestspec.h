@@ -36,7 +36,8 @@ struct RequestSpec
     std::optional<Millis> deadline;
     std::optional<int> connectionsPerHost; // the client's pool limit (RetryPolicy::Limits::connectionsPerHost)
 
-    bool http2Allowed = false; // off by default: deterministic HTTP/1.1 (qt-internals §3)
+    // Off by default: deterministic HTTP/1.1 (Qt negotiates HTTP/2 over TLS and then multiplexes attempts).
+    bool http2Allowed = false;
     bool followRedirects = false; // a 3xx is recorded; followed (as a new attempt) only when true
     bool attemptIdEnabled = true; // a unique attempt-id header on every attempt
     QByteArray attemptIdHeader = QByteArrayLiteral("X-Retrylab-Attempt");

@@ -2,7 +2,8 @@
 #pragma once
 
 // Backoff and jitter math: pure functions of the policy's Backoff and Jitter, a small state, and an
-// injected RandomSource (retry-systems.md has every formula; the tests pin the delay cheat-sheet).
+// injected RandomSource. Each formula is the one the named system documents (AWS "full jitter", gRPC's
+// ±20 %, Polly's decorrelated jitter…); the tests pin one row per system.
 //
 // n is the retry index: 1 = the wait after the first failed attempt.
 //   None           0

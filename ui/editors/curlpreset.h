@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The `curl` preset with a pasted command's retry options and timeouts filled in (retry-systems.md §5):
+// The `curl` preset with a pasted command's retry options and timeouts filled in (as curl's
+// tool_operate.c reads them):
 // --retry N → N retries; --retry-delay S → a constant S wait (0 keeps the 1 s doubling);
 // --retry-max-time S → a deadline of S (checked before each wait: curl also lets a backoff wait cross it);
 // --retry-connrefused → refused connections retried; --retry-all-errors → every transport error retried;
