@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -190,7 +191,16 @@ struct RuleCondition
     std::optional<BodyMatch> body;
     QList<HeaderMatch> headers; // all must match
     std::optional<bool> afterLostAnswer; // an earlier attempt of this request lost its answer
-    friend bool operator==(const RuleCondition&, const RuleCondition&) = default;
+    friend bool operator==(const RuleCondition& a, const RuleCondition& b)
+    {
+        // Not defaulted: Qt 6.4's QList<enum>::operator== calls memcmp with a null pointer when one empty
+        // list has storage and the other none (undefined behaviour, reported by UBSan).
+        return a.outcome == b.outcome && a.methods == b.methods && a.idempotencyKey == b.idempotencyKey
+            && a.statuses == b.statuses
+            && std::equal(a.errors.cbegin(), a.errors.cend(), b.errors.cbegin(), b.errors.cend())
+            && a.serverCouldHaveActed == b.serverCouldHaveActed && a.body == b.body && a.headers == b.headers
+            && a.afterLostAnswer == b.afterLostAnswer;
+    }
 };
 
 struct RetryRule
