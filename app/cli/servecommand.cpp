@@ -3,6 +3,7 @@
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
 #include "cli/scenariochoice.h"
+#include "cli/upstreamchoice.h"
 
 #include "lab/faultserver.h"
 #include "lab/labexchangejson.h"
@@ -74,6 +75,7 @@ int serve(const QStringList& args, CliIo& io)
     CliArgs cli;
     cli.option(u"scenario"_s).option(u"port"_s).option(u"bind"_s).option(u"seed"_s).flag(u"tls"_s).flag(u"list"_s);
     cli.flag(u"json"_s).option(u"max-requests"_s).option(u"duration"_s);
+    UpstreamChoice::declare(cli);
     if (!cli.parse(args) || !cli.positional().isEmpty()) {
         io.err << "retrylab serve: "
                << (cli.error().isEmpty() ? u"unexpected argument \"%1\""_s.arg(cli.positional().first()) : cli.error()) << '\n';
@@ -81,7 +83,8 @@ int serve(const QStringList& args, CliIo& io)
     }
     if (cli.isSet(u"list"_s)) {
         for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s, u"json"_s,
-                 u"max-requests"_s, u"duration"_s }) {
+                 u"max-requests"_s, u"duration"_s, u"upstream"_s, u"upstream-ca"_s, u"upstream-insecure"_s,
+                 u"upstream-timeout"_s }) {
             if (cli.isSet(other)) {
                 io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
                 return CliExit::Usage;
@@ -130,11 +133,26 @@ int serve(const QStringList& args, CliIo& io)
         return CliExit::Usage;
     }
     const bool json = cli.isSet(u"json"_s);
+    QString upstreamError;
+    if (std::optional<UpstreamTarget> upstream = UpstreamChoice::read(cli, &upstreamError))
+        options.upstream = *upstream;
+    else if (!upstreamError.isEmpty()) {
+        io.err << "retrylab serve: " << upstreamError << '\n';
+        return CliExit::Usage;
+    }
+    // With an upstream and no scenario, every request is forwarded: pure observation.
+    const bool observe = options.upstream.isSet() && !cli.isSet(u"scenario"_s);
     const QString scenarioName = cli.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName());
     QString error;
-    const std::optional<FaultScenario> scenario = ScenarioChoice::load(scenarioName, &error);
+    const std::optional<FaultScenario> scenario
+        = observe ? UpstreamChoice::forwardEverything() : ScenarioChoice::load(scenarioName, &error);
     if (!scenario) {
         io.err << "retrylab serve: " << error << '\n';
+        return CliExit::Usage;
+    }
+    if (scenario->hasForwardSteps() && !options.upstream.isSet() && scenario->upstream.isEmpty()) {
+        io.err << "retrylab serve: scenario \"" << scenarioName
+               << "\" forwards requests but names no upstream: give --upstream URL\n";
         return CliExit::Usage;
     }
 
@@ -150,6 +168,8 @@ int serve(const QStringList& args, CliIo& io)
     if (options.tls != LabTlsMode::Off)
         human << "listening on " << server.tlsUrl().toString() << " (test certificate: resources/tls/localhost-cert.pem)\n";
     human << "scenario " << scenario->name << ": " << scenario->description << '\n';
+    if (scenario->hasForwardSteps())
+        human << "forwarding to " << server.upstream().describe() << '\n';
     human.flush();
     for (const QString& warning : server.warnings())
         io.err << "retrylab serve: warning: " << warning << '\n';
@@ -216,6 +236,7 @@ CliCommand serveCommand()
     command.usage = QCoreApplication::translate("cli",
         "Usage: retrylab serve [--scenario NAME|FILE] [--port N] [--bind ADDR] [--tls] [--seed S]\n"
         "                      [--json] [--max-requests N] [--duration S]\n"
+        "                      [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]]\n"
         "       retrylab serve --list\n"
         "\n"
         "Serves a fault scenario on 127.0.0.1 (and [::1]) until SIGINT or SIGTERM, then exits 0.\n"
@@ -231,6 +252,11 @@ CliCommand serveCommand()
         "  --json                one JSON line per exchange on stdout (see above)\n"
         "  --max-requests N      stop after N exchanges have ended (control requests not counted)\n"
         "  --duration S          stop after S seconds (decimal)\n"
+        "  --upstream URL        the one upstream `forward` steps send to (http:// or https://); with no\n"
+        "                        --scenario every request is forwarded as it is (pure observation)\n"
+        "  --upstream-ca FILE    PEM certificates trusted for the upstream besides the system's\n"
+        "  --upstream-insecure   do not verify the upstream's certificate (said so on every exchange)\n"
+        "  --upstream-timeout S  an upstream slower than this is answered 504 (default 30)\n"
         "  --list                list the built-in scenarios (retrylab run --scenario S --list-routes: its routes)\n"
         "\n"
         "Control endpoints (not counted as scenario requests):\n"

@@ -49,6 +49,7 @@ void ExchangePlayback::afterDelay()
     case FaultStep::Kind::Respond:
     case FaultStep::Kind::Late:
     case FaultStep::Kind::RateLimit:
+    case FaultStep::Kind::Forward: // relayed as FaultServer::relay built it
         if (!open) {
             finish(false, false);
             return;

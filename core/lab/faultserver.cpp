@@ -63,6 +63,9 @@ bool FaultServer::start(const FaultServerOptions& options)
         m_warnings << tr("listening on %1, beyond loopback: anyone who can reach it can drive the lab")
                           .arg(options.address.toString());
     }
+    if (options.upstream.isTls() && options.upstream.insecure)
+        m_warnings << tr("forwarding to %1 without verifying its TLS certificate (--upstream-insecure)")
+                          .arg(options.upstream.base.toString(QUrl::RemoveUserInfo));
     m_port = options.port;
     m_tlsPort = options.tlsPort;
     m_refusing = 0;
@@ -135,6 +138,7 @@ void FaultServer::stop()
     const bool wasStarted = m_started;
     m_started = false;
     ++m_generation;
+    abandonAllUpstream();
     m_exchanges.finishAll(u"stopped"_s, nowMs());
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();
@@ -203,6 +207,7 @@ void FaultServer::reset()
         if (m_exchanges.currentOn(connection->id()))
             cut << connection->id();
     }
+    abandonAllUpstream();
     m_exchanges.finishAll(u"stopped"_s, nowMs());
     for (quint64 id : std::as_const(cut)) {
         if (LabConnection* connection = m_connections.value(id))
@@ -366,70 +371,6 @@ void FaultServer::refuseOverCapacity(QTcpSocket* socket, int limit)
         socket->abort();
         socket->deleteLater();
     });
-}
-
-void FaultServer::onRejected(LabConnection* c, int status, const QString& why)
-{
-    LabExchange x;
-    LabRequest partial = c->partialRequest();
-    partial.id = m_nextRequestId++;
-    ExchangeTracker::fillRequest(x, partial, c->peerAddress(), c->peerPort(), m_exchanges.bodyLimit());
-    const qint64 now = nowMs();
-    x.stepKind = u"rejected"_s;
-    x.note = why;
-    x.status = status;
-    x.responseHeaders = c->rejectionFields();
-    x.responseBodyBytes = c->rejection().body.size();
-    x.responseStartedMs = now;
-    x.responseFinishedMs = now;
-    x.labClosedMs = now;
-    x.outcome = u"rejected"_s;
-    LabEvent event;
-    event.kind = LabEvent::Kind::Rejected;
-    event.connectionId = c->id();
-    event.requestId = x.requestId;
-    event.method = partial.method;
-    event.path = partial.path;
-    event.status = status;
-    event.detail = why;
-    report(event);
-    m_exchanges.record(std::move(x));
-}
-
-void FaultServer::onConnectionClosed(LabConnection* c)
-{
-    if (m_connections.remove(c->id()) == 0)
-        return;
-    const qint64 now = nowMs();
-    if (LabExchange* x = m_exchanges.currentOn(c->id())) {
-        if (c->closedByPeer()) {
-            // The client went first: nothing more can happen on the wire for this exchange.
-            x->clientGoneMs = now;
-            m_exchanges.finish(x->requestId, x->stepKind == u"hang"_s ? u"hang"_s : u"client-gone"_s);
-        } else if (!x->labClosedMs) {
-            x->labClosedMs = now; // the playback that closed it ends the exchange
-        }
-    } else if (c->closedByPeer() && c->requestInProgress()) {
-        LabExchange gone;
-        LabRequest partial = c->partialRequest();
-        partial.id = m_nextRequestId++;
-        ExchangeTracker::fillRequest(gone, partial, c->peerAddress(), c->peerPort(), m_exchanges.bodyLimit());
-        gone.clientGoneMs = now;
-        gone.note = u"the client left before its request was complete"_s;
-        gone.outcome = u"client-gone"_s;
-        m_exchanges.record(std::move(gone));
-    }
-    LabEvent event;
-    event.kind = LabEvent::Kind::ConnectionDropped;
-    event.connectionId = c->id();
-    report(event);
-    c->deleteLater();
-}
-
-void FaultServer::onExchangeEnded(const LabExchange& exchange)
-{
-    m_ledger.recordExchange(exchange);
-    emit exchangeFinished(exchange);
 }
 
 void FaultServer::onRequest(LabConnection* connection, const LabRequest& received)

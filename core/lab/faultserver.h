@@ -28,6 +28,8 @@ class QTcpServer;
 class QTcpSocket;
 class QTimer;
 struct LabRequest;
+class UpstreamCall;
+struct UpstreamResult;
 
 // The fault lab: an HTTP/1.1 server on loopback that answers according to a FaultScenario, at the level
 // faults really happen (bytes and timing on real sockets). Every event is reported as a LabEvent stamped
@@ -60,6 +62,8 @@ public:
     void reset(); // ledger, step positions, idempotency keys, rate limiters, outage clock
 
     const LabLedger& ledger() const { return m_ledger; }
+    // Where `forward` steps go: FaultServerOptions::upstream, else the scenario's "upstream" (may be unset).
+    UpstreamTarget upstream() const;
     // The salt this server redacts secret header values with (ledger, JSON lines): equal secrets compare
     // equal within one server, never across servers.
     const QByteArray& redactionSalt() const { return m_redactionSalt; }
@@ -105,6 +109,14 @@ private:
     void onConnectionClosed(LabConnection* connection);
     void onRejected(LabConnection* connection, int status, const QString& why);
     void onExchangeEnded(const LabExchange& exchange);
+    // Proxy mode (faultserverforward.cpp).
+    void forward(LabConnection* connection, const LabRequest& request, const FaultStep& step, LabEvent event,
+        std::function<void(bool)> onDone);
+    void relay(LabConnection* connection, const LabRequest& request, const FaultStep& step, LabEvent event,
+        const UpstreamResult& result, std::function<void(bool)> onDone);
+    void noteUpstream(quint64 requestId, const UpstreamResult& result);
+    void abandonUpstream(quint64 requestId); // the client left while its request was upstream
+    void abandonAllUpstream();
     static QString outcomeOf(const FaultStep& step, bool answered, const LabExchange& exchange);
     void refuseOverCapacity(QTcpSocket* socket, int limit);
     // The server's options with the scenario's limits applied over them.
@@ -139,6 +151,7 @@ private:
     IdempotencyStore m_idempotency;
     LabLedger m_ledger;
     ExchangeTracker m_exchanges;
+    QHash<quint64, UpstreamCall*> m_upstreamCalls; // by request id, while upstream
     QByteArray m_redactionSalt; // the ledger's redacted secrets compare equal within one server
     QElapsedTimer m_clock;
     std::function<qint64()> m_now;

@@ -57,6 +57,13 @@ void FaultServer::play(LabConnection* connection, const LabRequest& request, qsi
         return;
     }
     const FaultStep& step = route.steps.at(stepIndex);
+    if (step.kind == FaultStep::Kind::Forward) {
+        // The upstream decides what is applied; the lab's idempotency store and ledger stay out of it.
+        event.stepKind = FaultStep::kindName(step.kind);
+        event.detail = step.note;
+        forward(connection, request, step, event, {});
+        return;
+    }
     const QDateTime nowUtc = QDateTime::currentDateTimeUtc();
     const bool applied = step.applied.value_or(step.appliesByDefault());
     if (applied)
@@ -197,6 +204,7 @@ QString FaultServer::outcomeOf(const FaultStep& step, bool answered, const LabEx
     case FaultStep::Kind::Respond:
     case FaultStep::Kind::Late:
     case FaultStep::Kind::RateLimit:
+    case FaultStep::Kind::Forward:
         if (answered)
             return u"answered"_s;
         // Not answered: the client had gone, or the lab cut the connection (a flood while busy).

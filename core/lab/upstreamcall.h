@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "lab/upstreamtarget.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QSslSocket;
+class QTimer;
+class UpstreamResponseReader;
+
+// What became of one forwarded request: the upstream's answer, or why there is none (error: "refused",
+// "dns", "reset", "tls", "garbage", "timeout"), with the moments on the lab's clock.
+struct UpstreamResult
+{
+    bool ok = false;
+    int status = 0;
+    HttpHeaderList headers; // as the upstream sent them
+    QByteArray body; // de-chunked
+    QString error;
+    QString detail; // one line: what happened
+    std::optional<qint64> connectedMs; // TCP connected
+    std::optional<qint64> tlsMs; // TLS handshake done
+    std::optional<qint64> firstByteMs; // the first byte of the answer
+    std::optional<qint64> endMs; // the answer complete, or the failure
+};
+
+// One request sent to the upstream on its own connection — exactly once: nothing here ever retries.
+// finished() is emitted once; abort() (the client left, the lab stops) ends it without the signal.
+class UpstreamCall : public QObject
+{
+    Q_OBJECT
+public:
+    UpstreamCall(const UpstreamTarget& target, QByteArray request, bool headRequest, std::function<qint64()> nowMs,
+        QObject* parent = nullptr);
+    ~UpstreamCall() override;
+
+    void start();
+    void abort();
+    const UpstreamResult& result() const { return m_result; } // so far
+
+signals:
+    void finished(const UpstreamResult& result);
+
+private:
+    void onConnected();
+    void onReadyRead();
+    void onError();
+    void fail(const QString& error, const QString& detail);
+    void succeed();
+
+    UpstreamTarget m_target;
+    QByteArray m_request;
+    std::function<qint64()> m_now;
+    QSslSocket* m_socket;
+    QTimer* m_timer;
+    std::unique_ptr<UpstreamResponseReader> m_reader;
+    QString m_tlsErrors;
+    UpstreamResult m_result;
+    bool m_done = false;
+};
