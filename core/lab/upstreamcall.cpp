@@ -16,7 +16,7 @@ UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, boo
     , m_target(target)
     , m_request(std::move(request))
     , m_now(std::move(nowMs))
-    , m_socket(new QSslSocket(this))
+    , m_socket(target.isTls() ? new QSslSocket(this) : new QTcpSocket(this))
     , m_timer(new QTimer(this))
     , m_reader(std::make_unique<UpstreamResponseReader>(64 * 1024 * 1024, headRequest))
 {
@@ -26,19 +26,22 @@ UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, boo
     });
     connect(m_socket, &QAbstractSocket::connected, this, [this] {
         m_result.connectedMs = m_now();
+        m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         if (!m_target.isTls())
             onConnected();
     });
-    connect(m_socket, &QSslSocket::encrypted, this, [this] {
-        m_result.tlsMs = m_now();
-        onConnected();
-    });
-    connect(m_socket, &QSslSocket::sslErrors, this, [this](const QList<QSslError>& errors) {
-        QStringList texts;
-        for (const QSslError& e : errors)
-            texts << e.errorString();
-        m_tlsErrors = texts.join(u"; "_s);
-    });
+    if (auto* tls = qobject_cast<QSslSocket*>(m_socket)) {
+        connect(tls, &QSslSocket::encrypted, this, [this] {
+            m_result.tlsMs = m_now();
+            onConnected();
+        });
+        connect(tls, &QSslSocket::sslErrors, this, [this](const QList<QSslError>& errors) {
+            QStringList texts;
+            for (const QSslError& e : errors)
+                texts << e.errorString();
+            m_tlsErrors = texts.join(u"; "_s);
+        });
+    }
     connect(m_socket, &QIODevice::readyRead, this, &UpstreamCall::onReadyRead);
     connect(m_socket, &QAbstractSocket::errorOccurred, this, &UpstreamCall::onError);
     connect(m_socket, &QAbstractSocket::disconnected, this, &UpstreamCall::onError);
@@ -59,8 +62,9 @@ void UpstreamCall::start()
         config.addCaCertificates(m_target.caFile, QSsl::Pem);
     config.setAllowedNextProtocols({ QSslConfiguration::NextProtocolHttp1_1 });
     config.setPeerVerifyMode(m_target.insecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
-    m_socket->setSslConfiguration(config);
-    m_socket->connectToHostEncrypted(host, m_target.port());
+    auto* tls = static_cast<QSslSocket*>(m_socket);
+    tls->setSslConfiguration(config);
+    tls->connectToHostEncrypted(host, m_target.port());
 }
 
 void UpstreamCall::abort()

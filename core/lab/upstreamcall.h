@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 
-class QSslSocket;
+class QTcpSocket;
 class QTimer;
 class UpstreamResponseReader;
 
@@ -57,7 +57,7 @@ private:
     UpstreamTarget m_target;
     QByteArray m_request;
     std::function<qint64()> m_now;
-    QSslSocket* m_socket;
+    QTcpSocket* m_socket; // a QSslSocket for an https:// upstream
     QTimer* m_timer;
     std::unique_ptr<UpstreamResponseReader> m_reader;
     QString m_tlsErrors;
