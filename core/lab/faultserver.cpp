@@ -139,6 +139,7 @@ void FaultServer::stop()
     m_started = false;
     ++m_generation;
     abandonAllUpstream();
+    dropIdleUpstream();
     m_exchanges.finishAll(u"stopped"_s, nowMs());
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();

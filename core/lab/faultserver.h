@@ -117,6 +117,11 @@ private:
     void noteUpstream(quint64 requestId, const UpstreamResult& result);
     void abandonUpstream(quint64 requestId); // the client left while its request was upstream
     void abandonAllUpstream();
+    // Idle keep-alive connections to an http:// upstream: each carries one forwarded request at a time,
+    // and a request is never re-sent on another one (at most one upstream request per client request).
+    QTcpSocket* takeIdleUpstream();
+    void keepIdleUpstream(QTcpSocket* socket);
+    void dropIdleUpstream();
     static QString outcomeOf(const FaultStep& step, bool answered, const LabExchange& exchange);
     void refuseOverCapacity(QTcpSocket* socket, int limit);
     // The server's options with the scenario's limits applied over them.
@@ -152,6 +157,7 @@ private:
     LabLedger m_ledger;
     ExchangeTracker m_exchanges;
     QHash<quint64, UpstreamCall*> m_upstreamCalls; // by request id, while upstream
+    QList<QTcpSocket*> m_idleUpstream; // newest last
     QByteArray m_redactionSalt; // the ledger's redacted secrets compare equal within one server
     QElapsedTimer m_clock;
     std::function<qint64()> m_now;

@@ -12,6 +12,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTcpSocket>
 
 using namespace Qt::StringLiterals;
 
@@ -44,8 +45,9 @@ void FaultServer::forward(LabConnection* connection, const LabRequest& request, 
         relay(connection, request, step, event, none, onDone);
         return;
     }
-    auto* call = new UpstreamCall(target, target.requestBytes(request), request.method == "HEAD",
-        [this] { return nowMs(); }, this);
+    const bool keepAlive = !target.isTls();
+    auto* call = new UpstreamCall(target, target.requestBytes(request, keepAlive), request.method == "HEAD",
+        [this] { return nowMs(); }, keepAlive ? takeIdleUpstream() : nullptr, this);
     m_upstreamCalls.insert(request.id, call);
     const quint64 generation = m_generation;
     const quint64 connectionId = connection->id();
@@ -55,6 +57,8 @@ void FaultServer::forward(LabConnection* connection, const LabRequest& request, 
             call->deleteLater();
             if (generation != m_generation)
                 return;
+            if (QTcpSocket* idle = call->takeReusableConnection())
+                keepIdleUpstream(idle);
             LabConnection* c = m_connections.value(connectionId);
             if (!c)
                 return; // the client left; its exchange was ended then (onConnectionClosed)
@@ -90,6 +94,56 @@ void FaultServer::abandonUpstream(quint64 requestId)
     noteUpstream(requestId, sofar);
     call->abort();
     call->deleteLater();
+}
+
+namespace {
+constexpr qint64 kIdleUpstreamMs = 2000; // well under common keep-alive timeouts (nginx 75 s, Apache 5 s)
+constexpr qsizetype kMaxIdleUpstream = 64;
+}
+
+QTcpSocket* FaultServer::takeIdleUpstream()
+{
+    while (!m_idleUpstream.isEmpty()) {
+        QTcpSocket* socket = m_idleUpstream.takeLast();
+        disconnect(socket, nullptr, this, nullptr);
+        const bool fresh = nowMs() - socket->property("retrylabIdleSince").toLongLong() < kIdleUpstreamMs;
+        if (fresh && socket->state() == QAbstractSocket::ConnectedState && socket->bytesAvailable() == 0)
+            return socket;
+        socket->abort();
+        socket->deleteLater();
+    }
+    return nullptr;
+}
+
+void FaultServer::keepIdleUpstream(QTcpSocket* socket)
+{
+    if (m_idleUpstream.size() >= kMaxIdleUpstream) {
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+    socket->setParent(this);
+    socket->setProperty("retrylabIdleSince", nowMs());
+    // Anything from an idle upstream connection (bytes nobody asked for, its close) ends it.
+    auto drop = [this, socket] {
+        if (m_idleUpstream.removeOne(socket)) {
+            socket->abort();
+            socket->deleteLater();
+        }
+    };
+    connect(socket, &QIODevice::readyRead, this, drop);
+    connect(socket, &QAbstractSocket::disconnected, this, drop);
+    m_idleUpstream.append(socket);
+}
+
+void FaultServer::dropIdleUpstream()
+{
+    for (QTcpSocket* socket : std::as_const(m_idleUpstream)) {
+        disconnect(socket, nullptr, this, nullptr);
+        socket->abort();
+        socket->deleteLater();
+    }
+    m_idleUpstream.clear();
 }
 
 void FaultServer::abandonAllUpstream()

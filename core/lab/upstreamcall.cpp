@@ -11,15 +11,17 @@
 using namespace Qt::StringLiterals;
 
 UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, bool headRequest,
-    std::function<qint64()> nowMs, QObject* parent)
+    std::function<qint64()> nowMs, QTcpSocket* reused, QObject* parent)
     : QObject(parent)
     , m_target(target)
     , m_request(std::move(request))
     , m_now(std::move(nowMs))
-    , m_socket(target.isTls() ? new QSslSocket(this) : new QTcpSocket(this))
+    , m_socket(reused ? reused : target.isTls() ? new QSslSocket(this) : new QTcpSocket(this))
     , m_timer(new QTimer(this))
     , m_reader(std::make_unique<UpstreamResponseReader>(64 * 1024 * 1024, headRequest))
 {
+    m_reused = reused != nullptr;
+    m_socket->setParent(this);
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, [this] {
         fail(u"timeout"_s, tr("the upstream did not answer within %1 ms").arg(m_target.timeout.count()));
@@ -52,6 +54,11 @@ UpstreamCall::~UpstreamCall() = default;
 void UpstreamCall::start()
 {
     m_timer->start(m_target.timeout);
+    if (m_reused) { // already connected: its connect time is now
+        m_result.connectedMs = m_now();
+        onConnected();
+        return;
+    }
     const QString host = m_target.base.host();
     if (!m_target.isTls()) {
         m_socket->connectToHost(host, m_target.port());
@@ -152,6 +159,18 @@ void UpstreamCall::fail(const QString& error, const QString& detail)
     emit finished(m_result);
 }
 
+QTcpSocket* UpstreamCall::takeReusableConnection()
+{
+    if (!m_reusable || m_socket->state() != QAbstractSocket::ConnectedState)
+        return nullptr;
+    m_reusable = false;
+    disconnect(m_socket, nullptr, this, nullptr);
+    QTcpSocket* socket = m_socket;
+    m_socket = new QTcpSocket(this); // a spare, so this call never touches the given one again
+    socket->setParent(nullptr);
+    return socket;
+}
+
 void UpstreamCall::succeed()
 {
     if (m_done)
@@ -163,6 +182,8 @@ void UpstreamCall::succeed()
     m_result.headers = m_reader->headers();
     m_result.body = m_reader->body();
     m_result.endMs = m_now();
-    m_socket->abort();
+    m_reusable = m_reader->connectionReusable() && !m_target.isTls();
+    if (!m_reusable)
+        m_socket->abort();
     emit finished(m_result);
 }

@@ -36,13 +36,17 @@ class UpstreamCall : public QObject
 {
     Q_OBJECT
 public:
+    // REUSED: an idle connection to the upstream to send on (the call owns it from now), or null.
     UpstreamCall(const UpstreamTarget& target, QByteArray request, bool headRequest, std::function<qint64()> nowMs,
-        QObject* parent = nullptr);
+        QTcpSocket* reused = nullptr, QObject* parent = nullptr);
     ~UpstreamCall() override;
 
     void start();
     void abort();
     const UpstreamResult& result() const { return m_result; } // so far
+    // After a successful finished(): the connection, when it may carry another request (else null).
+    // The caller owns it.
+    QTcpSocket* takeReusableConnection();
 
 signals:
     void finished(const UpstreamResult& result);
@@ -63,4 +67,6 @@ private:
     QString m_tlsErrors;
     UpstreamResult m_result;
     bool m_done = false;
+    bool m_reused = false;
+    bool m_reusable = false;
 };

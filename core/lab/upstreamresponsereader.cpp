@@ -72,6 +72,7 @@ UpstreamResponseReader::State UpstreamResponseReader::parseHead()
         if (status < 200) // an interim answer (100 Continue, 103 Early Hints): the final one follows
             continue;
         m_status = status;
+        m_http11 = statusLine.startsWith("HTTP/1.1");
         m_headers = headers;
         m_headDone = true;
         const QByteArray te = combinedHeader(headers, "Transfer-Encoding").toLower();
@@ -174,4 +175,17 @@ UpstreamResponseReader::State UpstreamResponseReader::finishAtEof()
     if (m_framing == Framing::Close)
         return m_state = State::Complete;
     return garbage(tr("the upstream closed the connection before the end of its body (%1 bytes read)").arg(m_body.size()));
+}
+
+bool UpstreamResponseReader::connectionReusable() const
+{
+    if (m_state != State::Complete || m_framing == Framing::Close || !m_buffer.isEmpty() || !m_http11)
+        return false;
+    for (const QByteArray& value : headerValues(m_headers, "Connection")) {
+        for (const QByteArray& option : value.split(',')) {
+            if (option.trimmed().compare("close", Qt::CaseInsensitive) == 0)
+                return false;
+        }
+    }
+    return true;
 }

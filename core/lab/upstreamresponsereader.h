@@ -29,6 +29,9 @@ public:
     const HttpHeaderList& headers() const { return m_headers; }
     const QByteArray& body() const { return m_body; }
     const QString& problem() const { return m_problem; }
+    // Complete, framed by length or chunks, nothing after it, and the upstream did not say close: the
+    // connection may carry another request.
+    bool connectionReusable() const;
 
 private:
     State parseHead();
@@ -46,6 +49,7 @@ private:
     qint64 m_length = 0;
     qint64 m_chunkLeft = -1; // chunked: bytes left of the current chunk (-1: a size line is next)
     bool m_trailers = false;
+    bool m_http11 = false;
     State m_state = State::NeedMore;
     QString m_problem;
 };

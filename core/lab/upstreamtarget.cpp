@@ -98,7 +98,7 @@ QByteArray UpstreamTarget::upstreamTarget(const LabRequest& request) const
     return prefix + pathAndQuery;
 }
 
-QByteArray UpstreamTarget::requestBytes(const LabRequest& request) const
+QByteArray UpstreamTarget::requestBytes(const LabRequest& request, bool keepAlive) const
 {
     const bool defaultPort = base.port() < 0 || base.port() == (isTls() ? 443 : 80);
     QByteArray host = base.host(QUrl::FullyEncoded).toLatin1();
@@ -117,7 +117,7 @@ QByteArray UpstreamTarget::requestBytes(const LabRequest& request) const
     // that came with framing keeps it even when empty.
     if (!request.body.isEmpty() || hasHeader(request.headers, "Content-Length") || request.chunked)
         out += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n";
-    out += "Connection: close\r\n\r\n";
+    out += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
     out += request.body;
     return out;
 }

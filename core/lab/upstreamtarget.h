@@ -32,8 +32,9 @@ struct UpstreamTarget
     // The request to send upstream, head and body: the path under the base's path, Host rewritten to the
     // upstream, hop-by-hop fields removed (RFC 9110 §7.6.1: Connection and every field it names,
     // Proxy-Connection, Keep-Alive, TE, Transfer-Encoding, Upgrade), Content-Length set from the
-    // (de-chunked) body, and "Connection: close" — one connection per forwarded request.
-    QByteArray requestBytes(const LabRequest& request) const;
+    // (de-chunked) body, and "Connection: keep-alive" (KEEPALIVE: the connection may carry the next
+    // forwarded request) or "Connection: close".
+    QByteArray requestBytes(const LabRequest& request, bool keepAlive = false) const;
     // The upstream path for REQUEST's target: base path + the target's path and query (an absolute-form
     // target contributes only its path and query).
     QByteArray upstreamTarget(const LabRequest& request) const;

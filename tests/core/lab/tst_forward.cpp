@@ -108,6 +108,7 @@ private slots:
     void initTestCase();
     void forwardsOnceWithHostRewrittenAndHopByHopDropped();
     void chunkedAnswerRelayed();
+    void upstreamConnectionKeptAlive();
     void upstreamFailures_data();
     void upstreamFailures();
     void httpsUpstream_data();
@@ -158,7 +159,7 @@ void TestForward::forwardsOnceWithHostRewrittenAndHopByHopDropped()
     for (const QString& gone : { u"x-drop-me"_s, u"keep-alive"_s, u"te"_s, u"upgrade"_s, u"proxy-connection"_s })
         QVERIFY2(!names.contains(gone), qPrintable(names.join(u',')));
     QVERIFY(names.contains(u"x-keep"_s));
-    QCOMPARE(names.count(u"connection"_s), 1); // the lab's own "close" to the upstream
+    QCOMPARE(names.count(u"connection"_s), 1); // the lab's own, for its connection to the upstream
 
     QTRY_COMPARE(finished.size(), 1);
     const LabExchange x = finished.first().first().value<LabExchange>();
@@ -188,6 +189,31 @@ void TestForward::chunkedAnswerRelayed()
     QCOMPARE(a.body, "alpha-beta-gamma"_ba);
     QCOMPARE(a.header("Content-Length"), "16"_ba); // reframed by the lab
     QVERIFY(a.header("Transfer-Encoding").isEmpty());
+}
+
+void TestForward::upstreamConnectionKeptAlive()
+{
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    // Two clients one after the other: the second request rides the first one's upstream connection.
+    const CurlAnswer first = curl({ server.url().toString() + u"/x/echo"_s });
+    const CurlAnswer second = curl({ server.url().toString() + u"/x/echo"_s });
+    QCOMPARE(first.status(), 200);
+    QCOMPARE(second.status(), 200);
+    const int port1 = QJsonDocument::fromJson(first.body).object().value(u"peer_port"_s).toInt();
+    QVERIFY(port1 > 0);
+    QCOMPARE(QJsonDocument::fromJson(second.body).object().value(u"peer_port"_s).toInt(), port1);
+    // A connection whose answer failed never goes back to the pool: after the garbage, the next request
+    // works on a new connection.
+    QCOMPARE(curl({ server.url().toString() + u"/x/garbage"_s }).status(), 502);
+    const CurlAnswer third = curl({ server.url().toString() + u"/x/echo"_s });
+    QCOMPARE(third.status(), 200);
+    QTRY_COMPARE(python.requestsReceived(), 4);
 }
 
 void TestForward::upstreamFailures_data()

@@ -86,6 +86,7 @@ void TestUpstreamWire::requestGoesOnlyToTheUpstream()
     QVERIFY2(bytes.startsWith(expectedHead), bytes.constData());
     QVERIFY(bytes.contains("\r\nAccept: */*\r\n"));
     QVERIFY(bytes.endsWith("\r\nConnection: close\r\n\r\n"));
+    QVERIFY(upstream.requestBytes(request, true).endsWith("\r\nConnection: keep-alive\r\n\r\n"));
     QCOMPARE(bytes.count("Host:"), 1);
     QVERIFY(!bytes.contains("Content-Length")); // no body, no framing sent
 }

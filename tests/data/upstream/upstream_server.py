@@ -5,7 +5,7 @@
 Prints "PORT <n>" once listening on 127.0.0.1, then "REQ METHOD TARGET" for every request it receives
 (so a test counts them), and serves until killed. With --tls CERT KEY it speaks
 HTTPS. What is done is named by the last segment of the path (/x/echo and /echo alike):
-  /echo…      200, JSON {"method","target","headers":[[name,value]…],"body_size","body_sha256"}
+  /echo…      200, JSON {"method","target","headers":[[name,value]…],"body_size","body_sha256","peer_port"}
   /status/N   N with "Retry-After: 7" and a small JSON body
   /chunked    200 with Transfer-Encoding: chunked (three chunks)
   /hang       reads the request, never answers (until the lab gives up)
@@ -65,6 +65,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "headers": [[k, v] for k, v in self.headers.items()],
             "body_size": len(body),
             "body_sha256": hashlib.sha256(body).hexdigest(),
+            "peer_port": self.client_address[1],
         }).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
