@@ -20,3 +20,14 @@ FaultScenario FaultScenario::defaultScenario()
         { u"description"_s, scenario.description } };
     return scenario;
 }
+
+bool FaultScenario::hasForwardSteps() const
+{
+    for (const FaultRoute& route : routes) {
+        for (const FaultStep& step : route.steps) {
+            if (step.kind == FaultStep::Kind::Forward)
+                return true;
+        }
+    }
+    return false;
+}

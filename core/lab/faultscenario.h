@@ -7,6 +7,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QUrl>
 #include <QString>
 
 #include <chrono>
@@ -37,6 +38,9 @@ struct FaultScenario
     int fallbackStatus = 404; // no route matched
     FaultServerLimits limits; // set ones replace the server's own while this scenario plays
     QJsonObject source; // the document it was loaded from (served by GET /_lab/scenario)
+    QUrl upstream; // where `forward` steps send requests (FaultServerOptions::upstream overrides it)
+
+    bool hasForwardSteps() const;
 
     // A scenario with one catch-all route answering 200 (what a fresh FaultServer plays).
     static FaultScenario defaultScenario();

@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -34,7 +35,11 @@ FaultServer::FaultServer(QObject* parent)
     : QObject(parent)
 {
     qRegisterMetaType<LabEvent>();
+    qRegisterMetaType<LabExchange>();
     m_clock.start();
+    m_redactionSalt = QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+    m_ledger.setRedactionSalt(m_redactionSalt);
+    m_exchanges.setSink([this](const LabExchange& exchange) { onExchangeEnded(exchange); });
     loadScenario(FaultScenario::defaultScenario());
 }
 
@@ -58,9 +63,13 @@ bool FaultServer::start(const FaultServerOptions& options)
         m_warnings << tr("listening on %1, beyond loopback: anyone who can reach it can drive the lab")
                           .arg(options.address.toString());
     }
+    if (options.upstream.isTls() && options.upstream.insecure)
+        m_warnings << tr("forwarding to %1 without verifying its TLS certificate (--upstream-insecure)")
+                          .arg(options.upstream.base.toString(QUrl::RemoveUserInfo));
     m_port = options.port;
     m_tlsPort = options.tlsPort;
     m_refusing = 0;
+    m_exchanges.setBodyLimit(options.keepBodyBytes);
     if (!listenAll()) {
         closeListeners();
         return false;
@@ -129,6 +138,9 @@ void FaultServer::stop()
     const bool wasStarted = m_started;
     m_started = false;
     ++m_generation;
+    abandonAllUpstream();
+    dropIdleUpstream();
+    m_exchanges.finishAll(u"stopped"_s, nowMs());
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();
     for (const QPointer<ExchangePlayback>& playback : std::as_const(m_playbacks))
@@ -189,6 +201,19 @@ void FaultServer::reset()
     for (const QPointer<ExchangePlayback>& playback : std::as_const(m_playbacks))
         delete playback.data();
     m_playbacks.clear();
+    // Exchanges whose playback was just cancelled belong to the run before: ended as such, and their
+    // connections reset so no client waits for an answer that will never come.
+    QList<quint64> cut;
+    for (LabConnection* connection : std::as_const(m_connections)) {
+        if (m_exchanges.currentOn(connection->id()))
+            cut << connection->id();
+    }
+    abandonAllUpstream();
+    m_exchanges.finishAll(u"stopped"_s, nowMs());
+    for (quint64 id : std::as_const(cut)) {
+        if (LabConnection* connection = m_connections.value(id))
+            connection->resetConnection();
+    }
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();
     const quint64 seed = m_options.seed.value_or(m_scenario.seed);
@@ -261,14 +286,8 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
     auto* connection = new LabConnection(id, socket, parserLimits(), timeouts(), this);
     m_connections.insert(id, connection);
     connect(connection, &LabConnection::requestReady, this, &FaultServer::onRequest);
-    connect(connection, &LabConnection::requestRejected, this, [this](LabConnection* c, int status, const QString& why) {
-        LabEvent event;
-        event.kind = LabEvent::Kind::Rejected;
-        event.connectionId = c->id();
-        event.status = status;
-        event.detail = why;
-        report(event);
-    });
+    connection->setClock([this] { return nowMs(); });
+    connect(connection, &LabConnection::requestRejected, this, &FaultServer::onRejected);
     connect(connection, &LabConnection::closedByLab, this, [this](LabConnection* c, const QString& why) {
         LabEvent event;
         event.kind = LabEvent::Kind::Rejected;
@@ -276,15 +295,7 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
         event.detail = why;
         report(event);
     });
-    connect(connection, &LabConnection::closed, this, [this](LabConnection* c) {
-        if (m_connections.remove(c->id()) == 0)
-            return;
-        LabEvent event;
-        event.kind = LabEvent::Kind::ConnectionDropped;
-        event.connectionId = c->id();
-        report(event);
-        c->deleteLater();
-    });
+    connect(connection, &LabConnection::closed, this, &FaultServer::onConnectionClosed);
     LabEvent event;
     event.kind = LabEvent::Kind::ConnectionOpened;
     event.connectionId = id;
@@ -379,6 +390,7 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
         handleControl(connection, request);
         return;
     }
+    m_exchanges.open(request, *connection);
 
     qsizetype routeIndex = -1;
     for (qsizetype i = 0; i < m_scenario.routes.size(); ++i) {
@@ -414,7 +426,12 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
             answerNow(connection, request, response, event);
         } else {
             m_ledger.setOutcome(request.id, u"outage-reset"_s, 0);
+            if (LabExchange* x = m_exchanges.find(request.id)) {
+                x->stepKind = u"outage-reset"_s;
+                x->labClosedMs = nowMs();
+            }
             connection->resetConnection();
+            m_exchanges.finish(request.id, u"reset"_s);
         }
         return;
     }

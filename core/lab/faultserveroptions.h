@@ -4,6 +4,7 @@
 #include "lab/httprequestparser.h"
 #include "lab/labconnection.h"
 #include "lab/labtlsmode.h"
+#include "lab/upstreamtarget.h"
 
 #include <QByteArray>
 #include <QHostAddress>
@@ -24,4 +25,6 @@ struct FaultServerOptions
     LabConnection::Timeouts timeouts;
     int maxConnections = 1000; // beyond this, new connections are answered 503 and closed
     std::optional<quint64> seed; // overrides the scenario's seed
+    UpstreamTarget upstream; // where `forward` steps send requests (overrides the scenario's "upstream")
+    qsizetype keepBodyBytes = 0; // request bodies kept in each exchange up to this size (0: size and hash only)
 };

@@ -7,7 +7,7 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-const std::array<std::pair<FaultStep::Kind, const char16_t*>, 9> kindNames { {
+const std::array<std::pair<FaultStep::Kind, const char16_t*>, 10> kindNames { {
     { FaultStep::Kind::Respond, u"respond" },
     { FaultStep::Kind::Late, u"late" },
     { FaultStep::Kind::Close, u"close" },
@@ -17,6 +17,7 @@ const std::array<std::pair<FaultStep::Kind, const char16_t*>, 9> kindNames { {
     { FaultStep::Kind::Hang, u"hang" },
     { FaultStep::Kind::Refuse, u"refuse" },
     { FaultStep::Kind::RateLimit, u"rate-limit" },
+    { FaultStep::Kind::Forward, u"forward" },
 } };
 }
 

@@ -17,7 +17,7 @@ enum class RetryAfterForm { None, Seconds, ImfFixdate, Rfc850, Asctime, Millisec
 // (resources/docs/scenario-format.md) documents each.
 struct FaultStep
 {
-    enum class Kind { Respond, Late, Close, Reset, Truncate, Garbage, Hang, Refuse, RateLimit };
+    enum class Kind { Respond, Late, Close, Reset, Truncate, Garbage, Hang, Refuse, RateLimit, Forward };
 
     Kind kind = Kind::Respond;
     int repeat = 1; // sequence/loop modes: play this step N times in a row (-1: forever)
@@ -41,6 +41,11 @@ struct FaultStep
     bool truncateWithReset = false; // truncate: RST instead of FIN after the partial body
     QByteArray garbage; // garbage: the bytes (default: a line that is not HTTP)
     std::chrono::milliseconds duration { 0 }; // refuse: how long the port stays closed; hang: 0 = forever
+
+    // forward: the upstream's answer is relayed with `headers` replacing its fields, `retry_after`,
+    // `delay`/`dribble` as for respond, and these:
+    std::optional<int> statusOverride; // the status the client gets instead of the upstream's
+    bool answerLost = false; // "applied upstream, answer lost": close (or reset) instead of relaying
 
     static QString kindName(Kind kind);
     static std::optional<Kind> kindFromName(const QString& name);

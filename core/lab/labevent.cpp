@@ -24,6 +24,8 @@ QString LabEvent::kindName(Kind kind)
         return u"control-request"_s;
     case Kind::Rejected:
         return u"rejected"_s;
+    case Kind::UpstreamFailed:
+        return u"upstream-failed"_s;
     }
     return u"unknown"_s;
 }

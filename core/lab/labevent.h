@@ -20,6 +20,7 @@ struct LabEvent
         ListeningChanged, // refuse step or outage window started/ended (detail says which)
         ControlRequest, // a /_lab/ request (not counted as a scenario request)
         Rejected, // malformed or oversized request answered 4xx
+        UpstreamFailed, // a forwarded request got no answer from the upstream (the lab answered 502/504)
     };
 
     Kind kind = Kind::RequestReceived;

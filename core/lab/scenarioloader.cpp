@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lab/scenarioloader.h"
 
+#include "lab/upstreamtarget.h"
+
 #include "lab/routematcher.h"
 
 #include <QFile>
@@ -173,7 +175,7 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
         step.kind = *kind;
     } else {
         problem(path + u".kind"_s,
-            u"unknown step kind '%1' (respond, late, close, reset, truncate, garbage, hang, refuse, rate-limit)"_s.arg(*kindName));
+            u"unknown step kind '%1' (respond, late, close, reset, truncate, garbage, hang, refuse, rate-limit, forward)"_s.arg(*kindName));
     }
     if (step.kind == FaultStep::Kind::RateLimit)
         step.status = 429;
@@ -186,8 +188,11 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
         step.weight = int(*n);
     if (auto s = string(o, path, u"note"_s))
         step.note = *s;
-    if (auto n = integer(o, path, u"status"_s, 200, 599))
+    if (auto n = integer(o, path, u"status"_s, 200, 599)) {
         step.status = int(*n);
+        if (step.kind == FaultStep::Kind::Forward)
+            step.statusOverride = int(*n);
+    }
     if (o.contains(u"headers"_s)) {
         const QJsonValue h = o.value(u"headers"_s);
         if (!h.isObject()) {
@@ -253,8 +258,10 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
     }
     if (auto n = integer(o, path, u"truncate_after"_s, 0, 1 << 30))
         step.truncateAfter = qsizetype(*n);
-    if (auto t = oneOf(o, path, u"then"_s, { u"close"_s, u"reset"_s }))
+    if (auto t = oneOf(o, path, u"then"_s, { u"close"_s, u"reset"_s })) {
         step.truncateWithReset = *t == u"reset"_s;
+        step.answerLost = step.kind == FaultStep::Kind::Forward;
+    }
     if (auto s = string(o, path, u"garbage"_s))
         step.garbage = s->toUtf8();
     if (auto n = integer(o, path, u"duration_ms"_s, 0, 3600000))
@@ -264,8 +271,11 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
             problem(path + u".delay_ms"_s, u"a late step needs a delay"_s);
         if (step.kind == FaultStep::Kind::Refuse && step.duration.count() <= 0)
             problem(path + u".duration_ms"_s, u"a refuse step needs a duration"_s);
-        if (step.dribbleBytes > 0 && step.kind != FaultStep::Kind::Respond && step.kind != FaultStep::Kind::Late)
-            problem(path + u".dribble"_s, u"only respond and late steps dribble"_s);
+        if (step.dribbleBytes > 0 && step.kind != FaultStep::Kind::Respond && step.kind != FaultStep::Kind::Late
+            && step.kind != FaultStep::Kind::Forward)
+            problem(path + u".dribble"_s, u"only respond, late and forward steps dribble"_s);
+        if (step.kind == FaultStep::Kind::Forward && (o.contains(u"body"_s) || o.contains(u"json"_s)))
+            problem(path, u"a forward step relays the upstream's body: no body or json"_s);
     }
     return problems.size() == before ? std::optional(step) : std::nullopt;
 }
@@ -393,7 +403,7 @@ ScenarioLoader::Result ScenarioLoader::fromObject(const QJsonObject& o)
     Reader r;
     const QString root = u"$"_s;
     r.checkKeys(o, root, { u"format", u"name", u"description", u"seed", u"routes", u"rate_limit", u"outages", u"fallback_status",
-                           u"limits" });
+                           u"limits", u"upstream" });
     FaultScenario scenario;
     if (!o.contains(u"format"_s))
         r.problem(u"$.format"_s, u"is required (1)"_s);
@@ -406,6 +416,14 @@ ScenarioLoader::Result ScenarioLoader::fromObject(const QJsonObject& o)
     scenario.description = r.string(o, root, u"description"_s).value_or(QString());
     if (auto seed = r.integer(o, root, u"seed"_s, 0, (1LL << 53)))
         scenario.seed = quint64(*seed);
+    if (auto upstream = r.string(o, root, u"upstream"_s)) {
+        UpstreamTarget target;
+        target.base = QUrl(*upstream, QUrl::StrictMode);
+        if (const QString why = target.problem(); !why.isEmpty())
+            r.problem(u"$.upstream"_s, why);
+        else
+            scenario.upstream = target.base;
+    }
     if (auto status = r.integer(o, root, u"fallback_status"_s, 200, 599))
         scenario.fallbackStatus = int(*status);
     const QJsonValue routes = o.value(u"routes"_s);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `retrylab serve` as a user runs it: first line, a request, the ledger, SIGTERM → exit 0.
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -38,6 +39,8 @@ private slots:
     void badArgumentsExit2_data();
     void badArgumentsExit2();
     void servesUntilSigterm();
+    void durationStopsByItself();
+    void observesThroughPythonHttpServer();
 };
 
 void TestCliServe::listNamesBuiltInScenarios()
@@ -58,6 +61,23 @@ void TestCliServe::badArgumentsExit2_data()
     QTest::addRow("port not a number") << QStringList { u"serve"_s, u"--port"_s, u"http"_s };
     QTest::addRow("unknown scenario") << QStringList { u"serve"_s, u"--scenario"_s, u"no-such-thing"_s };
     QTest::addRow("bind not an address") << QStringList { u"serve"_s, u"--bind"_s, u"localhost.invalid"_s };
+    QTest::addRow("max-requests zero") << QStringList { u"serve"_s, u"--max-requests"_s, u"0"_s };
+    QTest::addRow("max-requests not a number") << QStringList { u"serve"_s, u"--max-requests"_s, u"many"_s };
+    QTest::addRow("max-requests without value") << QStringList { u"serve"_s, u"--max-requests"_s };
+    QTest::addRow("duration negative") << QStringList { u"serve"_s, u"--duration"_s, u"-1"_s };
+    QTest::addRow("duration not a number") << QStringList { u"serve"_s, u"--duration"_s, u"1m"_s };
+    QTest::addRow("json with list") << QStringList { u"serve"_s, u"--list"_s, u"--json"_s };
+    QTest::addRow("upstream not http") << QStringList { u"serve"_s, u"--upstream"_s, u"ftp://127.0.0.1/"_s };
+    QTest::addRow("upstream not a URL") << QStringList { u"serve"_s, u"--upstream"_s, u"127.0.0.1:80"_s };
+    QTest::addRow("upstream-ca without upstream") << QStringList { u"serve"_s, u"--upstream-ca"_s, u"/etc/hostname"_s };
+    QTest::addRow("upstream-ca missing file")
+        << QStringList { u"serve"_s, u"--upstream"_s, u"https://127.0.0.1"_s, u"--upstream-ca"_s, u"/no/such.pem"_s };
+    QTest::addRow("upstream-insecure on http")
+        << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-insecure"_s };
+    QTest::addRow("upstream-timeout zero")
+        << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-timeout"_s, u"0"_s };
+    QTest::addRow("forward scenario without upstream")
+        << QStringList { u"serve"_s, u"--scenario"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json") };
 }
 
 void TestCliServe::badArgumentsExit2()
@@ -67,7 +87,26 @@ void TestCliServe::badArgumentsExit2()
     p.start(QStringLiteral(RETRYLAB_BINARY), args);
     QVERIFY(p.waitForFinished(10000));
     QCOMPARE(p.exitCode(), 2);
-    QVERIFY(!p.readAllStandardError().isEmpty());
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(err.count('\n'), 1); // one line
+    QVERIFY2(err.startsWith("retrylab serve: "), err.constData());
+    QVERIFY(p.readAllStandardOutput().isEmpty());
+}
+
+void TestCliServe::durationStopsByItself()
+{
+    QProcess p;
+    QElapsedTimer clock;
+    clock.start();
+    p.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--duration"_s, u"0.5"_s, u"--json"_s });
+    QVERIFY(p.waitForFinished(15000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(clock.elapsed() >= 450);
+    QVERIFY(p.readAllStandardOutput().isEmpty()); // --json: stdout is for exchanges only, and there were none
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.startsWith(u"listening on http://127.0.0.1:"_s), qPrintable(err));
+    QVERIFY2(err.contains(u"--duration elapsed"_s), qPrintable(err));
 }
 
 void TestCliServe::servesUntilSigterm()
@@ -97,6 +136,45 @@ void TestCliServe::servesUntilSigterm()
     const QString log = QString::fromUtf8(p.readAllStandardOutput());
     QVERIFY2(log.contains(u"POST /charge"_s), qPrintable(log));
     QVERIFY2(log.contains(u"reset"_s), qPrintable(log));
+}
+
+// `serve --upstream` in front of Python's own `python3 -m http.server`, no scenario: pure observation.
+void TestCliServe::observesThroughPythonHttpServer()
+{
+    QProcess python;
+    python.setProcessChannelMode(QProcess::MergedChannels);
+    python.start(u"python3"_s, { u"-u"_s, u"-m"_s, u"http.server"_s, u"0"_s, u"--bind"_s, u"127.0.0.1"_s,
+                                   u"--directory"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream") });
+    QVERIFY(python.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(python.canReadLine(), 10000);
+    const QRegularExpressionMatch pm = QRegularExpression(u"port (\\d+)"_s).match(QString::fromUtf8(python.readLine()));
+    QVERIFY(pm.hasMatch());
+    QProcess lab;
+    lab.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1:"_s + pm.captured(1),
+                                                    u"--json"_s, u"--max-requests"_s, u"2"_s, u"--duration"_s, u"30"_s });
+    QVERIFY(lab.waitForStarted(5000));
+    lab.setReadChannel(QProcess::StandardError);
+    QTRY_VERIFY_WITH_TIMEOUT(lab.canReadLine(), 10000);
+    const QRegularExpressionMatch lm = QRegularExpression(u"listening on http://127\\.0\\.0\\.1:(\\d+)"_s)
+                                           .match(QString::fromUtf8(lab.readLine()));
+    QVERIFY(lm.hasMatch());
+    const quint16 port = quint16(lm.captured(1).toUInt());
+    const QByteArray file = httpGet(port, "GET", "/forward-503-503.json");
+    QVERIFY2(file.startsWith("HTTP/1.1 200"), file.constData());
+    QVERIFY(file.contains("\"forward\"")); // the file python served, relayed
+    QVERIFY(httpGet(port, "GET", "/no-such-file").startsWith("HTTP/1.1 404"));
+    QTRY_COMPARE_WITH_TIMEOUT(lab.state(), QProcess::NotRunning, 10000); // --max-requests 2: it stops by itself
+    QCOMPARE(lab.exitCode(), 0);
+    python.kill();
+    python.waitForFinished(3000);
+    const QList<QByteArray> lines = lab.readAllStandardOutput().trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    const QJsonObject first = QJsonDocument::fromJson(lines.first()).object();
+    QCOMPARE(first.value(u"step"_s).toString(), u"forward"_s);
+    QCOMPARE(first.value(u"status"_s).toInt(), 200);
+    QCOMPARE(first.value(u"upstream"_s).toString(), u"http://127.0.0.1:"_s + pm.captured(1));
+    QVERIFY(first.value(u"upstream_first_byte_ms"_s).isDouble());
+    QCOMPARE(QJsonDocument::fromJson(lines.last()).object().value(u"status"_s).toInt(), 404);
 }
 
 QTEST_GUILESS_MAIN(TestCliServe)

@@ -81,6 +81,9 @@ QString ScenarioOutline::describeStep(const FaultStep& s)
     case FaultStep::Kind::RateLimit:
         text = tr("answer 429 (rate limited)");
         break;
+    case FaultStep::Kind::Forward:
+        text = s.answerLost ? tr("forward upstream, then lose the answer") : tr("forward to the upstream");
+        break;
     }
     if (s.kind != FaultStep::Kind::Late && s.delay.count() > 0)
         text += tr(", after %1").arg(ms(s.delay));

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// FaultServer, proxy mode (issue 12 §1): a `forward` step sends the request to the one configured upstream
+// — once, never retried — and relays its answer, modified as the step says; an upstream that fails
+// becomes the lab's own 502 (refused, reset, TLS, garbage) or 504 (timeout) saying what happened.
+#include "lab/faultserver.h"
+
+#include "lab/labconnection.h"
+#include "lab/labrequest.h"
+#include "lab/ratelimitheaders.h"
+#include "lab/upstreamcall.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpSocket>
+
+using namespace Qt::StringLiterals;
+
+UpstreamTarget FaultServer::upstream() const
+{
+    if (m_options.upstream.isSet())
+        return m_options.upstream;
+    UpstreamTarget fromScenario = m_options.upstream; // its TLS settings and timeout, the scenario's URL
+    fromScenario.base = m_scenario.upstream;
+    return fromScenario;
+}
+
+void FaultServer::forward(LabConnection* connection, const LabRequest& request, const FaultStep& step, LabEvent event,
+    std::function<void(bool)> onDone)
+{
+    const UpstreamTarget target = upstream();
+    LabExchange* x = m_exchanges.find(request.id);
+    if (x) {
+        x->route = event.route;
+        x->stepKind = event.stepKind;
+        x->note = event.detail;
+        x->upstream = target.base.toString(QUrl::RemoveUserInfo);
+        if (target.isTls())
+            x->upstreamTlsVerified = !target.insecure;
+    }
+    if (!target.isSet() || !target.problem().isEmpty()) {
+        UpstreamResult none;
+        none.error = u"no-upstream"_s;
+        none.detail = target.isSet() ? target.problem() : u"a forward step, but no upstream was given"_s;
+        relay(connection, request, step, event, none, onDone);
+        return;
+    }
+    const bool keepAlive = !target.isTls();
+    auto* call = new UpstreamCall(target, target.requestBytes(request, keepAlive), request.method == "HEAD",
+        [this] { return nowMs(); }, keepAlive ? takeIdleUpstream() : nullptr, this);
+    m_upstreamCalls.insert(request.id, call);
+    const quint64 generation = m_generation;
+    const quint64 connectionId = connection->id();
+    connect(call, &UpstreamCall::finished, this,
+        [this, call, generation, connectionId, request, step, event, onDone](const UpstreamResult& result) {
+            m_upstreamCalls.remove(request.id);
+            call->deleteLater();
+            if (generation != m_generation)
+                return;
+            if (QTcpSocket* idle = call->takeReusableConnection())
+                keepIdleUpstream(idle);
+            LabConnection* c = m_connections.value(connectionId);
+            if (!c)
+                return; // the client left; its exchange was ended then (onConnectionClosed)
+            relay(c, request, step, event, result, onDone);
+        });
+    call->start();
+}
+
+void FaultServer::noteUpstream(quint64 requestId, const UpstreamResult& result)
+{
+    LabExchange* x = m_exchanges.find(requestId);
+    if (!x)
+        return;
+    x->upstreamConnectedMs = result.connectedMs;
+    x->upstreamTlsMs = result.tlsMs;
+    x->upstreamFirstByteMs = result.firstByteMs;
+    x->upstreamEndMs = result.endMs;
+    if (!result.ok) {
+        x->upstreamError = result.error + u": "_s + result.detail;
+        x->note = x->upstreamError;
+    }
+}
+
+void FaultServer::abandonUpstream(quint64 requestId)
+{
+    UpstreamCall* call = m_upstreamCalls.take(requestId);
+    if (!call)
+        return;
+    UpstreamResult sofar = call->result();
+    sofar.error = u"abandoned"_s;
+    sofar.detail = u"the client left before the upstream answered"_s;
+    sofar.endMs = nowMs();
+    noteUpstream(requestId, sofar);
+    call->abort();
+    call->deleteLater();
+}
+
+namespace {
+constexpr qint64 kIdleUpstreamMs = 2000; // well under common keep-alive timeouts (nginx 75 s, Apache 5 s)
+constexpr qsizetype kMaxIdleUpstream = 64;
+}
+
+QTcpSocket* FaultServer::takeIdleUpstream()
+{
+    while (!m_idleUpstream.isEmpty()) {
+        QTcpSocket* socket = m_idleUpstream.takeLast();
+        disconnect(socket, nullptr, this, nullptr);
+        const bool fresh = nowMs() - socket->property("retrylabIdleSince").toLongLong() < kIdleUpstreamMs;
+        if (fresh && socket->state() == QAbstractSocket::ConnectedState && socket->bytesAvailable() == 0)
+            return socket;
+        socket->abort();
+        socket->deleteLater();
+    }
+    return nullptr;
+}
+
+void FaultServer::keepIdleUpstream(QTcpSocket* socket)
+{
+    if (m_idleUpstream.size() >= kMaxIdleUpstream) {
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+    socket->setParent(this);
+    socket->setProperty("retrylabIdleSince", nowMs());
+    // Anything from an idle upstream connection (bytes nobody asked for, its close) ends it.
+    auto drop = [this, socket] {
+        if (m_idleUpstream.removeOne(socket)) {
+            socket->abort();
+            socket->deleteLater();
+        }
+    };
+    connect(socket, &QIODevice::readyRead, this, drop);
+    connect(socket, &QAbstractSocket::disconnected, this, drop);
+    m_idleUpstream.append(socket);
+}
+
+void FaultServer::dropIdleUpstream()
+{
+    for (QTcpSocket* socket : std::as_const(m_idleUpstream)) {
+        disconnect(socket, nullptr, this, nullptr);
+        socket->abort();
+        socket->deleteLater();
+    }
+    m_idleUpstream.clear();
+}
+
+void FaultServer::abandonAllUpstream()
+{
+    const QList<quint64> ids = m_upstreamCalls.keys();
+    for (quint64 id : ids)
+        abandonUpstream(id);
+}
+
+void FaultServer::relay(LabConnection* connection, const LabRequest& request, const FaultStep& step, LabEvent event,
+    const UpstreamResult& result, std::function<void(bool)> onDone)
+{
+    noteUpstream(request.id, result);
+    FaultStep played = step;
+    played.kind = FaultStep::Kind::Respond;
+    LabResponse response;
+    if (!result.ok) {
+        // The lab's own answer: nothing of the step's modifiers applies to a failure.
+        played = FaultStep {};
+        response.status = result.error == u"timeout"_s ? 504 : 502;
+        response.addHeader("X-Retrylab-Upstream-Error", result.error.toUtf8());
+        response.addHeader("Content-Type", "application/json");
+        response.body = QJsonDocument(QJsonObject { { u"error"_s, QString(u"upstream_"_s + result.error) },
+                                          { u"detail"_s, result.detail },
+                                          { u"upstream"_s, upstream().base.toString(QUrl::RemoveUserInfo) } })
+                            .toJson(QJsonDocument::Compact);
+        LabEvent failed = event;
+        failed.kind = LabEvent::Kind::UpstreamFailed;
+        failed.status = response.status;
+        failed.detail = result.error + u": "_s + result.detail;
+        report(failed);
+        event.detail = failed.detail;
+    } else {
+        response.status = step.statusOverride.value_or(result.status);
+        for (const auto& field : withoutHopByHop(result.headers)) {
+            if (field.first.compare("Content-Length", Qt::CaseInsensitive) != 0)
+                response.headers.append(field);
+        }
+        for (const auto& [name, value] : step.headers) // the step's fields replace the upstream's
+            response.setHeader(name, value);
+        if (step.retryAfterForm != RetryAfterForm::None)
+            RateLimitHeaders::applyRetryAfter(response, step.retryAfterForm, step.retryAfter, QDateTime::currentDateTimeUtc());
+        response.body = result.body;
+        if (step.answerLost) // "applied upstream, answer lost": the upstream did it; the client hears nothing
+            played.kind = step.truncateWithReset ? FaultStep::Kind::Reset : FaultStep::Kind::Close;
+    }
+    response.headRequest = request.method == "HEAD";
+    startPlayback(connection, played, response, request.keepAlive, event, std::move(onDone));
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab/upstreamcall.h"
+
+#include "lab/upstreamresponsereader.h"
+
+#include <QCoreApplication>
+#include <QSslConfiguration>
+#include <QSslSocket>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, bool headRequest,
+    std::function<qint64()> nowMs, QTcpSocket* reused, QObject* parent)
+    : QObject(parent)
+    , m_target(target)
+    , m_request(std::move(request))
+    , m_now(std::move(nowMs))
+    , m_socket(reused ? reused : target.isTls() ? new QSslSocket(this) : new QTcpSocket(this))
+    , m_timer(new QTimer(this))
+    , m_reader(std::make_unique<UpstreamResponseReader>(64 * 1024 * 1024, headRequest))
+{
+    m_reused = reused != nullptr;
+    m_socket->setParent(this);
+    m_timer->setSingleShot(true);
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        fail(u"timeout"_s, tr("the upstream did not answer within %1 ms").arg(m_target.timeout.count()));
+    });
+    connect(m_socket, &QAbstractSocket::connected, this, [this] {
+        m_result.connectedMs = m_now();
+        m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        if (!m_target.isTls())
+            onConnected();
+    });
+    if (auto* tls = qobject_cast<QSslSocket*>(m_socket)) {
+        connect(tls, &QSslSocket::encrypted, this, [this] {
+            m_result.tlsMs = m_now();
+            onConnected();
+        });
+        connect(tls, &QSslSocket::sslErrors, this, [this](const QList<QSslError>& errors) {
+            QStringList texts;
+            for (const QSslError& e : errors)
+                texts << e.errorString();
+            m_tlsErrors = texts.join(u"; "_s);
+        });
+    }
+    connect(m_socket, &QIODevice::readyRead, this, &UpstreamCall::onReadyRead);
+    connect(m_socket, &QAbstractSocket::errorOccurred, this, &UpstreamCall::onError);
+    connect(m_socket, &QAbstractSocket::disconnected, this, &UpstreamCall::onError);
+}
+
+UpstreamCall::~UpstreamCall() = default;
+
+void UpstreamCall::start()
+{
+    m_timer->start(m_target.timeout);
+    if (m_reused) { // already connected: its connect time is now
+        m_result.connectedMs = m_now();
+        onConnected();
+        return;
+    }
+    const QString host = m_target.base.host();
+    if (!m_target.isTls()) {
+        m_socket->connectToHost(host, m_target.port());
+        return;
+    }
+    QSslConfiguration config = QSslConfiguration::defaultConfiguration(); // the system's CAs
+    if (!m_target.caFile.isEmpty())
+        config.addCaCertificates(m_target.caFile, QSsl::Pem);
+    config.setAllowedNextProtocols({ QSslConfiguration::NextProtocolHttp1_1 });
+    config.setPeerVerifyMode(m_target.insecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
+    auto* tls = static_cast<QSslSocket*>(m_socket);
+    tls->setSslConfiguration(config);
+    tls->connectToHostEncrypted(host, m_target.port());
+}
+
+void UpstreamCall::abort()
+{
+    m_done = true;
+    m_timer->stop();
+    m_socket->abort();
+}
+
+void UpstreamCall::onConnected()
+{
+    m_socket->write(m_request);
+}
+
+void UpstreamCall::onReadyRead()
+{
+    if (m_done)
+        return;
+    const QByteArray bytes = m_socket->readAll();
+    if (bytes.isEmpty())
+        return;
+    if (!m_result.firstByteMs)
+        m_result.firstByteMs = m_now();
+    switch (m_reader->feed(bytes)) {
+    case UpstreamResponseReader::State::NeedMore:
+        return;
+    case UpstreamResponseReader::State::Complete:
+        succeed();
+        return;
+    case UpstreamResponseReader::State::Garbage:
+        fail(u"garbage"_s, m_reader->problem());
+        return;
+    }
+}
+
+void UpstreamCall::onError()
+{
+    if (m_done)
+        return;
+    onReadyRead(); // what arrived before the end still counts
+    if (m_done)
+        return;
+    const QAbstractSocket::SocketError error = m_socket->error();
+    switch (error) {
+    case QAbstractSocket::ConnectionRefusedError:
+        fail(u"refused"_s, tr("the upstream %1 refused the connection").arg(m_target.base.authority()));
+        return;
+    case QAbstractSocket::HostNotFoundError:
+        fail(u"dns"_s, tr("the upstream host %1 was not found").arg(m_target.base.host()));
+        return;
+    case QAbstractSocket::SslHandshakeFailedError:
+    case QAbstractSocket::SslInternalError:
+    case QAbstractSocket::SslInvalidUserDataError:
+        fail(u"tls"_s, tr("TLS with the upstream failed: %1").arg(m_tlsErrors.isEmpty() ? m_socket->errorString() : m_tlsErrors));
+        return;
+    case QAbstractSocket::RemoteHostClosedError:
+    case QAbstractSocket::UnknownSocketError: // disconnected() without an error
+        if (m_target.isTls() && !m_result.tlsMs) {
+            fail(u"tls"_s, tr("the upstream closed the connection during the TLS handshake"));
+            return;
+        }
+        if (m_reader->finishAtEof() == UpstreamResponseReader::State::Complete) {
+            succeed();
+            return;
+        }
+        fail(m_reader->headComplete() || !m_result.firstByteMs ? u"reset"_s : u"garbage"_s, m_reader->problem());
+        return;
+    default:
+        fail(u"reset"_s, tr("the connection to the upstream broke: %1").arg(m_socket->errorString()));
+        return;
+    }
+}
+
+void UpstreamCall::fail(const QString& error, const QString& detail)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_timer->stop();
+    m_result.ok = false;
+    m_result.error = error;
+    m_result.detail = detail;
+    m_result.endMs = m_now();
+    m_socket->abort();
+    emit finished(m_result);
+}
+
+QTcpSocket* UpstreamCall::takeReusableConnection()
+{
+    if (!m_reusable || m_socket->state() != QAbstractSocket::ConnectedState)
+        return nullptr;
+    m_reusable = false;
+    disconnect(m_socket, nullptr, this, nullptr);
+    QTcpSocket* socket = m_socket;
+    m_socket = new QTcpSocket(this); // a spare, so this call never touches the given one again
+    socket->setParent(nullptr);
+    return socket;
+}
+
+void UpstreamCall::succeed()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_timer->stop();
+    m_result.ok = true;
+    m_result.status = m_reader->status();
+    m_result.headers = m_reader->headers();
+    m_result.body = m_reader->body();
+    m_result.endMs = m_now();
+    m_reusable = m_reader->connectionReusable() && !m_target.isTls();
+    if (!m_reusable)
+        m_socket->abort();
+    emit finished(m_result);
+}

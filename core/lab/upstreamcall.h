@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "lab/upstreamtarget.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QTcpSocket;
+class QTimer;
+class UpstreamResponseReader;
+
+// What became of one forwarded request: the upstream's answer, or why there is none (error: "refused",
+// "dns", "reset", "tls", "garbage", "timeout"), with the moments on the lab's clock.
+struct UpstreamResult
+{
+    bool ok = false;
+    int status = 0;
+    HttpHeaderList headers; // as the upstream sent them
+    QByteArray body; // de-chunked
+    QString error;
+    QString detail; // one line: what happened
+    std::optional<qint64> connectedMs; // TCP connected
+    std::optional<qint64> tlsMs; // TLS handshake done
+    std::optional<qint64> firstByteMs; // the first byte of the answer
+    std::optional<qint64> endMs; // the answer complete, or the failure
+};
+
+// One request sent to the upstream on its own connection — exactly once: nothing here ever retries.
+// finished() is emitted once; abort() (the client left, the lab stops) ends it without the signal.
+class UpstreamCall : public QObject
+{
+    Q_OBJECT
+public:
+    // REUSED: an idle connection to the upstream to send on (the call owns it from now), or null.
+    UpstreamCall(const UpstreamTarget& target, QByteArray request, bool headRequest, std::function<qint64()> nowMs,
+        QTcpSocket* reused = nullptr, QObject* parent = nullptr);
+    ~UpstreamCall() override;
+
+    void start();
+    void abort();
+    const UpstreamResult& result() const { return m_result; } // so far
+    // After a successful finished(): the connection, when it may carry another request (else null).
+    // The caller owns it.
+    QTcpSocket* takeReusableConnection();
+
+signals:
+    void finished(const UpstreamResult& result);
+
+private:
+    void onConnected();
+    void onReadyRead();
+    void onError();
+    void fail(const QString& error, const QString& detail);
+    void succeed();
+
+    UpstreamTarget m_target;
+    QByteArray m_request;
+    std::function<qint64()> m_now;
+    QTcpSocket* m_socket; // a QSslSocket for an https:// upstream
+    QTimer* m_timer;
+    std::unique_ptr<UpstreamResponseReader> m_reader;
+    QString m_tlsErrors;
+    UpstreamResult m_result;
+    bool m_done = false;
+    bool m_reused = false;
+    bool m_reusable = false;
+};

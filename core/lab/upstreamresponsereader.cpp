@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab/upstreamresponsereader.h"
+
+#include <QCoreApplication>
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("lab", text); }
+
+constexpr qsizetype kMaxHead = 64 * 1024;
+
+bool isToken(QByteArrayView name)
+{
+    if (name.isEmpty())
+        return false;
+    for (char c : name) {
+        if (c <= 32 || c >= 127 || QByteArrayView("\"(),/:;<=>?@[\\]{}").contains(c))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+UpstreamResponseReader::State UpstreamResponseReader::garbage(const QString& why)
+{
+    m_problem = why;
+    return m_state = State::Garbage;
+}
+
+UpstreamResponseReader::State UpstreamResponseReader::feed(const QByteArray& bytes)
+{
+    if (m_state != State::NeedMore)
+        return m_state;
+    m_buffer += bytes;
+    if (!m_headDone) {
+        if (parseHead() != State::NeedMore || !m_headDone)
+            return m_state;
+    }
+    return parseBody();
+}
+
+UpstreamResponseReader::State UpstreamResponseReader::parseHead()
+{
+    for (;;) {
+        if (!m_buffer.startsWith("HTTP/1.") && m_buffer.size() >= 7)
+            return garbage(tr("the upstream's answer does not start with HTTP/1.x"));
+        const qsizetype end = m_buffer.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (m_buffer.size() > kMaxHead)
+                return garbage(tr("the upstream's header block is longer than 64 KiB"));
+            return State::NeedMore;
+        }
+        const QList<QByteArray> lines = m_buffer.left(end).split('\n');
+        const QByteArray statusLine = lines.first().trimmed();
+        bool ok = false;
+        const int status = statusLine.size() >= 12 && statusLine.at(8) == ' ' ? statusLine.mid(9, 3).toInt(&ok) : 0;
+        if (!ok || status < 100 || status > 999 || (statusLine.size() > 12 && statusLine.at(12) != ' '))
+            return garbage(tr("the upstream's status line is malformed: \"%1\"")
+                    .arg(QString::fromLatin1(statusLine.left(80).toPercentEncoding(" /.:"))));
+        HttpHeaderList headers;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            QByteArray line = lines.at(i);
+            if (line.endsWith('\r'))
+                line.chop(1);
+            const qsizetype colon = line.indexOf(':');
+            if (colon <= 0 || !isToken(QByteArrayView(line).first(colon)))
+                return garbage(tr("the upstream sent a malformed header line"));
+            headers.append({ line.left(colon), line.mid(colon + 1).trimmed() });
+        }
+        m_buffer.remove(0, end + 4);
+        if (status < 200) // an interim answer (100 Continue, 103 Early Hints): the final one follows
+            continue;
+        m_status = status;
+        m_http11 = statusLine.startsWith("HTTP/1.1");
+        m_headers = headers;
+        m_headDone = true;
+        const QByteArray te = combinedHeader(headers, "Transfer-Encoding").toLower();
+        const QList<QByteArray> lengths = headerValues(headers, "Content-Length");
+        if (m_headRequest || status == 204 || status == 304) {
+            m_framing = Framing::Length;
+            m_length = 0;
+        } else if (!te.isNull()) {
+            if (!te.trimmed().endsWith("chunked"))
+                m_framing = Framing::Close; // RFC 9112 §6.3 item 4 (for a response): read until close
+            else
+                m_framing = Framing::Chunked;
+        } else if (!lengths.isEmpty()) {
+            bool okLength = false;
+            m_length = lengths.first().trimmed().toLongLong(&okLength);
+            for (const QByteArray& other : lengths)
+                okLength = okLength && other.trimmed() == lengths.first().trimmed();
+            if (!okLength || m_length < 0)
+                return garbage(tr("the upstream sent an invalid Content-Length"));
+            if (m_length > m_maxBody)
+                return garbage(tr("the upstream's body (%1 bytes) is larger than the lab keeps").arg(m_length));
+            m_framing = Framing::Length;
+        } else {
+            m_framing = Framing::Close;
+        }
+        return State::NeedMore;
+    }
+}
+
+UpstreamResponseReader::State UpstreamResponseReader::parseBody()
+{
+    switch (m_framing) {
+    case Framing::Length: {
+        const qsizetype take = qsizetype(std::min<qint64>(m_length - m_body.size(), m_buffer.size()));
+        m_body += m_buffer.left(take);
+        m_buffer.clear(); // bytes after the framed body: ignored (the connection is closed after one answer)
+        return m_state = m_body.size() == m_length ? State::Complete : State::NeedMore;
+    }
+    case Framing::Close:
+        m_body += m_buffer;
+        m_buffer.clear();
+        if (m_body.size() > m_maxBody)
+            return garbage(tr("the upstream's body is larger than the lab keeps"));
+        return State::NeedMore;
+    case Framing::Chunked:
+        for (;;) {
+            if (m_trailers) {
+                const qsizetype eol = m_buffer.indexOf("\r\n");
+                if (eol < 0)
+                    return State::NeedMore;
+                const bool last = eol == 0;
+                m_buffer.remove(0, eol + 2);
+                if (last)
+                    return m_state = State::Complete;
+                continue;
+            }
+            if (m_chunkLeft < 0) {
+                const qsizetype eol = m_buffer.indexOf("\r\n");
+                if (eol < 0)
+                    return m_buffer.size() > 1024 ? garbage(tr("the upstream sent a malformed chunk size")) : State::NeedMore;
+                QByteArray size = m_buffer.left(eol);
+                if (const qsizetype ext = size.indexOf(';'); ext >= 0)
+                    size.truncate(ext);
+                bool ok = false;
+                m_chunkLeft = size.trimmed().toLongLong(&ok, 16);
+                if (!ok || m_chunkLeft < 0 || size.trimmed().isEmpty())
+                    return garbage(tr("the upstream sent a malformed chunk size"));
+                if (m_body.size() + m_chunkLeft > m_maxBody)
+                    return garbage(tr("the upstream's body is larger than the lab keeps"));
+                m_buffer.remove(0, eol + 2);
+                if (m_chunkLeft == 0) {
+                    m_trailers = true;
+                    continue;
+                }
+            }
+            if (m_buffer.size() < m_chunkLeft + 2) {
+                const qsizetype take = std::min<qsizetype>(m_buffer.size(), qsizetype(m_chunkLeft));
+                m_body += m_buffer.left(take);
+                m_chunkLeft -= take;
+                m_buffer.remove(0, take);
+                return State::NeedMore;
+            }
+            m_body += m_buffer.left(qsizetype(m_chunkLeft));
+            if (m_buffer.mid(qsizetype(m_chunkLeft), 2) != "\r\n")
+                return garbage(tr("the upstream's chunk does not end with CRLF"));
+            m_buffer.remove(0, qsizetype(m_chunkLeft) + 2);
+            m_chunkLeft = -1;
+        }
+    }
+    return State::NeedMore;
+}
+
+UpstreamResponseReader::State UpstreamResponseReader::finishAtEof()
+{
+    if (m_state != State::NeedMore)
+        return m_state;
+    if (!m_headDone)
+        return garbage(m_buffer.isEmpty() ? tr("the upstream closed the connection without answering")
+                                          : tr("the upstream closed the connection in the middle of its header block"));
+    if (m_framing == Framing::Close)
+        return m_state = State::Complete;
+    return garbage(tr("the upstream closed the connection before the end of its body (%1 bytes read)").arg(m_body.size()));
+}
+
+bool UpstreamResponseReader::connectionReusable() const
+{
+    if (m_state != State::Complete || m_framing == Framing::Close || !m_buffer.isEmpty() || !m_http11)
+        return false;
+    for (const QByteArray& value : headerValues(m_headers, "Connection")) {
+        for (const QByteArray& option : value.split(',')) {
+            if (option.trimmed().compare("close", Qt::CaseInsensitive) == 0)
+                return false;
+        }
+    }
+    return true;
+}

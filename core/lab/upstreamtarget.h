@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "http/httpfield.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QUrl>
+
+#include <chrono>
+
+struct LabRequest;
+
+// The one upstream a lab forwards to (issue 12 §1): its base URL (http:// or https://, an optional path
+// prefix), how its certificate is checked, and how long one forwarded request may take. The lab forwards
+// only here, whatever the request-target says: it is never an open proxy.
+struct UpstreamTarget
+{
+    QUrl base;
+    QString caFile; // PEM certificates trusted besides the system's (--upstream-ca)
+    bool insecure = false; // no certificate check at all (--upstream-insecure); shown as such everywhere
+    std::chrono::milliseconds timeout { 30000 }; // connect to end of answer; beyond it: 504
+
+    bool isSet() const { return !base.isEmpty(); }
+    bool isTls() const { return base.scheme() == QLatin1String("https"); }
+    quint16 port() const { return quint16(base.port(isTls() ? 443 : 80)); }
+    // "https://api.example.com (TLS not verified: --upstream-insecure)"…
+    QString describe() const;
+    // Empty when usable, otherwise one line saying what is wrong (scheme, host, query, CA file).
+    QString problem() const;
+
+    // The request to send upstream, head and body: the path under the base's path, Host rewritten to the
+    // upstream, hop-by-hop fields removed (RFC 9110 §7.6.1: Connection and every field it names,
+    // Proxy-Connection, Keep-Alive, TE, Transfer-Encoding, Upgrade), Content-Length set from the
+    // (de-chunked) body, and "Connection: keep-alive" (KEEPALIVE: the connection may carry the next
+    // forwarded request) or "Connection: close".
+    QByteArray requestBytes(const LabRequest& request, bool keepAlive = false) const;
+    // The upstream path for REQUEST's target: base path + the target's path and query (an absolute-form
+    // target contributes only its path and query).
+    QByteArray upstreamTarget(const LabRequest& request) const;
+};
+
+// RFC 9110 §7.6.1: the fields a proxy removes from a message it forwards (either direction): the
+// Connection field, every field it names, and the listed hop-by-hop fields.
+HttpHeaderList withoutHopByHop(const HttpHeaderList& headers);

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// bench_proxy [--requests N] [--concurrency C] [--retrylab PATH] (issue 12 §5): what the lab as a reverse
+// proxy costs. The upstream is nginx on loopback (started here with a throw-away config); the proxy is a
+// separate `retrylab serve --upstream URL` process (pure observation: every request forwarded). The same
+// client — C keep-alive connections in this process, each sending its next GET when the previous answer
+// is complete — runs straight against nginx, then through the lab. Prints per-request latency p50/p99,
+// throughput, the latency the proxy adds (goal ≤ 1 ms at p50) and the throughput ratio (goal ≥ 0.5).
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+namespace {
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost);
+    return probe.serverPort();
+}
+
+bool waitForPort(quint16 port)
+{
+    for (int i = 0; i < 100; ++i) {
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, port);
+        if (s.waitForConnected(100))
+            return true;
+        QThread::msleep(50);
+    }
+    return false;
+}
+
+struct Figures
+{
+    double p50Ms = 0;
+    double p99Ms = 0;
+    double perSecond = 0;
+    int failed = 0;
+};
+
+// C connections, REQUESTS GETs in all; per-request latency from write to the last byte of the answer.
+Figures measure(quint16 port, int requests, int concurrency)
+{
+    struct Connection
+    {
+        QTcpSocket socket;
+        QByteArray buffer;
+        qint64 sentNs = 0;
+    };
+    std::vector<std::unique_ptr<Connection>> connections;
+    std::vector<double> latencies;
+    latencies.reserve(size_t(requests));
+    int sent = 0;
+    int finished = 0;
+    int failed = 0;
+    QElapsedTimer clock;
+    const QByteArray request = "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: bench_proxy\r\n\r\n";
+    auto sendNext = [&](Connection& c) {
+        if (sent >= requests)
+            return;
+        ++sent;
+        c.sentNs = clock.nsecsElapsed();
+        c.socket.write(request);
+    };
+    clock.start();
+    for (int i = 0; i < concurrency; ++i) {
+        auto c = std::make_unique<Connection>();
+        Connection* raw = c.get();
+        QObject::connect(&raw->socket, &QTcpSocket::readyRead, &raw->socket, [&, raw] {
+            raw->buffer += raw->socket.readAll();
+            for (;;) {
+                const qsizetype end = raw->buffer.indexOf("\r\n\r\n");
+                if (end < 0)
+                    return;
+                const qsizetype at = raw->buffer.indexOf("Content-Length: ");
+                const qsizetype length = at >= 0 && at < end ? raw->buffer.mid(at + 16, raw->buffer.indexOf('\r', at) - at - 16).toLongLong() : 0;
+                if (raw->buffer.size() < end + 4 + length)
+                    return;
+                failed += raw->buffer.startsWith("HTTP/1.1 200") ? 0 : 1;
+                raw->buffer.remove(0, end + 4 + length);
+                latencies.push_back(double(clock.nsecsElapsed() - raw->sentNs) / 1e6);
+                ++finished;
+                sendNext(*raw);
+            }
+        });
+        QObject::connect(&raw->socket, &QTcpSocket::connected, &raw->socket, [&, raw] { sendNext(*raw); });
+        raw->socket.connectToHost(QHostAddress::LocalHost, port);
+        connections.push_back(std::move(c));
+    }
+    QElapsedTimer wall;
+    wall.start();
+    while (finished < requests && wall.elapsed() < 120000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50); // a benchmark, not the app
+    const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    std::sort(latencies.begin(), latencies.end());
+    Figures f;
+    if (!latencies.empty()) {
+        f.p50Ms = latencies[latencies.size() / 2];
+        f.p99Ms = latencies[std::min(latencies.size() - 1, latencies.size() * 99 / 100)];
+    }
+    f.perSecond = double(finished) / seconds;
+    f.failed = failed + (requests - finished);
+    return f;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addOption({ QStringLiteral("requests"), QStringLiteral("GETs per measurement"), QStringLiteral("N"), QStringLiteral("5000") });
+    parser.addOption({ QStringLiteral("concurrency"), QStringLiteral("connections at once"), QStringLiteral("C"), QStringLiteral("20") });
+    parser.addOption({ QStringLiteral("retrylab"), QStringLiteral("the retrylab binary"), QStringLiteral("PATH"),
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../../app/retrylab") });
+    parser.process(app);
+    const int requests = std::max(1, parser.value(QStringLiteral("requests")).toInt());
+    const int concurrency = std::max(1, parser.value(QStringLiteral("concurrency")).toInt());
+
+    const QString nginx = QStandardPaths::findExecutable(QStringLiteral("nginx"), { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
+    if (nginx.isEmpty()) {
+        std::fprintf(stderr, "bench_proxy: nginx is needed as the upstream (apt-get install nginx-light)\n");
+        return 2;
+    }
+    QTemporaryDir dir;
+    const quint16 upstreamPort = freePort();
+    QFile conf(dir.filePath(QStringLiteral("nginx.conf")));
+    if (!conf.open(QIODevice::WriteOnly))
+        return 1;
+    conf.write(QStringLiteral("daemon off; worker_processes 1; pid %1/nginx.pid; error_log stderr error;\n"
+                              "events { worker_connections 4096; }\n"
+                              "http { access_log off; keepalive_requests 1000000;\n"
+                              "  client_body_temp_path %1; proxy_temp_path %1; fastcgi_temp_path %1;\n"
+                              "  uwsgi_temp_path %1; scgi_temp_path %1;\n"
+                              "  server { listen 127.0.0.1:%2; location / { return 200 \"ok\\n\"; } } }\n")
+                   .arg(dir.path())
+                   .arg(upstreamPort)
+                   .toUtf8());
+    conf.close();
+    QProcess upstream;
+    upstream.start(nginx, { QStringLiteral("-c"), conf.fileName(), QStringLiteral("-p"), dir.path() });
+    const quint16 labPort = freePort();
+    QProcess lab;
+    lab.start(parser.value(QStringLiteral("retrylab")),
+        { QStringLiteral("serve"), QStringLiteral("--port"), QString::number(labPort), QStringLiteral("--upstream"),
+            QStringLiteral("http://127.0.0.1:%1").arg(upstreamPort) });
+    lab.setStandardOutputFile(QProcess::nullDevice());
+    if (!upstream.waitForStarted(5000) || !waitForPort(upstreamPort) || !lab.waitForStarted(5000) || !waitForPort(labPort)) {
+        std::fprintf(stderr, "bench_proxy: could not start nginx or retrylab serve --upstream\n");
+        return 1;
+    }
+    measure(upstreamPort, 500, concurrency); // warm up both
+    measure(labPort, 500, concurrency);
+    const Figures direct = measure(upstreamPort, requests, concurrency);
+    const Figures proxied = measure(labPort, requests, concurrency);
+    std::printf("bench_proxy: %d GETs, concurrency %d, upstream nginx, proxy retrylab serve --upstream\n", requests, concurrency);
+    std::printf("  %-8s p50 %7.3f ms  p99 %7.3f ms  %9.0f req/s  failed %d\n", "direct", direct.p50Ms, direct.p99Ms,
+        direct.perSecond, direct.failed);
+    std::printf("  %-8s p50 %7.3f ms  p99 %7.3f ms  %9.0f req/s  failed %d\n", "proxied", proxied.p50Ms, proxied.p99Ms,
+        proxied.perSecond, proxied.failed);
+    std::printf("  added latency: p50 %.3f ms (goal <= 1), p99 %.3f ms; throughput proxied/direct %.2f (goal >= 0.5)\n",
+        proxied.p50Ms - direct.p50Ms, proxied.p99Ms - direct.p99Ms, proxied.perSecond / direct.perSecond);
+    lab.terminate();
+    lab.waitForFinished(5000);
+    upstream.terminate();
+    upstream.waitForFinished(5000);
+    return direct.failed + proxied.failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lab as a reverse proxy (issue 12 §1), end to end on loopback: curl is the client, Python's
+// http.server (tests/data/upstream/upstream_server.py) the upstream. One client request makes at most one
+// upstream request; hop-by-hop fields stop at the lab (RFC 9110 §7.6.1); Host names the upstream; an
+// upstream that refuses, resets, hangs or sends garbage becomes a 502/504 saying so; https upstreams are
+// verified unless told otherwise.
+#include "lab/faultserver.h"
+
+#include "labtestsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// The Python upstream, started per test; counts the requests it received (one "REQ" line each).
+class PythonUpstream
+{
+public:
+    bool start(bool tls = false)
+    {
+        QStringList args { QStringLiteral(RETRYLAB_TEST_DATA "/upstream/upstream_server.py") };
+        if (tls) {
+            args << u"--tls"_s << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-cert.pem")
+                 << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-key.pem");
+        }
+        m_process.start(u"python3"_s, args);
+        if (!m_process.waitForStarted(5000))
+            return false;
+        (void)QTest::qWaitFor([&] { return m_process.canReadLine() || m_process.state() != QProcess::Running; }, 10000);
+        const QByteArray line = m_process.readLine().trimmed();
+        m_port = line.startsWith("PORT ") ? quint16(line.mid(5).toUInt()) : 0;
+        return m_port != 0;
+    }
+    ~PythonUpstream()
+    {
+        m_process.kill();
+        m_process.waitForFinished(3000);
+    }
+    quint16 port() const { return m_port; }
+    int requestsReceived()
+    {
+        m_out += m_process.readAllStandardOutput();
+        return int(m_out.count("REQ "));
+    }
+
+private:
+    QProcess m_process;
+    QByteArray m_out;
+    quint16 m_port = 0;
+};
+
+struct CurlAnswer
+{
+    int exitCode = -1;
+    QByteArray head;
+    QByteArray body;
+    QByteArray header(const QByteArray& name) const
+    {
+        for (const QByteArray& line : head.split('\n')) {
+            const qsizetype colon = line.indexOf(':');
+            if (colon > 0 && line.left(colon).compare(name, Qt::CaseInsensitive) == 0)
+                return line.mid(colon + 1).trimmed();
+        }
+        return {};
+    }
+    int status() const { return head.startsWith("HTTP/1.1 ") ? head.mid(9, 3).toInt() : 0; }
+};
+
+// curl as the client, the event loop (and so the lab) running meanwhile.
+CurlAnswer curl(const QStringList& args)
+{
+    CurlAnswer answer;
+    QProcess p;
+    p.start(u"curl"_s, QStringList { u"-sS"_s, u"-D"_s, u"-"_s } + args);
+    if (!p.waitForStarted(5000) || !QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, 20000)) {
+        p.kill();
+        p.waitForFinished(2000);
+        return answer;
+    }
+    answer.exitCode = p.exitCode();
+    const QByteArray out = p.readAllStandardOutput();
+    const qsizetype end = out.indexOf("\r\n\r\n");
+    answer.head = out.left(end);
+    answer.body = end < 0 ? QByteArray() : out.mid(end + 4);
+    return answer;
+}
+
+FaultScenario forwardAll(const QByteArray& stepJson = R"({"kind":"forward","repeat":"forever"})")
+{
+    return oneRoute("[" + stepJson + "]");
+}
+
+} // namespace
+
+class TestForward : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void forwardsOnceWithHostRewrittenAndHopByHopDropped();
+    void chunkedAnswerRelayed();
+    void upstreamConnectionKeptAlive();
+    void upstreamFailures_data();
+    void upstreamFailures();
+    void httpsUpstream_data();
+    void httpsUpstream();
+    void answerLostAfterUpstreamApplied();
+    void clientLeavingAbandonsTheUpstreamRequest();
+    void faultsMixWithForwarding();
+};
+
+void TestForward::initTestCase()
+{
+    for (const QString& tool : { u"curl"_s, u"python3"_s }) {
+        if (QStandardPaths::findExecutable(tool).isEmpty())
+            QFAIL(qPrintable(tool + u" is required (packaging/install-deps.sh installs it)"_s));
+    }
+}
+
+void TestForward::forwardsOnceWithHostRewrittenAndHopByHopDropped()
+{
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    QSignalSpy finished(&server, &FaultServer::exchangeFinished);
+
+    const CurlAnswer a = curl({ u"-H"_s, u"Connection: keep-alive, X-Drop-Me"_s, u"-H"_s, u"X-Drop-Me: 1"_s, u"-H"_s,
+        u"Keep-Alive: timeout=9"_s, u"-H"_s, u"TE: trailers"_s, u"-H"_s, u"Upgrade: h2c"_s, u"-H"_s,
+        u"Proxy-Connection: keep-alive"_s, u"-H"_s, u"X-Keep: yes"_s, u"--data-binary"_s, u"abc"_s,
+        server.url().toString() + u"/x/echo?q=1"_s });
+    QCOMPARE(a.exitCode, 0);
+    QCOMPARE(a.status(), 200);
+    QCOMPARE(a.header("X-Upstream"), "python"_ba);
+    QVERIFY2(a.header("Keep-Alive").isEmpty(), a.head.constData()); // hop-by-hop on the way back too
+    const QJsonObject echo = QJsonDocument::fromJson(a.body).object();
+    QCOMPARE(echo.value(u"target"_s).toString(), u"/x/echo?q=1"_s);
+    QCOMPARE(echo.value(u"body_size"_s).toInt(), 3);
+    QStringList names;
+    QString host;
+    for (const QJsonValue& pair : echo.value(u"headers"_s).toArray()) {
+        names << pair.toArray().at(0).toString().toLower();
+        if (names.last() == u"host"_s)
+            host = pair.toArray().at(1).toString();
+    }
+    QCOMPARE(host, u"127.0.0.1:%1"_s.arg(python.port()));
+    for (const QString& gone : { u"x-drop-me"_s, u"keep-alive"_s, u"te"_s, u"upgrade"_s, u"proxy-connection"_s })
+        QVERIFY2(!names.contains(gone), qPrintable(names.join(u',')));
+    QVERIFY(names.contains(u"x-keep"_s));
+    QCOMPARE(names.count(u"connection"_s), 1); // the lab's own, for its connection to the upstream
+
+    QTRY_COMPARE(finished.size(), 1);
+    const LabExchange x = finished.first().first().value<LabExchange>();
+    QCOMPARE(x.stepKind, u"forward"_s);
+    QCOMPARE(x.upstream, options.upstream.base.toString());
+    QCOMPARE(x.status, 200);
+    QCOMPARE(x.outcome, u"answered"_s);
+    QVERIFY(x.upstreamConnectedMs && x.upstreamFirstByteMs && x.upstreamEndMs && x.responseFinishedMs);
+    QVERIFY(x.arrivedMs <= *x.upstreamConnectedMs);
+    QVERIFY(*x.upstreamConnectedMs <= *x.upstreamFirstByteMs);
+    QVERIFY(*x.upstreamFirstByteMs <= *x.upstreamEndMs);
+    QVERIFY(*x.upstreamEndMs <= *x.responseFinishedMs);
+    QTRY_COMPARE(python.requestsReceived(), 1); // one client request, one upstream request
+}
+
+void TestForward::chunkedAnswerRelayed()
+{
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    const CurlAnswer a = curl({ server.url().toString() + u"/x/chunked"_s });
+    QCOMPARE(a.status(), 200);
+    QCOMPARE(a.body, "alpha-beta-gamma"_ba);
+    QCOMPARE(a.header("Content-Length"), "16"_ba); // reframed by the lab
+    QVERIFY(a.header("Transfer-Encoding").isEmpty());
+}
+
+void TestForward::upstreamConnectionKeptAlive()
+{
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    // Two clients one after the other: the second request rides the first one's upstream connection.
+    const CurlAnswer first = curl({ server.url().toString() + u"/x/echo"_s });
+    const CurlAnswer second = curl({ server.url().toString() + u"/x/echo"_s });
+    QCOMPARE(first.status(), 200);
+    QCOMPARE(second.status(), 200);
+    const int port1 = QJsonDocument::fromJson(first.body).object().value(u"peer_port"_s).toInt();
+    QVERIFY(port1 > 0);
+    QCOMPARE(QJsonDocument::fromJson(second.body).object().value(u"peer_port"_s).toInt(), port1);
+    // A connection whose answer failed never goes back to the pool: after the garbage, the next request
+    // works on a new connection.
+    QCOMPARE(curl({ server.url().toString() + u"/x/garbage"_s }).status(), 502);
+    const CurlAnswer third = curl({ server.url().toString() + u"/x/echo"_s });
+    QCOMPARE(third.status(), 200);
+    QTRY_COMPARE(python.requestsReceived(), 4);
+}
+
+void TestForward::upstreamFailures_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("closedPort");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("error");
+    QTest::addColumn<int>("upstreamRequests");
+    QTest::addRow("refused") << u"/x/echo"_s << true << 502 << "refused"_ba << 0;
+    QTest::addRow("reset before answering") << u"/x/reset"_s << false << 502 << "reset"_ba << 1;
+    QTest::addRow("garbage") << u"/x/garbage"_s << false << 502 << "garbage"_ba << 1;
+    QTest::addRow("hangs past the timeout") << u"/x/hang"_s << false << 504 << "timeout"_ba << 1;
+}
+
+void TestForward::upstreamFailures()
+{
+    QFETCH(QString, path);
+    QFETCH(bool, closedPort);
+    QFETCH(int, status);
+    QFETCH(QByteArray, error);
+    QFETCH(int, upstreamRequests);
+    PythonUpstream python;
+    QVERIFY(python.start());
+    quint16 port = python.port();
+    if (closedPort) { // a port nobody listens on: bound, then closed
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        port = probe.serverPort();
+    }
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(port));
+    options.upstream.timeout = std::chrono::milliseconds(600);
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    QSignalSpy events(&server, &FaultServer::labEvent);
+    QSignalSpy finished(&server, &FaultServer::exchangeFinished);
+    const CurlAnswer a = curl({ server.url().toString() + path });
+    QCOMPARE(a.status(), status);
+    QCOMPARE(a.header("X-Retrylab-Upstream-Error"), error);
+    const QJsonObject body = QJsonDocument::fromJson(a.body).object();
+    QCOMPARE(body.value(u"error"_s).toString(), u"upstream_"_s + QString::fromLatin1(error));
+    QVERIFY(!body.value(u"detail"_s).toString().isEmpty());
+    QTRY_COMPARE(finished.size(), 1);
+    const LabExchange x = finished.first().first().value<LabExchange>();
+    QVERIFY2(x.upstreamError.startsWith(QString::fromLatin1(error)), qPrintable(x.upstreamError));
+    QCOMPARE(x.status, status);
+    bool reported = false;
+    for (const QList<QVariant>& args : std::as_const(events)) {
+        const LabEvent e = args.first().value<LabEvent>();
+        reported = reported || (e.kind == LabEvent::Kind::UpstreamFailed && e.status == status);
+    }
+    QVERIFY(reported);
+    QTRY_COMPARE(python.requestsReceived(), upstreamRequests);
+    QTest::qWait(100);
+    QCOMPARE(python.requestsReceived(), upstreamRequests); // the lab never retried on its own
+}
+
+void TestForward::httpsUpstream_data()
+{
+    QTest::addColumn<QString>("trust"); // "", "ca", "insecure"
+    QTest::addColumn<int>("status");
+    QTest::addRow("untrusted certificate: 502 tls") << QString() << 502;
+    QTest::addRow("--upstream-ca") << u"ca"_s << 200;
+    QTest::addRow("--upstream-insecure") << u"insecure"_s << 200;
+}
+
+void TestForward::httpsUpstream()
+{
+    QFETCH(QString, trust);
+    QFETCH(int, status);
+    PythonUpstream python;
+    QVERIFY(python.start(true));
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"https://localhost:%1"_s.arg(python.port()));
+    if (trust == u"ca"_s)
+        options.upstream.caFile = QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-cert.pem");
+    options.upstream.insecure = trust == u"insecure"_s;
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    QSignalSpy finished(&server, &FaultServer::exchangeFinished);
+    const CurlAnswer a = curl({ server.url().toString() + u"/x/echo"_s });
+    QCOMPARE(a.status(), status);
+    QTRY_COMPARE(finished.size(), 1);
+    const LabExchange x = finished.first().first().value<LabExchange>();
+    QCOMPARE(x.upstreamTlsVerified, std::optional<bool>(trust != u"insecure"_s));
+    if (status == 502) {
+        QCOMPARE(a.header("X-Retrylab-Upstream-Error"), "tls"_ba);
+        QCOMPARE(python.requestsReceived(), 0);
+    } else {
+        QVERIFY(x.upstreamTlsMs && *x.upstreamTlsMs >= *x.upstreamConnectedMs);
+        QTRY_COMPARE(python.requestsReceived(), 1);
+    }
+}
+
+void TestForward::answerLostAfterUpstreamApplied()
+{
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll(R"({"kind":"forward","then":"close","repeat":"forever"})"));
+    QSignalSpy finished(&server, &FaultServer::exchangeFinished);
+    const CurlAnswer a = curl({ u"-X"_s, u"POST"_s, server.url().toString() + u"/x/echo"_s });
+    QCOMPARE(a.exitCode, 52); // curl: empty reply from server
+    QTRY_COMPARE(python.requestsReceived(), 1); // the upstream did it…
+    QTRY_COMPARE(finished.size(), 1);
+    const LabExchange x = finished.first().first().value<LabExchange>();
+    QCOMPARE(x.outcome, u"closed"_s); // …and the client never heard
+    QVERIFY(x.upstreamEndMs);
+}
+
+void TestForward::clientLeavingAbandonsTheUpstreamRequest()
+{
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    QSignalSpy finished(&server, &FaultServer::exchangeFinished);
+    const CurlAnswer a = curl({ u"--max-time"_s, u"0.4"_s, server.url().toString() + u"/x/hang"_s });
+    QCOMPARE(a.exitCode, 28);
+    QTRY_COMPARE(finished.size(), 1);
+    const LabExchange x = finished.first().first().value<LabExchange>();
+    QCOMPARE(x.outcome, u"client-gone"_s);
+    QVERIFY2(x.upstreamError.startsWith(u"abandoned"_s), qPrintable(x.upstreamError));
+    QVERIFY(x.upstreamConnectedMs && !x.upstreamFirstByteMs);
+    // The lab is still serving, and nothing more is recorded for the abandoned request.
+    QCOMPARE(curl({ server.url().toString() + u"/x/echo"_s }).status(), 200);
+    QTRY_COMPARE(finished.size(), 2);
+    QTRY_COMPARE(python.requestsReceived(), 2);
+}
+
+void TestForward::faultsMixWithForwarding()
+{
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    QVERIFY(server.start(options));
+    // "503, 503, forward" with the forwarded answer modified: status, a replaced and an added field.
+    server.loadScenario(oneRoute(R"([{"kind":"respond","status":503,"repeat":2},
+        {"kind":"forward","status":202,"headers":{"X-Upstream":"relabelled","RateLimit-Remaining":"4"}}])"));
+    QCOMPARE(curl({ server.url().toString() + u"/x/echo"_s }).status(), 503);
+    QCOMPARE(curl({ server.url().toString() + u"/x/echo"_s }).status(), 503);
+    QCOMPARE(python.requestsReceived(), 0);
+    const CurlAnswer a = curl({ server.url().toString() + u"/x/echo"_s });
+    QCOMPARE(a.status(), 202);
+    QCOMPARE(a.header("X-Upstream"), "relabelled"_ba);
+    QCOMPARE(a.header("RateLimit-Remaining"), "4"_ba);
+    QCOMPARE(QJsonDocument::fromJson(a.body).object().value(u"target"_s).toString(), u"/x/echo"_s);
+    QTRY_COMPARE(python.requestsReceived(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestForward)
+#include "tst_forward.moc"

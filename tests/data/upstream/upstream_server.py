@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A real upstream for the lab's proxy tests, built on Python's http.server (not Retrylab code).
+
+Prints "PORT <n>" once listening on 127.0.0.1, then "REQ METHOD TARGET" for every request it receives
+(so a test counts them), and serves until killed. With --tls CERT KEY it speaks
+HTTPS. What is done is named by the last segment of the path (/x/echo and /echo alike):
+  /echo…      200, JSON {"method","target","headers":[[name,value]…],"body_size","body_sha256","peer_port"}
+  /status/N   N with "Retry-After: 7" and a small JSON body
+  /chunked    200 with Transfer-Encoding: chunked (three chunks)
+  /hang       reads the request, never answers (until the lab gives up)
+  /garbage    bytes that are not HTTP, then close
+  /reset      closes with RST before answering
+"""
+import hashlib
+import http.server
+import json
+import socket
+import ssl
+import struct
+import sys
+import time
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def handle_any(self):
+        print(f"REQ {self.command} {self.path}", flush=True)
+        length = int(self.headers.get("Content-Length", "0") or "0")
+        body = self.rfile.read(length) if length else b""
+        parts = self.path.split("?")[0].strip("/").split("/")
+        path = "/" + (parts[-1] if parts[-1] and not parts[-1].isdigit() else "/".join(parts[-2:]))
+        if path.startswith("/hang"):
+            time.sleep(30)
+            return
+        if path.startswith("/garbage"):
+            self.wfile.write(b"SURPRISE this is not HTTP\r\n\r\n")
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if path.startswith("/reset"):
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
+        if path.startswith("/chunked"):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for piece in (b"alpha-", b"beta-", b"gamma"):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self.wfile.write(b"0\r\n\r\n")
+            return
+        status = 200
+        if path.startswith("/status/"):
+            status = int(parts[-1])
+        reply = json.dumps({
+            "method": self.command,
+            "target": self.path,
+            "headers": [[k, v] for k, v in self.headers.items()],
+            "body_size": len(body),
+            "body_sha256": hashlib.sha256(body).hexdigest(),
+            "peer_port": self.client_address[1],
+        }).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply)))
+        self.send_header("X-Upstream", "python")
+        self.send_header("Keep-Alive", "timeout=5")
+        if status != 200:
+            self.send_header("Retry-After", "7")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(reply)
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
+
+
+def main():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
