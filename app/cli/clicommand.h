@@ -36,3 +36,4 @@ CliCommand runCommand();
 CliCommand exportCommand();
 CliCommand recoverCommand();
 CliCommand replayCommand();
+CliCommand importCommand();
