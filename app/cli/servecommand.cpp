@@ -5,10 +5,13 @@
 #include "cli/scenariochoice.h"
 
 #include "lab/faultserver.h"
+#include "lab/labexchangejson.h"
 #include "lab/scenariocatalog.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QSocketNotifier>
+#include <QTimer>
 
 #include <csignal>
 #include <sys/socket.h>
@@ -70,13 +73,15 @@ int serve(const QStringList& args, CliIo& io)
 {
     CliArgs cli;
     cli.option(u"scenario"_s).option(u"port"_s).option(u"bind"_s).option(u"seed"_s).flag(u"tls"_s).flag(u"list"_s);
+    cli.flag(u"json"_s).option(u"max-requests"_s).option(u"duration"_s);
     if (!cli.parse(args) || !cli.positional().isEmpty()) {
         io.err << "retrylab serve: "
                << (cli.error().isEmpty() ? u"unexpected argument \"%1\""_s.arg(cli.positional().first()) : cli.error()) << '\n';
         return CliExit::Usage;
     }
     if (cli.isSet(u"list"_s)) {
-        for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s }) {
+        for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s, u"json"_s,
+                 u"max-requests"_s, u"duration"_s }) {
             if (cli.isSet(other)) {
                 io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
                 return CliExit::Usage;
@@ -114,6 +119,17 @@ int serve(const QStringList& args, CliIo& io)
     }
     if (cli.isSet(u"tls"_s))
         options.tls = LabTlsMode::Valid;
+    std::optional<qint64> maxRequests;
+    if (cli.isSet(u"max-requests"_s) && !(maxRequests = cli.integer(u"max-requests"_s, 1, 1000000000))) {
+        io.err << "retrylab serve: " << cli.error() << '\n';
+        return CliExit::Usage;
+    }
+    std::optional<qint64> durationMs;
+    if (cli.isSet(u"duration"_s) && !(durationMs = cli.secondsAsMillis(u"duration"_s))) {
+        io.err << "retrylab serve: " << cli.error() << '\n';
+        return CliExit::Usage;
+    }
+    const bool json = cli.isSet(u"json"_s);
     const QString scenarioName = cli.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName());
     QString error;
     const std::optional<FaultScenario> scenario = ScenarioChoice::load(scenarioName, &error);
@@ -128,16 +144,42 @@ int serve(const QStringList& args, CliIo& io)
         io.err << "retrylab serve: " << server.errorString() << '\n';
         return CliExit::Failed;
     }
-    io.out << "listening on " << server.url().toString() << '\n';
+    // Under --json, stdout carries only the exchanges (one JSON object per line); the rest goes to stderr.
+    QTextStream& human = json ? io.err : io.out;
+    human << "listening on " << server.url().toString() << '\n';
     if (options.tls != LabTlsMode::Off)
-        io.out << "listening on " << server.tlsUrl().toString() << " (test certificate: resources/tls/localhost-cert.pem)\n";
-    io.out << "scenario " << scenario->name << ": " << scenario->description << '\n';
-    io.out.flush();
+        human << "listening on " << server.tlsUrl().toString() << " (test certificate: resources/tls/localhost-cert.pem)\n";
+    human << "scenario " << scenario->name << ": " << scenario->description << '\n';
+    human.flush();
     for (const QString& warning : server.warnings())
         io.err << "retrylab serve: warning: " << warning << '\n';
     io.err.flush();
 
-    QObject::connect(&server, &FaultServer::labEvent, &server, [&io](const LabEvent& e) {
+    qint64 exchangesEnded = 0;
+    QObject::connect(&server, &FaultServer::exchangeFinished, &server, [&, maxRequests](const LabExchange& x) {
+        if (json) {
+            io.out << QString::fromUtf8(QJsonDocument(LabExchangeJson::toJson(x,
+                                            LabExchangeJson::secretRedactor(server.redactionSalt())))
+                                            .toJson(QJsonDocument::Compact))
+                   << '\n';
+            io.out.flush();
+        }
+        if (maxRequests && ++exchangesEnded == *maxRequests) {
+            human << u"%1ms stopping: %2 requests served (--max-requests)\n"_s.arg(server.nowMs(), 7).arg(*maxRequests);
+            human.flush();
+            QTimer::singleShot(0, qApp, &QCoreApplication::quit); // after the exchange's own bookkeeping
+        }
+    });
+    if (durationMs) {
+        QTimer::singleShot(std::chrono::milliseconds(*durationMs), &server, [&human, &server] {
+            human << u"%1ms stopping: --duration elapsed\n"_s.arg(server.nowMs(), 7);
+            human.flush();
+            QCoreApplication::quit();
+        });
+    }
+    QObject::connect(&server, &FaultServer::labEvent, &server, [&io, json](const LabEvent& e) {
+        if (json)
+            return;
         switch (e.kind) {
         case LabEvent::Kind::ResponseFinished:
         case LabEvent::Kind::ControlRequest:
@@ -158,9 +200,9 @@ int serve(const QStringList& args, CliIo& io)
         io.err << "retrylab serve: warning: cannot install signal handlers; stop with SIGKILL\n";
     QCoreApplication::exec();
     server.stop();
-    io.out << "stopped; " << server.ledger().requestsReceived() << " requests received, "
-           << server.ledger().operationsApplied() << " operations applied\n";
-    io.out.flush();
+    human << "stopped; " << server.ledger().requestsReceived() << " requests received, "
+          << server.ledger().operationsApplied() << " operations applied\n";
+    human.flush();
     return CliExit::Ok;
 }
 
@@ -173,16 +215,22 @@ CliCommand serveCommand()
     command.summary = QCoreApplication::translate("cli", "run the fault lab: an HTTP server that fails on purpose");
     command.usage = QCoreApplication::translate("cli",
         "Usage: retrylab serve [--scenario NAME|FILE] [--port N] [--bind ADDR] [--tls] [--seed S]\n"
+        "                      [--json] [--max-requests N] [--duration S]\n"
         "       retrylab serve --list\n"
         "\n"
         "Serves a fault scenario on 127.0.0.1 (and [::1]) until SIGINT or SIGTERM, then exits 0.\n"
         "The first line is `listening on http://127.0.0.1:PORT`; one line per request follows.\n"
+        "With --json, stdout has one JSON object per exchange as it ends (secret headers redacted; fields in\n"
+        "resources/docs/scenario-format.md, \"Exchanges\") and the other lines go to stderr.\n"
         "\n"
         "  --scenario NAME|FILE  a built-in scenario (see --list) or a scenario JSON file (default flaky-api)\n"
         "  --port N              port to listen on (default 0: a free port, printed)\n"
         "  --bind ADDR           listen on another address (warning: beyond loopback anyone can drive it)\n"
         "  --tls                 also serve HTTPS with the test certificate for 127.0.0.1/localhost\n"
         "  --seed S              seed for random steps (overrides the scenario's)\n"
+        "  --json                one JSON line per exchange on stdout (see above)\n"
+        "  --max-requests N      stop after N exchanges have ended (control requests not counted)\n"
+        "  --duration S          stop after S seconds (decimal)\n"
         "  --list                list the built-in scenarios (retrylab run --scenario S --list-routes: its routes)\n"
         "\n"
         "Control endpoints (not counted as scenario requests):\n"

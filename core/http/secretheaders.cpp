@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "http/secretheaders.h"
 
+#include <QCryptographicHash>
 #include <QLatin1StringView>
 
 namespace {
@@ -20,6 +21,28 @@ QList<QByteArrayView> exactNames()
 QList<QByteArrayView> nameParts()
 {
     return QList<QByteArrayView>(std::begin(kParts), std::end(kParts));
+}
+
+QByteArray lengthClass(qsizetype n)
+{
+    if (n == 0)
+        return "0";
+    static const qsizetype bounds[] = { 8, 16, 32, 64, 128 };
+    qsizetype low = 1;
+    for (qsizetype b : bounds) {
+        if (n <= b)
+            return QByteArray::number(low) + '-' + QByteArray::number(b);
+        low = b + 1;
+    }
+    return "129+";
+}
+
+QByteArray redactedValue(QByteArrayView value, QByteArrayView salt)
+{
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(salt);
+    h.addData(value);
+    return "[redacted:" + lengthClass(value.size()) + ':' + h.result().toHex().left(8) + ']';
 }
 
 } // namespace SecretHeaders

@@ -25,6 +25,7 @@ void ExchangePlayback::start()
         }
         if (m_step.duration.count() > 0) {
             QTimer::singleShot(m_step.duration, Qt::PreciseTimer, this, [this] {
+                m_closed = true;
                 if (m_connection)
                     m_connection->closeGracefully();
                 finish(false, false);
@@ -63,7 +64,7 @@ void ExchangePlayback::afterDelay()
                 m_dribbleTimer->start();
             return;
         }
-        connection->write(m_response.content());
+        writeBody(m_response.content());
         finish(true, m_keepAlive);
         return;
     case FaultStep::Kind::Truncate: {
@@ -75,7 +76,8 @@ void ExchangePlayback::afterDelay()
         const QByteArray content = m_response.content();
         const qsizetype keep
             = m_step.truncateAfter >= 0 ? std::min(m_step.truncateAfter, content.size() - 1) : content.size() / 2;
-        connection->write(content.left(std::max<qsizetype>(0, keep)));
+        writeBody(content.left(std::max<qsizetype>(0, keep)));
+        m_closed = true;
         if (m_step.truncateWithReset) {
             // Let the partial body leave before the RST discards the send queue.
             if (QTcpSocket* socket = connection->socket())
@@ -88,17 +90,20 @@ void ExchangePlayback::afterDelay()
         return;
     }
     case FaultStep::Kind::Close:
+        m_closed = true;
         if (connection)
             connection->closeGracefully();
         finish(false, false);
         return;
     case FaultStep::Kind::Reset:
     case FaultStep::Kind::Refuse:
+        m_closed = true;
         if (connection)
             connection->resetConnection();
         finish(false, false);
         return;
     case FaultStep::Kind::Garbage:
+        m_closed = true;
         if (open) {
             connection->write(m_step.garbage.isEmpty() ? QByteArray("\x16\x03\x01 this is not HTTP \xff\xfe\r\n\r\n")
                                                        : m_step.garbage);
@@ -113,8 +118,15 @@ void ExchangePlayback::afterDelay()
 
 void ExchangePlayback::writeHead()
 {
-    m_connection->write(m_response.serializeHead(m_keepAlive));
+    m_writtenFields = m_response.headFields(m_keepAlive);
+    m_connection->write(LabResponse::serializeHead(m_response.status, m_writtenFields));
     emit responseStarted(this);
+}
+
+void ExchangePlayback::writeBody(const QByteArray& bytes)
+{
+    m_connection->write(bytes);
+    m_bodyBytes += bytes.size();
 }
 
 void ExchangePlayback::dribbleNext()
@@ -125,7 +137,7 @@ void ExchangePlayback::dribbleNext()
     }
     const QByteArray content = m_response.content();
     const QByteArray piece = content.mid(m_sent, m_step.dribbleBytes);
-    m_connection->write(piece);
+    writeBody(piece);
     m_sent += piece.size();
     if (m_sent >= content.size())
         finish(true, m_keepAlive);

@@ -23,6 +23,10 @@ public:
     void start();
     const FaultStep& step() const { return m_step; }
     const LabResponse& response() const { return m_response; }
+    // What went on the wire: the head's fields (empty until written) and the body bytes written.
+    const HttpHeaderList& writtenFields() const { return m_writtenFields; }
+    qint64 bodyBytesWritten() const { return m_bodyBytes; }
+    bool closedConnection() const { return m_closed; } // the step closed or reset the connection
 
 signals:
     void responseStarted(ExchangePlayback* playback);
@@ -34,6 +38,7 @@ private:
     void writeHead();
     void dribbleNext();
     void finish(bool answered, bool keepAlive);
+    void writeBody(const QByteArray& bytes);
 
     QPointer<LabConnection> m_connection;
     FaultStep m_step;
@@ -42,4 +47,7 @@ private:
     QTimer* m_dribbleTimer = nullptr;
     qsizetype m_sent = 0;
     bool m_done = false;
+    bool m_closed = false;
+    HttpHeaderList m_writtenFields;
+    qint64 m_bodyBytes = 0;
 };

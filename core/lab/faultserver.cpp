@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -34,7 +35,11 @@ FaultServer::FaultServer(QObject* parent)
     : QObject(parent)
 {
     qRegisterMetaType<LabEvent>();
+    qRegisterMetaType<LabExchange>();
     m_clock.start();
+    m_redactionSalt = QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+    m_ledger.setRedactionSalt(m_redactionSalt);
+    m_exchanges.setSink([this](const LabExchange& exchange) { onExchangeEnded(exchange); });
     loadScenario(FaultScenario::defaultScenario());
 }
 
@@ -61,6 +66,7 @@ bool FaultServer::start(const FaultServerOptions& options)
     m_port = options.port;
     m_tlsPort = options.tlsPort;
     m_refusing = 0;
+    m_exchanges.setBodyLimit(options.keepBodyBytes);
     if (!listenAll()) {
         closeListeners();
         return false;
@@ -129,6 +135,7 @@ void FaultServer::stop()
     const bool wasStarted = m_started;
     m_started = false;
     ++m_generation;
+    m_exchanges.finishAll(u"stopped"_s, nowMs());
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();
     for (const QPointer<ExchangePlayback>& playback : std::as_const(m_playbacks))
@@ -189,6 +196,18 @@ void FaultServer::reset()
     for (const QPointer<ExchangePlayback>& playback : std::as_const(m_playbacks))
         delete playback.data();
     m_playbacks.clear();
+    // Exchanges whose playback was just cancelled belong to the run before: ended as such, and their
+    // connections reset so no client waits for an answer that will never come.
+    QList<quint64> cut;
+    for (LabConnection* connection : std::as_const(m_connections)) {
+        if (m_exchanges.currentOn(connection->id()))
+            cut << connection->id();
+    }
+    m_exchanges.finishAll(u"stopped"_s, nowMs());
+    for (quint64 id : std::as_const(cut)) {
+        if (LabConnection* connection = m_connections.value(id))
+            connection->resetConnection();
+    }
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();
     const quint64 seed = m_options.seed.value_or(m_scenario.seed);
@@ -261,14 +280,8 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
     auto* connection = new LabConnection(id, socket, parserLimits(), timeouts(), this);
     m_connections.insert(id, connection);
     connect(connection, &LabConnection::requestReady, this, &FaultServer::onRequest);
-    connect(connection, &LabConnection::requestRejected, this, [this](LabConnection* c, int status, const QString& why) {
-        LabEvent event;
-        event.kind = LabEvent::Kind::Rejected;
-        event.connectionId = c->id();
-        event.status = status;
-        event.detail = why;
-        report(event);
-    });
+    connection->setClock([this] { return nowMs(); });
+    connect(connection, &LabConnection::requestRejected, this, &FaultServer::onRejected);
     connect(connection, &LabConnection::closedByLab, this, [this](LabConnection* c, const QString& why) {
         LabEvent event;
         event.kind = LabEvent::Kind::Rejected;
@@ -276,15 +289,7 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
         event.detail = why;
         report(event);
     });
-    connect(connection, &LabConnection::closed, this, [this](LabConnection* c) {
-        if (m_connections.remove(c->id()) == 0)
-            return;
-        LabEvent event;
-        event.kind = LabEvent::Kind::ConnectionDropped;
-        event.connectionId = c->id();
-        report(event);
-        c->deleteLater();
-    });
+    connect(connection, &LabConnection::closed, this, &FaultServer::onConnectionClosed);
     LabEvent event;
     event.kind = LabEvent::Kind::ConnectionOpened;
     event.connectionId = id;
@@ -363,6 +368,70 @@ void FaultServer::refuseOverCapacity(QTcpSocket* socket, int limit)
     });
 }
 
+void FaultServer::onRejected(LabConnection* c, int status, const QString& why)
+{
+    LabExchange x;
+    LabRequest partial = c->partialRequest();
+    partial.id = m_nextRequestId++;
+    ExchangeTracker::fillRequest(x, partial, c->peerAddress(), c->peerPort(), m_exchanges.bodyLimit());
+    const qint64 now = nowMs();
+    x.stepKind = u"rejected"_s;
+    x.note = why;
+    x.status = status;
+    x.responseHeaders = c->rejectionFields();
+    x.responseBodyBytes = c->rejection().body.size();
+    x.responseStartedMs = now;
+    x.responseFinishedMs = now;
+    x.labClosedMs = now;
+    x.outcome = u"rejected"_s;
+    LabEvent event;
+    event.kind = LabEvent::Kind::Rejected;
+    event.connectionId = c->id();
+    event.requestId = x.requestId;
+    event.method = partial.method;
+    event.path = partial.path;
+    event.status = status;
+    event.detail = why;
+    report(event);
+    m_exchanges.record(std::move(x));
+}
+
+void FaultServer::onConnectionClosed(LabConnection* c)
+{
+    if (m_connections.remove(c->id()) == 0)
+        return;
+    const qint64 now = nowMs();
+    if (LabExchange* x = m_exchanges.currentOn(c->id())) {
+        if (c->closedByPeer()) {
+            // The client went first: nothing more can happen on the wire for this exchange.
+            x->clientGoneMs = now;
+            m_exchanges.finish(x->requestId, x->stepKind == u"hang"_s ? u"hang"_s : u"client-gone"_s);
+        } else if (!x->labClosedMs) {
+            x->labClosedMs = now; // the playback that closed it ends the exchange
+        }
+    } else if (c->closedByPeer() && c->requestInProgress()) {
+        LabExchange gone;
+        LabRequest partial = c->partialRequest();
+        partial.id = m_nextRequestId++;
+        ExchangeTracker::fillRequest(gone, partial, c->peerAddress(), c->peerPort(), m_exchanges.bodyLimit());
+        gone.clientGoneMs = now;
+        gone.note = u"the client left before its request was complete"_s;
+        gone.outcome = u"client-gone"_s;
+        m_exchanges.record(std::move(gone));
+    }
+    LabEvent event;
+    event.kind = LabEvent::Kind::ConnectionDropped;
+    event.connectionId = c->id();
+    report(event);
+    c->deleteLater();
+}
+
+void FaultServer::onExchangeEnded(const LabExchange& exchange)
+{
+    m_ledger.recordExchange(exchange);
+    emit exchangeFinished(exchange);
+}
+
 void FaultServer::onRequest(LabConnection* connection, const LabRequest& received)
 {
     LabRequest request = received;
@@ -379,6 +448,7 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
         handleControl(connection, request);
         return;
     }
+    m_exchanges.open(request, *connection);
 
     qsizetype routeIndex = -1;
     for (qsizetype i = 0; i < m_scenario.routes.size(); ++i) {
@@ -414,7 +484,12 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
             answerNow(connection, request, response, event);
         } else {
             m_ledger.setOutcome(request.id, u"outage-reset"_s, 0);
+            if (LabExchange* x = m_exchanges.find(request.id)) {
+                x->stepKind = u"outage-reset"_s;
+                x->labClosedMs = nowMs();
+            }
             connection->resetConnection();
+            m_exchanges.finish(request.id, u"reset"_s);
         }
         return;
     }

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "lab/faultscenario.h"
+#include "lab/exchangetracker.h"
 #include "lab/faultserveroptions.h"
 #include "lab/idempotencystore.h"
 #include "lab/labevent.h"
+#include "lab/labexchange.h"
 #include "lab/labledger.h"
 #include "lab/ratelimiter.h"
 #include "lab/stepplayer.h"
@@ -29,8 +31,10 @@ struct LabRequest;
 
 // The fault lab: an HTTP/1.1 server on loopback that answers according to a FaultScenario, at the level
 // faults really happen (bytes and timing on real sockets). Every event is reported as a LabEvent stamped
-// on a monotonic clock whose origin the owner may share (setClockOrigin), and what was received and
-// applied is kept in a LabLedger (also served at GET /_lab/ledger).
+// on a monotonic clock whose origin the owner may share (setClockOrigin), every exchange (a request and
+// what became of it) as a LabExchange when it ends, and what was received and applied is kept in a
+// LabLedger (also served at GET /_lab/ledger). Requests under /_lab/ are control requests: neither
+// counted nor recorded as exchanges.
 class FaultServer : public QObject
 {
     Q_OBJECT
@@ -56,6 +60,9 @@ public:
     void reset(); // ledger, step positions, idempotency keys, rate limiters, outage clock
 
     const LabLedger& ledger() const { return m_ledger; }
+    // The salt this server redacts secret header values with (ledger, JSON lines): equal secrets compare
+    // equal within one server, never across servers.
+    const QByteArray& redactionSalt() const { return m_redactionSalt; }
     int openConnectionCount() const { return int(m_connections.size()); }
 
     // Timestamps are milliseconds since ORIGIN (by default: since this server was constructed).
@@ -76,9 +83,10 @@ signals:
     void connectionDropped(const LabEvent& event);
     void operationApplied(const LabEvent& event);
     void listeningChanged(bool listening);
+    // One per exchange, when it ends: answered, cut, refused, or the client gone (labexchange.h).
+    void exchangeFinished(const LabExchange& exchange);
 
 private:
-    struct Exchange; // per request in progress
     bool listenAll();
     void closeListeners();
     void onNewConnection(QTcpServer* server);
@@ -94,6 +102,10 @@ private:
     void scheduleOutages();
     std::optional<OutageWindow> activeOutage() const;
     void report(LabEvent event);
+    void onConnectionClosed(LabConnection* connection);
+    void onRejected(LabConnection* connection, int status, const QString& why);
+    void onExchangeEnded(const LabExchange& exchange);
+    static QString outcomeOf(const FaultStep& step, bool answered, const LabExchange& exchange);
     void refuseOverCapacity(QTcpSocket* socket, int limit);
     // The server's options with the scenario's limits applied over them.
     HttpParserLimits parserLimits() const;
@@ -126,6 +138,8 @@ private:
     QList<int> m_appliedPerRoute;
     IdempotencyStore m_idempotency;
     LabLedger m_ledger;
+    ExchangeTracker m_exchanges;
+    QByteArray m_redactionSalt; // the ledger's redacted secrets compare equal within one server
     QElapsedTimer m_clock;
     std::function<qint64()> m_now;
     qint64 m_scenarioStartMs = 0;

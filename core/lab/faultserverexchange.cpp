@@ -146,10 +146,20 @@ void FaultServer::startPlayback(LabConnection* connection, const FaultStep& step
     auto* playback = new ExchangePlayback(connection, step, response, keepAlive, this);
     m_playbacks.append(playback);
     const bool control = event.kind == LabEvent::Kind::ControlRequest;
+    if (LabExchange* x = control ? nullptr : m_exchanges.find(event.requestId)) {
+        x->route = event.route;
+        x->stepKind = event.stepKind;
+        x->applied = event.applied;
+        x->note = event.detail;
+    }
     connect(playback, &ExchangePlayback::responseStarted, this, [this, event](ExchangePlayback* p) {
         LabEvent started = event;
         started.kind = LabEvent::Kind::ResponseStarted;
         started.status = p->response().status;
+        if (LabExchange* x = m_exchanges.find(event.requestId)) {
+            x->status = started.status;
+            x->responseStartedMs = nowMs();
+        }
         report(started);
     });
     connect(playback, &ExchangePlayback::finished, this,
@@ -167,8 +177,43 @@ void FaultServer::startPlayback(LabConnection* connection, const FaultStep& step
             if (onDone)
                 onDone(answered);
             report(finished);
+            if (LabExchange* x = control ? nullptr : m_exchanges.find(event.requestId)) {
+                const qint64 now = nowMs();
+                x->responseHeaders = p->writtenFields();
+                x->responseBodyBytes = p->bodyBytesWritten();
+                if (answered)
+                    x->responseFinishedMs = now;
+                if (p->closedConnection() && !x->labClosedMs)
+                    x->labClosedMs = now;
+                m_exchanges.finish(event.requestId, outcomeOf(p->step(), answered, *x));
+            }
         });
     playback->start();
+}
+
+QString FaultServer::outcomeOf(const FaultStep& step, bool answered, const LabExchange& exchange)
+{
+    switch (step.kind) {
+    case FaultStep::Kind::Respond:
+    case FaultStep::Kind::Late:
+    case FaultStep::Kind::RateLimit:
+        if (answered)
+            return u"answered"_s;
+        // Not answered: the client had gone, or the lab cut the connection (a flood while busy).
+        return exchange.labClosedMs && !exchange.clientGoneMs ? u"reset"_s : u"client-gone"_s;
+    case FaultStep::Kind::Truncate:
+        return u"truncated"_s;
+    case FaultStep::Kind::Close:
+        return u"closed"_s;
+    case FaultStep::Kind::Reset:
+    case FaultStep::Kind::Refuse:
+        return u"reset"_s;
+    case FaultStep::Kind::Garbage:
+        return u"garbage"_s;
+    case FaultStep::Kind::Hang:
+        return u"hang"_s;
+    }
+    return u"answered"_s;
 }
 
 void FaultServer::handleControl(LabConnection* connection, const LabRequest& request)

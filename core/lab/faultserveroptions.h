@@ -24,4 +24,5 @@ struct FaultServerOptions
     LabConnection::Timeouts timeouts;
     int maxConnections = 1000; // beyond this, new connections are answered 503 and closed
     std::optional<quint64> seed; // overrides the scenario's seed
+    qsizetype keepBodyBytes = 0; // request bodies kept in each exchange up to this size (0: size and hash only)
 };

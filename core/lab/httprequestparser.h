@@ -35,6 +35,9 @@ public:
     // Valid once feed() returned Complete; resets the parser for the next request.
     LabRequest takeRequest();
 
+    // What has been parsed of the request in progress (after Failed: what was read before the failure).
+    const LabRequest& partial() const { return m_request; }
+
     int errorStatus() const { return m_errorStatus; } // 400, 413, 414, 431, 501, 505
     QString errorReason() const { return m_errorReason; }
 

@@ -25,6 +25,11 @@ LabConnection::LabConnection(quint64 id, QTcpSocket* socket, HttpParserLimits li
     , m_timer(new QTimer(this))
 {
     socket->setParent(this);
+    const QHostAddress peer = socket->peerAddress();
+    bool mapped = false;
+    const quint32 v4 = peer.toIPv4Address(&mapped);
+    m_peerAddress = mapped ? QHostAddress(v4).toString() : peer.toString();
+    m_peerPort = socket->peerPort();
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, &LabConnection::onTimeout);
     connect(socket, &QTcpSocket::readyRead, this, &LabConnection::onReadyRead);
@@ -32,12 +37,14 @@ LabConnection::LabConnection(quint64 id, QTcpSocket* socket, HttpParserLimits li
         m_timer->stop();
         if (!m_closedEmitted) {
             m_closedEmitted = true;
+            m_closedByPeer = !m_closing;
             emit closed(this);
         }
     });
     connect(socket, &QAbstractSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
         if (m_socket && m_socket->state() == QAbstractSocket::UnconnectedState && !m_closedEmitted) {
             m_closedEmitted = true;
+            m_closedByPeer = !m_closing;
             m_timer->stop();
             emit closed(this);
         }
@@ -84,6 +91,7 @@ void LabConnection::onReadyRead()
         return;
     const bool wasEmpty = m_buffer.isEmpty() && !m_parser.inProgress();
     m_buffer += m_socket->readAll();
+    m_lastReadMs = now();
     // While an answer is playing, pipelined bytes wait; a client that floods instead is cut off.
     if (m_buffer.size() > m_limits.maxHeaderBytes + m_limits.maxBodyBytes + m_limits.maxRequestLine) {
         if (m_busy) {
@@ -93,8 +101,10 @@ void LabConnection::onReadyRead()
     }
     if (m_busy)
         return;
-    if (wasEmpty && !m_buffer.isEmpty())
+    if (wasEmpty && !m_buffer.isEmpty()) {
         m_requestClock.start(); // the request-read clock starts at its first byte
+        startRequest();
+    }
     processBuffer();
     armTimer(); // the head may have been completed: the body's budget applies from now on
 }
@@ -103,7 +113,11 @@ void LabConnection::processBuffer()
 {
     if (m_busy || m_closing || m_buffer.isEmpty())
         return;
-    switch (m_parser.feed(m_buffer)) {
+    const HttpRequestParser::State state = m_parser.feed(m_buffer);
+    // The bytes parsed arrived with the last read at the latest (pipelined ones earlier).
+    if (m_headMs < 0 && m_parser.headComplete())
+        m_headMs = m_lastReadMs;
+    switch (state) {
     case HttpRequestParser::State::NeedMore:
         return;
     case HttpRequestParser::State::Failed:
@@ -113,8 +127,11 @@ void LabConnection::processBuffer()
         m_timer->stop();
         m_requestClock.invalidate();
         m_busy = true;
+        if (m_headMs < 0)
+            m_headMs = m_lastReadMs;
         LabRequest request = m_parser.takeRequest();
-        request.connectionId = m_id;
+        stamp(request);
+        request.completeMs = m_lastReadMs;
         emit requestReady(this, request);
         return;
     }
@@ -132,24 +149,52 @@ void LabConnection::finishExchange(bool keepAlive)
     }
     if (!isOpen())
         return;
-    if (!m_buffer.isEmpty()) // a pipelined request: its clock starts now
+    if (!m_buffer.isEmpty()) { // a pipelined request: its clock starts now
         m_requestClock.start();
+        startRequest();
+    }
     armTimer();
     if (!m_buffer.isEmpty())
         QTimer::singleShot(0, this, &LabConnection::processBuffer);
 }
 
+void LabConnection::startRequest()
+{
+    ++m_requests;
+    m_firstByteMs = m_lastReadMs;
+    m_headMs = -1;
+}
+
+void LabConnection::stamp(LabRequest& request) const
+{
+    request.connectionId = m_id;
+    request.onConnection = std::max(1, m_requests);
+    request.firstByteMs = m_firstByteMs;
+    request.headMs = m_headMs >= 0 ? m_headMs : m_lastReadMs;
+}
+
+LabRequest LabConnection::partialRequest() const
+{
+    LabRequest request = m_parser.partial();
+    stamp(request);
+    if (m_headMs < 0)
+        request.headMs = m_firstByteMs; // the head never arrived: its first byte is all there is
+    return request;
+}
+
 void LabConnection::reject(int status, const QString& reason)
 {
-    emit requestRejected(this, status, reason);
     const QString error = status == 408 ? u"request_timeout"_s
         : status == 413                 ? u"content_too_large"_s
         : status == 414                 ? u"uri_too_long"_s
         : status == 431                 ? u"header_fields_too_large"_s
                                         : u"bad_request"_s;
-    LabResponse response = LabResponse::json(status,
+    m_rejection = LabResponse::json(status,
         QJsonDocument(QJsonObject { { u"error"_s, error }, { u"detail"_s, reason } }).toJson(QJsonDocument::Compact));
-    write(response.serializeHead(false) + response.body);
+    m_rejectionFields = m_rejection.headFields(false);
+    m_rejected = true;
+    write(LabResponse::serializeHead(status, m_rejectionFields) + m_rejection.body);
+    emit requestRejected(this, status, reason);
     closeGracefully();
 }
 

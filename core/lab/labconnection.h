@@ -3,12 +3,14 @@
 
 #include "lab/httprequestparser.h"
 #include "lab/labrequest.h"
+#include "lab/labresponse.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 
 #include <chrono>
+#include <functional>
 
 #include <QTcpSocket>
 class QTimer;
@@ -37,6 +39,20 @@ public:
     bool isBusy() const { return m_busy; }
     QTcpSocket* socket() const { return m_socket; }
 
+    // The lab's clock, for the times stamped on requests (LabRequest::firstByteMs…).
+    void setClock(std::function<qint64()> nowMs) { m_now = std::move(nowMs); }
+    QString peerAddress() const { return m_peerAddress; } // kept after the socket is gone
+    quint16 peerPort() const { return m_peerPort; }
+    int requestsStarted() const { return m_requests; } // requests whose first byte arrived
+    // Bytes of a request that is not complete yet have arrived (and it was not answered by the connection).
+    bool requestInProgress() const { return !m_busy && !m_rejected && (!m_buffer.isEmpty() || m_parser.inProgress()); }
+    LabRequest partialRequest() const; // what has been read of it, or of a rejected one, with its times
+    // After closed(): whether the peer closed or reset the connection (not the lab).
+    bool closedByPeer() const { return m_closedByPeer; }
+    // The answer the connection itself wrote to a rejected request, and its fields as written.
+    const LabResponse& rejection() const { return m_rejection; }
+    const HttpHeaderList& rejectionFields() const { return m_rejectionFields; }
+
     void write(const QByteArray& bytes);
     // The current exchange is over: close (FIN after the write buffer drains) or read the next request.
     void finishExchange(bool keepAlive);
@@ -58,6 +74,9 @@ private:
     void onTimeout();
     void reject(int status, const QString& reason);
     void armTimer();
+    qint64 now() const { return m_now ? m_now() : 0; }
+    void startRequest(); // the first byte of a request is in
+    void stamp(LabRequest& request) const;
 
     quint64 m_id;
     QPointer<QTcpSocket> m_socket;
@@ -70,4 +89,15 @@ private:
     bool m_busy = false;
     bool m_closing = false;
     bool m_closedEmitted = false;
+    bool m_closedByPeer = false;
+    bool m_rejected = false;
+    std::function<qint64()> m_now;
+    QString m_peerAddress;
+    quint16 m_peerPort = 0;
+    int m_requests = 0;
+    qint64 m_lastReadMs = 0;
+    qint64 m_firstByteMs = 0;
+    qint64 m_headMs = -1;
+    LabResponse m_rejection;
+    HttpHeaderList m_rejectionFields;
 };

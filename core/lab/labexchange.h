@@ -52,6 +52,7 @@ struct LabExchange
     std::optional<qint64> upstreamFirstByteMs;
     std::optional<qint64> upstreamEndMs;
     QString upstreamError; // refused, reset, TLS, garbage, timeout… (the lab then answered 502/504)
+    std::optional<bool> upstreamTlsVerified; // https upstream: false when told not to verify (--upstream-insecure)
 
     // ---- the answer
     int status = 0; // 0: no status line was written
@@ -60,8 +61,10 @@ struct LabExchange
     std::optional<qint64> responseStartedMs; // the status line and headers were written
     std::optional<qint64> responseFinishedMs; // the whole answer was written
     std::optional<qint64> clientGoneMs; // the client closed or reset before the answer finished
+    std::optional<qint64> labClosedMs; // the lab closed or reset the connection instead of (or after part of) an answer
     // How it ended: "answered", "truncated", "closed" (FIN before an answer), "reset", "hang", "garbage",
-    // "client-gone", "rejected" (a broken limit or malformed request, answered 4xx/5xx).
+    // "client-gone", "rejected" (a broken limit or malformed request, answered 4xx/5xx), "stopped" (the lab
+    // stopped while it was in progress).
     QString outcome;
 };
 

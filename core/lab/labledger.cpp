@@ -34,8 +34,31 @@ void LabLedger::recordOperation(const LabOperation& operation)
     m_operations.append(operation);
 }
 
+void LabLedger::recordExchange(const LabExchange& exchange)
+{
+    ++m_exchangesRecorded;
+    ++m_outcomes[exchange.outcome];
+    qsizetype size = 512 + exchange.requestBody.size() + exchange.target.size();
+    for (const HttpHeaderList* headers : { &exchange.requestHeaders, &exchange.responseHeaders }) {
+        for (const auto& [name, value] : *headers)
+            size += name.size() + value.size() + 32;
+    }
+    m_exchanges.append(exchange);
+    m_exchangeSizes.append(size);
+    m_exchangeBytes += size;
+    while (m_exchanges.size() > maxExchanges || (m_exchangeBytes > maxExchangeBytes && m_exchanges.size() > 1)) {
+        m_exchangeBytes -= m_exchangeSizes.takeFirst();
+        m_exchanges.removeFirst();
+    }
+}
+
 void LabLedger::clear()
 {
+    m_exchanges.clear();
+    m_exchangeSizes.clear();
+    m_exchangeBytes = 0;
+    m_exchangesRecorded = 0;
+    m_outcomes.clear();
     m_requestsReceived = 0;
     m_operations.clear();
     m_receipts.clear();
@@ -61,6 +84,11 @@ QStringList LabLedger::attemptsReceivedMoreThanOnce() const
 
 QJsonObject LabLedger::toJson() const
 {
+    return toJson(LabExchangeJson::secretRedactor(m_salt));
+}
+
+QJsonObject LabLedger::toJson(const LabExchangeJson::HeaderFilter& filter) const
+{
     QJsonArray operations;
     for (const LabOperation& op : m_operations) {
         operations.append(QJsonObject { { u"route"_s, op.route }, { u"operation"_s, op.operation },
@@ -78,6 +106,12 @@ QJsonObject LabLedger::toJson() const
     QJsonObject attempts;
     for (auto it = m_perAttempt.cbegin(); it != m_perAttempt.cend(); ++it)
         attempts.insert(it.key(), it.value());
+    QJsonArray exchanges;
+    for (const LabExchange& x : m_exchanges)
+        exchanges.append(LabExchangeJson::toJson(x, filter));
+    QJsonObject outcomes;
+    for (auto it = m_outcomes.cbegin(); it != m_outcomes.cend(); ++it)
+        outcomes.insert(it.key(), it.value());
     return QJsonObject {
         { u"requests_received"_s, m_requestsReceived },
         { u"operations_applied"_s, operationsApplied() },
@@ -85,5 +119,9 @@ QJsonObject LabLedger::toJson() const
         { u"requests"_s, requests },
         { u"attempts"_s, attempts },
         { u"duplicate_attempts"_s, QJsonArray::fromStringList(attemptsReceivedMoreThanOnce()) },
+        { u"exchanges_recorded"_s, m_exchangesRecorded },
+        { u"exchanges_kept"_s, qint64(m_exchanges.size()) },
+        { u"exchange_outcomes"_s, outcomes },
+        { u"exchanges"_s, exchanges },
     };
 }

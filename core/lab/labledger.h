@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "lab/labexchange.h"
+#include "lab/labexchangejson.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -31,16 +34,24 @@ struct LabReceipt
 };
 
 // What the fault lab received and applied, so a test or a user can prove nothing was applied twice and
-// every attempt was transmitted exactly once (receipts are counted per attempt-id header value).
+// every attempt was transmitted exactly once (receipts are counted per attempt-id header value), and every
+// exchange whole (LabExchange: headers, body hash, answer, times).
 class LabLedger
 {
 public:
     static constexpr qsizetype maxReceipts = 10000; // older receipts are dropped from the list, not the counts
+    // Exchanges kept in the list: at most this many, and at most about this many bytes of headers and
+    // kept bodies together; the oldest go first. The counts stay exact.
+    static constexpr qsizetype maxExchanges = 10000;
+    static constexpr qsizetype maxExchangeBytes = 64 * 1024 * 1024;
 
     quint64 recordRequest(const LabReceipt& receipt);
     void setOutcome(quint64 requestId, const QString& outcome, int status);
     void recordOperation(const LabOperation& operation);
+    void recordExchange(const LabExchange& exchange);
     void clear();
+    // Secret header values are written redacted with this salt (FaultServer sets one per server).
+    void setRedactionSalt(const QByteArray& salt) { m_salt = salt; }
 
     int requestsReceived() const { return m_requestsReceived; }
     int operationsApplied() const { return int(m_operations.size()); }
@@ -49,14 +60,25 @@ public:
     int operationsForKey(const QString& idempotencyKey) const;
     int receiptsForAttempt(const QString& attemptId) const { return m_perAttempt.value(attemptId); }
     QStringList attemptsReceivedMoreThanOnce() const;
+    qint64 exchangesRecorded() const { return m_exchangesRecorded; } // every exchange that ended, exact
+    const QList<LabExchange>& exchanges() const { return m_exchanges; } // the newest, bounded
+    const QHash<QString, qint64>& exchangeOutcomes() const { return m_outcomes; } // outcome → count, exact
 
     // {"requests_received":N,"operations_applied":M,"operations":[…],"requests":[…],"attempts":{id:n},
-    //  "duplicate_attempts":[…]}
+    //  "duplicate_attempts":[…],"exchanges_recorded":N,"exchanges_kept":K,"exchange_outcomes":{…},
+    //  "exchanges":[…]} — secret header values redacted unless FILTER says otherwise.
     QJsonObject toJson() const;
+    QJsonObject toJson(const LabExchangeJson::HeaderFilter& filter) const;
 
 private:
     int m_requestsReceived = 0;
     QList<LabOperation> m_operations;
     QList<LabReceipt> m_receipts;
     QHash<QString, int> m_perAttempt;
+    QList<LabExchange> m_exchanges;
+    QList<qsizetype> m_exchangeSizes;
+    qsizetype m_exchangeBytes = 0;
+    qint64 m_exchangesRecorded = 0;
+    QHash<QString, qint64> m_outcomes;
+    QByteArray m_salt;
 };

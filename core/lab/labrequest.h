@@ -22,4 +22,10 @@ struct LabRequest
     quint64 id = 0; // unique per server run
     quint64 connectionId = 0;
     qint64 receivedAtMs = 0;
+
+    // Stamped by the connection on the lab's clock (FaultServer::nowMs()).
+    int onConnection = 1; // 1 = the first request of its connection
+    qint64 firstByteMs = 0; // its first byte arrived
+    qint64 headMs = 0; // the request line and header fields had arrived
+    qint64 completeMs = 0; // the whole body had arrived
 };

@@ -18,20 +18,32 @@ QByteArray LabResponse::header(QByteArrayView name) const
 
 QByteArray LabResponse::serializeHead(bool keepAlive, qsizetype contentLength) const
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status);
-    const QByteArray reason = reasonPhrase(status);
-    head += ' ' + reason + "\r\n";
+    return serializeHead(status, headFields(keepAlive, contentLength));
+}
+
+HttpHeaderList LabResponse::headFields(bool keepAlive, qsizetype contentLength) const
+{
+    HttpHeaderList fields;
+    fields.reserve(headers.size() + 3);
     if (!hasHeader(headers, "Date"))
-        head += "Date: " + HttpDateFormat::format(QDateTime::currentDateTimeUtc(), HttpDateFormat::Form::ImfFixdate) + "\r\n";
-    for (const auto& [name, value] : headers) {
-        if (name.compare("Content-Length", Qt::CaseInsensitive) == 0
-            || name.compare("Connection", Qt::CaseInsensitive) == 0)
+        fields.append({ "Date", HttpDateFormat::format(QDateTime::currentDateTimeUtc(), HttpDateFormat::Form::ImfFixdate) });
+    for (const auto& field : headers) {
+        if (field.first.compare("Content-Length", Qt::CaseInsensitive) == 0
+            || field.first.compare("Connection", Qt::CaseInsensitive) == 0)
             continue;
-        head += name + ": " + value + "\r\n";
+        fields.append(field);
     }
     if (status >= 200 && status != 204 && status != 304)
-        head += "Content-Length: " + QByteArray::number(contentLength < 0 ? body.size() : contentLength) + "\r\n";
-    head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
+        fields.append({ "Content-Length", QByteArray::number(contentLength < 0 ? body.size() : contentLength) });
+    fields.append({ "Connection", keepAlive ? QByteArray("keep-alive") : QByteArray("close") });
+    return fields;
+}
+
+QByteArray LabResponse::serializeHead(int status, const HttpHeaderList& fields)
+{
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+    for (const auto& [name, value] : fields)
+        head += name + ": " + value + "\r\n";
     head += "\r\n";
     return head;
 }

@@ -25,6 +25,10 @@ struct LabResponse
     // Status line and header block ending with the empty line. CONTENTLENGTH < 0 means body().size().
     // No Content-Length for 1xx, 204 (RFC 9110 §8.6: MUST NOT) and 304 (it would describe a body not sent).
     QByteArray serializeHead(bool keepAlive, qsizetype contentLength = -1) const;
+    // The header fields serializeHead writes, in order (Date, the step's fields, Content-Length, Connection).
+    HttpHeaderList headFields(bool keepAlive, qsizetype contentLength = -1) const;
+    // "HTTP/1.1 STATUS REASON" and FIELDS, ending with the empty line.
+    static QByteArray serializeHead(int status, const HttpHeaderList& fields);
 
     static QByteArray reasonPhrase(int status);
     static LabResponse json(int status, const QByteArray& jsonBody);

@@ -3,7 +3,6 @@
 
 #include "http/secretheaders.h"
 
-#include <QCryptographicHash>
 #include <QRandomGenerator>
 #include <QUrlQuery>
 
@@ -45,26 +44,14 @@ bool Redactor::isSecretHeader(QByteArrayView name) const
 
 QString Redactor::lengthClass(qsizetype n)
 {
-    if (n == 0)
-        return u"0"_s;
-    static const qsizetype bounds[] = { 8, 16, 32, 64, 128 };
-    qsizetype low = 1;
-    for (qsizetype b : bounds) {
-        if (n <= b)
-            return u"%1-%2"_s.arg(low).arg(b);
-        low = b + 1;
-    }
-    return u"129+"_s;
+    return QString::fromLatin1(SecretHeaders::lengthClass(n));
 }
 
 QByteArray Redactor::value(QByteArrayView v) const
 {
     if (isRedacted(v))
         return v.toByteArray();
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    h.addData(m_settings.salt);
-    h.addData(v);
-    return "[redacted:" + lengthClass(v.size()).toLatin1() + ':' + h.result().toHex().left(8) + ']';
+    return SecretHeaders::redactedValue(v, m_settings.salt);
 }
 
 QByteArray Redactor::header(QByteArrayView name, QByteArrayView v) const

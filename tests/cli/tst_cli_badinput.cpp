@@ -267,6 +267,10 @@ void TestCliBadInput::refused_data()
     row("serve: --bind a name", none, { u"serve"_s, u"--bind"_s, u"example.org"_s },
         u"retrylab serve: --bind needs an IP address, not 'example.org'"_s);
     row("serve: a stray argument", none, { u"serve"_s, u"extra"_s }, u"retrylab serve: unexpected argument \"extra\""_s);
+    row("issue 12: serve --max-requests 0", none, { u"serve"_s, u"--max-requests"_s, u"0"_s },
+        u"retrylab serve: --max-requests must be a whole number from 1 to 1000000000, not \"0\""_s);
+    row("issue 12: serve --duration a word", none, { u"serve"_s, u"--duration"_s, u"soon"_s },
+        u"retrylab serve: --duration must be a number of seconds above 0 (e.g. 0.5), not \"soon\""_s);
     row("serve: --list with another option", none, { u"serve"_s, u"--list"_s, u"--port"_s, u"1"_s },
         u"retrylab serve: --list takes no other option, not --port"_s);
 

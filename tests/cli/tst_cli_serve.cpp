@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `retrylab serve` as a user runs it: first line, a request, the ledger, SIGTERM → exit 0.
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -38,6 +39,7 @@ private slots:
     void badArgumentsExit2_data();
     void badArgumentsExit2();
     void servesUntilSigterm();
+    void durationStopsByItself();
 };
 
 void TestCliServe::listNamesBuiltInScenarios()
@@ -58,6 +60,12 @@ void TestCliServe::badArgumentsExit2_data()
     QTest::addRow("port not a number") << QStringList { u"serve"_s, u"--port"_s, u"http"_s };
     QTest::addRow("unknown scenario") << QStringList { u"serve"_s, u"--scenario"_s, u"no-such-thing"_s };
     QTest::addRow("bind not an address") << QStringList { u"serve"_s, u"--bind"_s, u"localhost.invalid"_s };
+    QTest::addRow("max-requests zero") << QStringList { u"serve"_s, u"--max-requests"_s, u"0"_s };
+    QTest::addRow("max-requests not a number") << QStringList { u"serve"_s, u"--max-requests"_s, u"many"_s };
+    QTest::addRow("max-requests without value") << QStringList { u"serve"_s, u"--max-requests"_s };
+    QTest::addRow("duration negative") << QStringList { u"serve"_s, u"--duration"_s, u"-1"_s };
+    QTest::addRow("duration not a number") << QStringList { u"serve"_s, u"--duration"_s, u"1m"_s };
+    QTest::addRow("json with list") << QStringList { u"serve"_s, u"--list"_s, u"--json"_s };
 }
 
 void TestCliServe::badArgumentsExit2()
@@ -67,7 +75,26 @@ void TestCliServe::badArgumentsExit2()
     p.start(QStringLiteral(RETRYLAB_BINARY), args);
     QVERIFY(p.waitForFinished(10000));
     QCOMPARE(p.exitCode(), 2);
-    QVERIFY(!p.readAllStandardError().isEmpty());
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(err.count('\n'), 1); // one line
+    QVERIFY2(err.startsWith("retrylab serve: "), err.constData());
+    QVERIFY(p.readAllStandardOutput().isEmpty());
+}
+
+void TestCliServe::durationStopsByItself()
+{
+    QProcess p;
+    QElapsedTimer clock;
+    clock.start();
+    p.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--duration"_s, u"0.5"_s, u"--json"_s });
+    QVERIFY(p.waitForFinished(15000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(clock.elapsed() >= 450);
+    QVERIFY(p.readAllStandardOutput().isEmpty()); // --json: stdout is for exchanges only, and there were none
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.startsWith(u"listening on http://127.0.0.1:"_s), qPrintable(err));
+    QVERIFY2(err.contains(u"--duration elapsed"_s), qPrintable(err));
 }
 
 void TestCliServe::servesUntilSigterm()

@@ -74,6 +74,50 @@ def check_refused_by_both(schema_path, binary):
     return failures
 
 
+def check_serve_json(schema_path, binary):
+    """`retrylab serve --json --max-requests 3`: three exchanges sent with urllib (one a malformed request
+    line), each a valid exchange line on stdout, no secret in them, and the lab exits 0 by itself."""
+    import re
+    import socket
+    import urllib.error
+    import urllib.request
+
+    lab = subprocess.Popen([binary, "serve", "--json", "--max-requests", "3", "--duration", "60"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = lab.stderr.readline()
+        match = re.match(r"listening on (http://127\.0\.0\.1:(\d+))", first)
+        if not match:
+            print(f"FAIL serve --json: first stderr line {first!r}")
+            return 1
+        base, port = match.group(1), int(match.group(2))
+        for path in ("/v1/payments", "/v1/other"):
+            request = urllib.request.Request(base + path, data=b"{}", method="POST",
+                                             headers={"Authorization": "Bearer sekrit-0", "X-Trace": "t1"})
+            try:
+                urllib.request.urlopen(request, timeout=10).read()
+            except (urllib.error.HTTPError, urllib.error.URLError, ConnectionError, OSError):
+                pass  # the scenario fails on purpose
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            raw.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            raw.recv(4096)
+        out, _ = lab.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        lab.kill()
+        print("FAIL serve --json --max-requests 3 did not stop by itself")
+        return 1
+    lines = [line for line in out.split("\n") if line]
+    documents = [(f"serve --json line {i + 1}", json.loads(line)) for i, line in enumerate(lines)]
+    failures = check(schema_path, documents, "exchanges")
+    if len(lines) != 3 or lab.returncode != 0 or "sekrit" in out:
+        print(f"FAIL serve --json: {len(lines)} lines, exit {lab.returncode}, secret shown: {'sekrit' in out}")
+        failures += 1
+    elif ["X-Trace", "t1"] not in documents[0][1]["request_headers"] or documents[2][1]["outcome"] != "rejected":
+        print(f"FAIL serve --json: unexpected exchanges {lines}")
+        failures += 1
+    return failures
+
+
 def main():
     source = pathlib.Path(sys.argv[1])
     binary = sys.argv[2] if len(sys.argv) > 2 else None
@@ -108,6 +152,11 @@ def main():
     if session_schema.exists() and fixtures:
         failures += check(session_schema, fixtures, "sessions")
         checked += len(fixtures)
+
+    exchange_schema = schemas / "exchange.schema.json"
+    if binary:
+        failures += check_serve_json(exchange_schema, binary)
+        checked += 3
 
     print(f"{checked - failures} passed, {failures} failed")
     return 1 if failures else 0
