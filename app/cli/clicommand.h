@@ -37,3 +37,4 @@ CliCommand exportCommand();
 CliCommand recoverCommand();
 CliCommand replayCommand();
 CliCommand importCommand();
+CliCommand observeCommand();

@@ -36,6 +36,6 @@ struct ObservedRun
 // 5xx — the statuses that curl, urllib3, the AWS and Stainless SDKs, gRPC and Polly retry between them.
 bool failedExchange(const LabExchange& exchange);
 
-// When EXCHANGE ended for its client: the answer finished, else the client hung up, else the last moment
-// the lab saw anything of it (an answer cut short, a reset).
+// When EXCHANGE ended for its client: the answer finished, else the client hung up, else the lab closed or
+// reset the connection, else the last moment the lab saw anything of it.
 qint64 exchangeEndMs(const LabExchange& exchange);

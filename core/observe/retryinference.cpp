@@ -28,6 +28,8 @@ qint64 exchangeEndMs(const LabExchange& e)
         return *e.responseFinishedMs;
     if (e.clientGoneMs)
         return *e.clientGoneMs;
+    if (e.labClosedMs)
+        return *e.labClosedMs; // a reset, a FIN, a truncated answer: the client saw the end then
     qint64 last = e.arrivedMs;
     for (const std::optional<qint64>& t : { e.requestCompleteMs, e.responseStartedMs, e.upstreamEndMs })
         last = t ? std::max(last, *t) : last;

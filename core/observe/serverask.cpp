@@ -55,7 +55,7 @@ QString describeDuration(qint64 ms)
     if (std::abs(ms) < 1000)
         return u"%1 ms"_s.arg(ms);
     if (std::abs(ms) < 60000) {
-        QString s = QString::number(double(ms) / 1000.0, 'f', 2);
+        QString s = QString::number(double(ms) / 1000.0, 'f', 3);
         while (s.endsWith(u'0'))
             s.chop(1);
         if (s.endsWith(u'.'))

@@ -30,5 +30,5 @@ std::optional<ServerAsk> serverAsk(const HttpHeaderList& responseHeaders, const 
 
 // "Retry-After said 2 s", "retry-after-ms said 250 ms", "the rate limit reset in 30 s".
 QString describeAsk(const ServerAsk& ask);
-// "0.21 s", "2 s", "250 ms", "1 min 5 s".
+// "0.21 s", "2 s", "1.005 s", "250 ms", "1 min 5 s".
 QString describeDuration(qint64 ms);

@@ -67,9 +67,10 @@ struct ExchangeBuilder
         e.responseHeaders.append({ name, value });
         return *this;
     }
-    // The lab reset the connection before answering, at END ms.
-    ExchangeBuilder& reset()
+    // The lab reset the connection before answering, at CLOSED ms when the lab said when.
+    ExchangeBuilder& reset(std::optional<qint64> closed = std::nullopt)
     {
+        e.labClosedMs = closed;
         e.status = 0;
         e.responseStartedMs.reset();
         e.responseFinishedMs.reset();

@@ -191,7 +191,9 @@ private slots:
             << qint64(100) << QString() << qint64(-1);
         QTest::addRow("from the moment the client hung up on a hang")
             << QList<LabExchange> { B(1, 0).clientGoneAt(5000), B(2, 5250) } << qint64(250) << QString() << qint64(-1);
-        QTest::addRow("from a reset: the last moment the lab saw")
+        QTest::addRow("from a reset: when the lab closed the connection")
+            << QList<LabExchange> { B(1, 0).reset(50), B(2, 170) } << qint64(120) << QString() << qint64(-1);
+        QTest::addRow("from a reset the lab did not time: the last moment it saw")
             << QList<LabExchange> { B(1, 0).reset(), B(2, 101) } << qint64(100) << QString() << qint64(-1);
     }
     void waitsAndAsks()
