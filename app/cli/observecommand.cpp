@@ -8,6 +8,7 @@
 #include "cli/scenariochoice.h"
 
 #include "engine/clock.h"
+#include "engine/scheduler.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
 #include "observe/observationrecorder.h"
@@ -18,7 +19,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSet>
-#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -156,9 +156,7 @@ int runObserve(const QStringList& args, CliIo& io)
     QEventLoop loop;
     QSet<quint64> inFlight;
     bool exited = false;
-    QTimer drain;
-    drain.setSingleShot(true);
-    QObject::connect(&drain, &QTimer::timeout, &loop, &QEventLoop::quit);
+    std::optional<Scheduler::TaskId> drain; // after the command exited: the lab stops at the latest then
     const auto quitWhenDone = [&] {
         if (exited && inFlight.isEmpty())
             loop.quit();
@@ -198,11 +196,13 @@ int runObserve(const QStringList& args, CliIo& io)
     QObject::connect(&child, &QProcess::finished, &loop, [&] {
         io.err << QString::fromLocal8Bit(child.readAll());
         exited = true;
-        drain.start(kDrainMs);
+        drain = io.scheduler.scheduleAt(io.clock.now() + std::chrono::milliseconds(kDrainMs), [&loop] { loop.quit(); });
         quitWhenDone();
     });
     child.start(setup->command.first(), setup->command.sliced(1));
     loop.exec();
+    if (drain)
+        io.scheduler.cancel(*drain);
     lab.stop(); // what was still open ends now, as "stopped"
     if (failedToStart) {
         io.err << "retrylab observe: " << tr("cannot run %1: %2").arg(setup->command.first(), child.errorString()) << '\n';
