@@ -36,3 +36,5 @@ CliCommand runCommand();
 CliCommand exportCommand();
 CliCommand recoverCommand();
 CliCommand replayCommand();
+CliCommand importCommand();
+CliCommand observeCommand();

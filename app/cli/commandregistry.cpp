@@ -17,6 +17,8 @@ const QList<CliCommand>& cliCommands()
         list << exportCommand();
         list << recoverCommand();
         list << replayCommand();
+        list << observeCommand();
+        list << importCommand();
         return list;
     }();
     return commands;

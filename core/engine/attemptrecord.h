@@ -6,6 +6,7 @@
 
 #include "engine/attemptphase.h"
 #include "engine/clock.h"
+#include "engine/observedfacts.h"
 #include "http/httpfield.h"
 #include "http/ratelimitparse.h"
 #include "http/retryafter.h"
@@ -89,6 +90,7 @@ struct AttemptRecord
     // How long the per-host throttle held this attempt back before sending it, beyond the wait its decision
     // chose (the first attempt of a run, or a host reset that moved while the run waited).
     Millis throttleWait { 0 };
+    std::optional<ObservedAttemptFacts> observed; // set only on an attempt a client made and the lab saw
 
     std::optional<MonoTime> duration() const
     {

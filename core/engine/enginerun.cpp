@@ -40,7 +40,7 @@ AttemptRecord EngineRun::nextAttempt(MonoTime scheduledAt, MonoTime now)
     a.method = spec.method;
     a.url = target;
     a.idempotencyKey = idempotencyKey;
-    a.attemptId = newAttemptId();
+    a.attemptId = attemptIdFor(attemptRun, a.index);
     QByteArray cookie;
     for (const QNetworkCookie& c : cookies->cookiesForUrl(a.url))
         cookie += (cookie.isEmpty() ? QByteArray() : QByteArrayLiteral("; ")) + c.toRawForm(QNetworkCookie::NameAndValueOnly);

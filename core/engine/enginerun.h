@@ -5,6 +5,7 @@
 // the engine (core/engine/retryengine.cpp).
 
 #include "engine/lazyrandomsource.h"
+#include "engine/requestheaders.h"
 #include "engine/runrecord.h"
 #include "engine/scheduler.h"
 #include "engine/transport.h"
@@ -31,6 +32,7 @@ struct EngineRun
     BackoffState backoff;
     std::unique_ptr<QNetworkCookieJar> cookies;
     QString idempotencyKey;
+    QString attemptRun = newAttemptId(); // the run's part of every attempt id (attemptIdFor)
     QUrl target; // where the next attempt goes (changes when a redirect is followed)
     int redirects = 0;
     bool started = false;

@@ -140,6 +140,11 @@ QString newAttemptId()
     return QUuid::createUuid().toString(QUuid::WithoutBraces);
 }
 
+QString attemptIdFor(const QString& run, int index)
+{
+    return run + QLatin1String(";attempt=") + QString::number(index);
+}
+
 QByteArray bodyHash(const QByteArray& body)
 {
     if (body.isEmpty()) // SHA-256 of nothing: no need to hash it for every GET

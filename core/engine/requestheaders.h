@@ -39,7 +39,11 @@ QString chooseIdempotencyKey(const RequestSpec& spec, const RetryPolicy& policy)
 // KEY as the field value the policy's idempotency.format writes: an sf-string ("…") or a bare token.
 QByteArray idempotencyKeyField(const QString& key, KeyFormat format);
 
-QString newAttemptId();
+QString newAttemptId(); // a UUID
+// The attempt-id header's value: "RUN;attempt=N", RUN a UUID drawn once per run (newAttemptId()). Unique per
+// attempt, and the part before ";" is the same on every attempt of a run, so whoever watches the traffic
+// (core/observe) can tell which attempts belong together.
+QString attemptIdFor(const QString& run, int index);
 QByteArray bodyHash(const QByteArray& body); // SHA-256, hex
 
 // The rate-limit fields of a response (RateLimit*, X-RateLimit-*, X-Rate-Limit-*, Retry-After…).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/attemptrecord.h"
+#include "engine/observedfacts.h"
 #include "engine/requestspec.h"
 #include "policy/retrypolicy.h"
 
@@ -25,6 +26,7 @@ struct RunRecord
     QString reason; // the final decision's reason (or why the run was cancelled)
     std::optional<Millis> serverAskedFor; // rate-limited: the server's Retry-After
     Millis totalWait { 0 }; // sum of the waits actually taken (actual start − decision time)
+    std::optional<ObservedGrouping> observed; // a client's run seen by the lab, not the engine's: how it was grouped
 
     bool succeeded() const { return outcome == FinalKind::Success; }
 };

@@ -25,7 +25,7 @@ enum class F {
     Run, Index, Time, Phase, Method, Url, RequestHeaders, BodySize, BodySha, BytesUp, BytesDown, Reused, Http2,
     SentSignals, Key, AttemptId, Status, ReasonPhrase, ResponseHeaders, Excerpt, ExcerptTruncated, Error, QtError,
     QtErrorCode, Abort, Redirect, Decision, Final, Delay, Ceiling, Low, High, Source, Hint, Asked, Rule, Throttling,
-    QuotaCost, Reason, RetryAfter, RetryAfterRaw, RetryAfterSource, RateLimit, RateLimitFields, ThrottleWait, Budget,
+    QuotaCost, Reason, ClientWait, AskedFor, AskedBy, Exchange, RetryAfter, RetryAfterRaw, RetryAfterSource, RateLimit, RateLimitFields, ThrottleWait, Budget,
 };
 
 struct Field
@@ -59,6 +59,8 @@ constexpr std::array kFields = {
     Field { "delay_high_ms", F::High, 0 }, Field { "delay_source", F::Source, 0 },
     Field { "hint_header", F::Hint, 0 }, Field { "server_asked_for_ms", F::Asked, 0 }, Field { "rule", F::Rule, 0 },
     Field { "throttling", F::Throttling, 0 }, Field { "quota_cost", F::QuotaCost, 0 }, Field { "reason", F::Reason, 0 },
+    Field { "client_wait_ms", F::ClientWait, 0 }, Field { "asked_for_ms", F::AskedFor, 0 },
+    Field { "asked_by", F::AskedBy, 0 }, Field { "exchange", F::Exchange, 0 },
     Field { "retry_after_ms", F::RetryAfter, 0 }, Field { "retry_after_raw", F::RetryAfterRaw, 0 },
     Field { "retry_after_source", F::RetryAfterSource, 0 }, Field { "rate_limit_fields", F::RateLimitFields, 0 },
     Field { "throttle_wait_ms", F::ThrottleWait, 0 }, Field { "budget", F::Budget, 0 },
@@ -355,6 +357,8 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
             ok = in.readUtf8View(&s);
             if (ok && s == "cancelled") {
                 cancelled = true;
+            } else if (ok && s == "observed") {
+                p->observed = true;
             } else if (ok) {
                 std::optional<Verdict> d = verdicts().find(s);
                 if (!d)
@@ -378,6 +382,20 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
         case F::Throttling: ok = readFlag(in, &p->throttling); break;
         case F::QuotaCost: ok = readOptInt(in, &v); p->quotaCost = qint32(v); break;
         case F::Reason: ok = readText(in, store, &p->reason); break;
+        case F::ClientWait:
+            if (in.readNullIfPresent()) {
+                p->clientWaitNs = PackedAttempt::kUnset;
+            } else {
+                QByteArrayView number;
+                const bool read = in.readNumberView(&number);
+                ok = read && JsonText::nsFromMillisText(number, &p->clientWaitNs);
+                if (read && !ok)
+                    in.fail(tr("malformed time"));
+            }
+            break;
+        case F::AskedFor: ok = readOptInt(in, &p->askedForMs); break;
+        case F::AskedBy: ok = readText(in, store, &p->askedBy); break;
+        case F::Exchange: ok = readOptInt(in, &v); p->exchange = v == PackedAttempt::kUnset ? 0 : v; break;
         case F::RetryAfter:
             ok = readOptInt(in, &p->retryAfterMs);
             if (p->retryAfterMs != PackedAttempt::kUnset)
@@ -408,7 +426,7 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
         return false;
     }
     field->clear();
-    if (cancelled) {
+    if (cancelled || p->observed) {
         p->verdict = -1;
         p->delayMs = PackedAttempt::kUnset;
         p->reason = 0;

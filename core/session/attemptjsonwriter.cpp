@@ -195,7 +195,7 @@ void AttemptJsonWriter::write(JsonSink& out, const PackedAttempt& p)
     name(out, "abort_reason", f, abortReasons().name(AbortReason(p.abortReason)));
     text(out, "redirect_target", f, s, p.redirectTarget, true);
     const bool decided = p.verdict >= 0;
-    name(out, "decision", f, decided ? verdicts().name(Verdict(p.verdict)) : QByteArrayView("cancelled"));
+    name(out, "decision", f, decided ? verdicts().name(Verdict(p.verdict)) : p.observed ? QByteArrayView("observed") : QByteArrayView("cancelled"));
     if (decided) {
         name(out, "final", f, finalKinds().name(FinalKind(p.finalKind)));
         optInt(out, "delay_ms", f, p.delayMs);
@@ -210,6 +210,16 @@ void AttemptJsonWriter::write(JsonSink& out, const PackedAttempt& p)
         JsonText::key(out, "quota_cost", f);
         JsonText::integer(out, p.quotaCost);
         text(out, "reason", f, s, p.reason);
+    } else if (p.observed) { // a client's attempt: its wait and the server's ask are facts, not a decision
+        JsonText::key(out, "client_wait_ms", f);
+        if (p.clientWaitNs == PackedAttempt::kUnset)
+            out.append("null");
+        else
+            JsonText::millisFromNs(out, p.clientWaitNs);
+        optInt(out, "asked_for_ms", f, p.askedForMs);
+        text(out, "asked_by", f, s, p.askedBy, true);
+        JsonText::key(out, "exchange", f);
+        JsonText::integer(out, p.exchange);
     } else {
         out.append(",\"delay_ms\":null,\"delay_ceiling_ms\":null,\"delay_source\":null,\"reason\":\"cancelled\"");
     }

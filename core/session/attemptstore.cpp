@@ -176,6 +176,13 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
     }
     p.rateLimitHeaders = addHeaders(a.rateLimitHeaders);
     p.throttleWaitMs = a.throttleWait.count();
+    if (const auto& o = a.observed) {
+        p.observed = true;
+        p.clientWaitNs = o->clientWait ? qint64(o->clientWait->count()) : PackedAttempt::kUnset;
+        p.askedForMs = o->askedFor ? o->askedFor->count() : PackedAttempt::kUnset;
+        p.askedBy = s.intern(o->askedBy);
+        p.exchange = qint64(o->exchange);
+    }
     if (a.budgetAfter.quotaTokens)
         p.quotaTokens = *a.budgetAfter.quotaTokens;
     if (a.budgetAfter.throttlingTokens)
@@ -254,6 +261,15 @@ AttemptRecord AttemptStore::record(qsizetype row) const
     }
     a.rateLimitHeaders = headers(p.rateLimitHeaders);
     a.throttleWait = Millis(p.throttleWaitMs);
+    if (p.observed) {
+        ObservedAttemptFacts o;
+        o.clientWait = mono(p.clientWaitNs);
+        if (p.askedForMs != PackedAttempt::kUnset)
+            o.askedFor = Millis(p.askedForMs);
+        o.askedBy = s.string(p.askedBy);
+        o.exchange = quint64(p.exchange);
+        a.observed = o;
+    }
     if (p.quotaTokens != std::numeric_limits<qint32>::min())
         a.budgetAfter.quotaTokens = p.quotaTokens;
     if (!std::isnan(p.throttlingTokens))

@@ -36,6 +36,11 @@ struct PackedAttempt
     qint64 bytesUp = 0;
     qint64 bytesDown = 0;
     qint64 throttleWaitMs = 0; // the per-host throttle's wait before this attempt
+    // An observed attempt (`observed`; no decision): the client's wait before it, and what the previous
+    // answer asked for.
+    qint64 clientWaitNs = kUnset;
+    qint64 askedForMs = kUnset;
+    qint64 exchange = 0; // the lab's request id
     double throttlingTokens = std::numeric_limits<double>::quiet_NaN();
     qint32 runId = 0;
     qint32 index = 1;
@@ -46,7 +51,7 @@ struct PackedAttempt
     // StringPool ids
     quint32 method = 0, url = 0, reasonPhrase = 0, qtError = 0, reason = 0, ruleName = 0, hintHeader = 0;
     quint32 idempotencyKey = 0, attemptId = 0, bodySha256 = 0, redirectTarget = 0, bodyExcerpt = 0;
-    quint32 retryAfterRaw = 0, retryAfterSource = 0;
+    quint32 retryAfterRaw = 0, retryAfterSource = 0, askedBy = 0;
     // header arena offsets (0: none)
     quint32 requestHeaders = 0, responseHeaders = 0, rateLimitHeaders = 0;
     qint16 requestSentSignals = 0;
@@ -61,4 +66,5 @@ struct PackedAttempt
     bool bodyExcerptTruncated = false;
     bool throttling = false;
     bool retryAfterValid = false; // a Retry-After (or hint) field was present
+    bool observed = false; // a client's attempt the lab saw (verdict is then -1: nobody here decided)
 };

@@ -76,7 +76,7 @@ SessionRun& Session::appendRun(SessionRun&& r)
 void Session::setRunFacts(const RunRecord& r)
 {
     SessionRun& s = run(r.runId);
-    s.policy = addPolicy(r.policy);
+    s.policy = r.observed ? -1 : addPolicy(r.policy);
     s.request = addRequest(r.request);
     s.seed = r.seed;
     s.submittedNs = r.submittedAt.count();
@@ -86,6 +86,7 @@ void Session::setRunFacts(const RunRecord& r)
     s.reason = r.reason;
     s.serverAskedForMs = r.serverAskedFor ? r.serverAskedFor->count() : PackedAttempt::kUnset;
     s.totalWaitMs = r.totalWait.count();
+    s.observed = r.observed;
 }
 
 void Session::addAttempt(const AttemptRecord& a)
@@ -125,6 +126,7 @@ RunRecord Session::runRecord(qsizetype i, bool withAttempts) const
     if (s.serverAskedForMs != PackedAttempt::kUnset)
         r.serverAskedFor = Millis(s.serverAskedForMs);
     r.totalWait = Millis(s.totalWaitMs);
+    r.observed = s.observed;
     if (withAttempts) {
         for (quint32 row : s.rows)
             r.attempts.append(attempts.record(row));

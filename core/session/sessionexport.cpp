@@ -83,7 +83,8 @@ QStringList csvColumns()
         u"duration_ms"_s, u"phase_reached"_s, u"status"_s, u"error"_s, u"qt_error"_s, u"abort_reason"_s,
         u"decision"_s, u"final"_s, u"delay_ms"_s, u"delay_ceiling_ms"_s, u"delay_source"_s, u"retry_after_ms"_s,
         u"reason"_s, u"rule"_s, u"idempotency_key"_s, u"attempt_id"_s, u"connection_reused"_s, u"bytes_up"_s,
-        u"bytes_down"_s, u"rate_limit"_s, u"queued_ms"_s };
+        u"bytes_down"_s, u"rate_limit"_s, u"queued_ms"_s, u"client_wait_ms"_s, u"asked_for_ms"_s, u"asked_by"_s,
+        u"grouping"_s };
 }
 
 QByteArray csvField(const QString& value)
@@ -103,9 +104,11 @@ bool writeCsv(const Session& session, const Redactor& redactor, QIODevice& devic
     const qint64 total = session.attemptCount();
     qint64 done = 0;
     for (const SessionRun& run : session.runs) {
+        const QString grouping = run.observed ? run.observed->rule + (run.observed->heuristic ? u" (heuristic)"_s : QString()) : QString();
         for (quint32 row : run.rows) {
             const PackedAttempt& p = store.packed(row);
             const bool decided = p.verdict >= 0;
+            const QString undecided = p.observed ? u"observed"_s : u"cancelled"_s;
             QString rateLimit;
             for (int i = 0; i < store.headerCount(p.rateLimitHeaders); ++i) {
                 if (i)
@@ -120,13 +123,14 @@ bool writeCsv(const Session& session, const Redactor& redactor, QIODevice& devic
                 attemptPhaseName(AttemptPhase(p.phaseReached)), p.status >= 0 ? QString::number(p.status) : QString(),
                 p.error >= 0 ? errorClassName(ErrorClass(p.error)) : QString(), s.string(p.qtError),
                 abortReasonName(AbortReason(p.abortReason)),
-                decided ? verdictName(Verdict(p.verdict)) : u"cancelled"_s,
+                decided ? verdictName(Verdict(p.verdict)) : undecided,
                 decided ? finalKindName(FinalKind(p.finalKind)) : QString(), decided ? optInt(p.delayMs) : QString(),
                 decided ? QString::number(p.ceilingMs) : QString(),
                 decided ? delaySourceName(DelaySource(p.delaySource)) : QString(), optInt(p.retryAfterMs),
-                decided ? s.string(p.reason) : u"cancelled"_s, s.string(p.ruleName), s.string(p.idempotencyKey),
+                decided ? s.string(p.reason) : p.observed ? QString() : undecided, s.string(p.ruleName), s.string(p.idempotencyKey),
                 s.string(p.attemptId), p.connectionReused ? u"true"_s : u"false"_s, QString::number(p.bytesUp),
-                QString::number(p.bytesDown), rateLimit, ms(p.at[PackedAttempt::Queued]) };
+                QString::number(p.bytesDown), rateLimit, ms(p.at[PackedAttempt::Queued]), ms(p.clientWaitNs),
+                optInt(p.askedForMs), s.string(p.askedBy), grouping };
             for (qsizetype i = 0; i < fields.size(); ++i) {
                 if (i)
                     out += ',';
@@ -211,17 +215,26 @@ QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, co
         { u"redirectURL"_s, s.string(p.redirectTarget) }, { u"headersSize"_s, -1 },
         { u"bodySize"_s, answered ? p.bytesDown : -1 } };
     const bool decided = p.verdict >= 0;
+    const QString undecided = p.observed ? u"observed"_s : u"cancelled"_s;
     QJsonObject entry { { u"startedDateTime"_s, startedAt.toString(Qt::ISODateWithMs) }, { u"time"_s, time },
         { u"request"_s, request }, { u"response"_s, response }, { u"cache"_s, QJsonObject() },
         { u"timings"_s, timings }, { u"_runId"_s, p.runId }, { u"_attempt"_s, p.index },
         { u"_attemptId"_s, s.string(p.attemptId) },
-        { u"_decision"_s, decided ? verdictName(Verdict(p.verdict)) : u"cancelled"_s },
+        { u"_decision"_s, decided ? verdictName(Verdict(p.verdict)) : undecided },
         { u"_delayMs"_s, decided && p.delayMs != PackedAttempt::kUnset ? QJsonValue(p.delayMs) : QJsonValue() },
         { u"_delaySource"_s, decided ? delaySourceName(DelaySource(p.delaySource)) : QString() },
-        { u"_reason"_s, decided ? s.string(p.reason) : u"cancelled"_s },
+        { u"_reason"_s, decided ? s.string(p.reason) : p.observed ? QString() : undecided },
         { u"_idempotencyKey"_s, p.idempotencyKey ? QJsonValue(s.string(p.idempotencyKey)) : QJsonValue() },
         { u"_final"_s, decided ? finalKindName(FinalKind(p.finalKind)) : QString() },
         { u"_retryAfterMs"_s, p.retryAfterMs != PackedAttempt::kUnset ? QJsonValue(p.retryAfterMs) : QJsonValue() } };
+    if (p.observed) {
+        entry[u"_clientWaitMs"_s] = p.clientWaitNs == PackedAttempt::kUnset ? QJsonValue() : QJsonValue(double(p.clientWaitNs) / 1e6);
+        entry[u"_askedForMs"_s] = p.askedForMs == PackedAttempt::kUnset ? QJsonValue() : QJsonValue(p.askedForMs);
+        entry[u"_askedBy"_s] = p.askedBy ? QJsonValue(s.string(p.askedBy)) : QJsonValue();
+        if (run.observed)
+            entry[u"_grouping"_s] = QJsonObject { { u"rule"_s, run.observed->rule }, { u"evidence"_s, run.observed->evidence },
+                { u"heuristic"_s, run.observed->heuristic } };
+    }
     if (p.error >= 0)
         entry[u"_error"_s] = QString(errorClassName(ErrorClass(p.error))
             + (p.qtError ? QString(u": "_s + s.string(p.qtError)) : QString()));

@@ -263,9 +263,11 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
         session->requests.append(RequestSpec());
     for (SessionRun& run : session->runs) {
         // A run whose policy or request line was lost gets the first one, and the loss is said.
-        if (run.policy < 0 || run.policy >= session->policies.size() || run.request < 0 || run.request >= session->requests.size()) {
+        const bool noPolicy = run.policy == -1 && run.observed; // a client's run: none of ours
+        if ((!noPolicy && (run.policy < 0 || run.policy >= session->policies.size())) || run.request < 0
+            || run.request >= session->requests.size()) {
             inf.problems << tr("run %1: its policy or request was not in the journal; the first one stands in").arg(run.runId);
-            run.policy = run.policy < 0 || run.policy >= session->policies.size() ? 0 : run.policy;
+            run.policy = noPolicy ? -1 : run.policy < 0 || run.policy >= session->policies.size() ? 0 : run.policy;
             run.request = run.request < 0 || run.request >= session->requests.size() ? 0 : run.request;
         }
     }

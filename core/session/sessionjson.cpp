@@ -212,14 +212,42 @@ bool requestFromJson(const QJsonObject& o, RequestSpec* r, QString* problem)
     return true;
 }
 
+QJsonObject observedToJson(const ObservedGrouping& g)
+{
+    return QJsonObject { { u"rule"_s, g.rule }, { u"evidence"_s, g.evidence }, { u"heuristic"_s, g.heuristic } };
+}
+
+bool observedFromJson(const QJsonValue& v, std::optional<ObservedGrouping>* out, QString* problem)
+{
+    out->reset();
+    if (v.isUndefined() || v.isNull())
+        return true;
+    const QJsonObject o = v.toObject();
+    QString unknown;
+    if (!v.isObject() || !onlyKnown(o, { u"rule"_s, u"evidence"_s, u"heuristic"_s }, &unknown)) {
+        *problem = u"observed"_s + (unknown.isEmpty() ? tr(": must be an object") : u"."_s + unknown);
+        return false;
+    }
+    const QString rule = o.value(u"rule"_s).toString();
+    if (rule != u"attempt-header"_s && rule != u"idempotency-key"_s && rule != u"fingerprint"_s) {
+        *problem = tr("observed.rule: must be attempt-header, idempotency-key or fingerprint, not \"%1\"").arg(rule);
+        return false;
+    }
+    *out = ObservedGrouping { rule, o.value(u"evidence"_s).toString(), o.value(u"heuristic"_s).toBool(rule == u"fingerprint"_s) };
+    return true;
+}
+
 QJsonObject runFactsToJson(const SessionRun& r, const QString& method, const QString& url)
 {
-    return QJsonObject { { u"run"_s, r.runId }, { u"seed"_s, QString::number(r.seed) },
-        { u"policy_ref"_s, qint64(r.policy) }, { u"request_ref"_s, qint64(r.request) }, { u"method"_s, method },
+    QJsonObject o { { u"run"_s, r.runId }, { u"seed"_s, QString::number(r.seed) },
+        { u"policy_ref"_s, r.policy < 0 ? QJsonValue() : QJsonValue(qint64(r.policy)) }, { u"request_ref"_s, qint64(r.request) }, { u"method"_s, method },
         { u"url"_s, url }, { u"outcome"_s, r.outcome == FinalKind::None ? QJsonValue() : QJsonValue(finalKindName(r.outcome)) },
         { u"reason"_s, r.reason }, { u"server_asked_for_ms"_s, optMs(r.serverAskedForMs) },
         { u"submitted_ms"_s, nsAsMs(r.submittedNs) }, { u"start_ms"_s, nsAsMs(r.startedNs) },
         { u"end_ms"_s, nsAsMs(r.finishedNs) }, { u"total_wait_ms"_s, r.totalWaitMs } };
+    if (r.observed)
+        o[u"observed"_s] = observedToJson(*r.observed);
+    return o;
 }
 
 bool runFactsFromJson(const QJsonObject& o, SessionRun* r, QString* problem)
@@ -227,7 +255,7 @@ bool runFactsFromJson(const QJsonObject& o, SessionRun* r, QString* problem)
     // "policy" (an inline policy) is handled by the reader; "method"/"url" are informative.
     if (!onlyKnown(o, { u"run"_s, u"seed"_s, u"policy_ref"_s, u"request_ref"_s, u"policy"_s, u"request"_s,
                           u"method"_s, u"url"_s, u"outcome"_s, u"reason"_s, u"server_asked_for_ms"_s,
-                          u"submitted_ms"_s, u"start_ms"_s, u"end_ms"_s, u"total_wait_ms"_s },
+                          u"submitted_ms"_s, u"start_ms"_s, u"end_ms"_s, u"total_wait_ms"_s, u"observed"_s },
             problem))
         return false;
     if (!o.value(u"run"_s).isDouble()) {
@@ -242,7 +270,10 @@ bool runFactsFromJson(const QJsonObject& o, SessionRun* r, QString* problem)
         *problem = tr("seed: must be a decimal integer string");
         return false;
     }
-    r->policy = qsizetype(o.value(u"policy_ref"_s).toInteger(0));
+    if (!observedFromJson(o.value(u"observed"_s), &r->observed, problem))
+        return false;
+    // null: a run without a policy of its own (an observed one; the reader refuses it on any other run)
+    r->policy = o.value(u"policy_ref"_s).isNull() ? -1 : qsizetype(o.value(u"policy_ref"_s).toInteger(0));
     r->request = qsizetype(o.value(u"request_ref"_s).toInteger(0));
     const QJsonValue outcome = o.value(u"outcome"_s);
     if (outcome.isString()) {

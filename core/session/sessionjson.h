@@ -27,6 +27,10 @@ bool requestFromJson(const QJsonObject& o, RequestSpec* spec, QString* problem);
 QJsonObject runFactsToJson(const SessionRun& run, const QString& method, const QString& url);
 bool runFactsFromJson(const QJsonObject& o, SessionRun* run, QString* problem);
 
+// An observed run's grouping: { "rule", "evidence", "heuristic" }; null or absent: an engine run.
+QJsonObject observedToJson(const ObservedGrouping& grouping);
+bool observedFromJson(const QJsonValue& value, std::optional<ObservedGrouping>* grouping, QString* problem);
+
 QJsonObject labEventToJson(const LabEvent& event);
 bool labEventFromJson(const QJsonObject& o, LabEvent* event, QString* problem);
 }

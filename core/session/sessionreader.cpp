@@ -359,7 +359,8 @@ bool Reader::readDocument()
         return fail(u"$.version"_s, tr("missing"));
     for (qsizetype i = 0; i < s.runs.size(); ++i) {
         const SessionRun& r = s.runs.at(i);
-        if (r.policy < 0 || r.policy >= qMax<qsizetype>(1, s.policies.size()) || r.request < 0
+        const bool noPolicy = r.policy == -1 && r.observed; // a client's run: none of ours
+        if ((!noPolicy && (r.policy < 0 || r.policy >= qMax<qsizetype>(1, s.policies.size()))) || r.request < 0
             || r.request >= qMax<qsizetype>(1, s.requests.size()))
             return fail(u"$.runs["_s + QString::number(i) + u"].policy_ref"_s, tr("refers to a policy or request that is not in the file"));
     }

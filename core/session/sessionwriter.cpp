@@ -40,13 +40,20 @@ void writeRunFacts(JsonSink& out, const SessionRun& run, const std::pair<QByteAr
     ms(run.finishedNs);
     JsonText::key(out, "method", f);
     JsonText::string(out, methodUrl ? QByteArrayView(methodUrl->first) : QByteArrayView());
+    if (run.observed) {
+        JsonText::key(out, "observed", f);
+        out.append(compact(SessionJson::observedToJson(*run.observed)));
+    }
     JsonText::key(out, "outcome", f);
     if (run.outcome == FinalKind::None)
         out.append("null");
     else
         JsonText::string(out, EnumSpelling::finalKinds().name(run.outcome));
     JsonText::key(out, "policy_ref", f);
-    JsonText::integer(out, run.policy);
+    if (run.policy < 0)
+        out.append("null");
+    else
+        JsonText::integer(out, run.policy);
     JsonText::key(out, "reason", f);
     JsonText::string(out, run.reason);
     JsonText::key(out, "request_ref", f);

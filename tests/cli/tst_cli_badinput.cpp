@@ -446,7 +446,7 @@ void TestCliBadInput::helpEverywhere_data()
     QTest::addColumn<QString>("first"); // the help's first line starts so
     QTest::addRow("issue 15: policy show --help") << QStringList { u"policy"_s, u"show"_s, u"--help"_s } << u"Usage:"_s;
     QTest::addRow("policy explain slen -h") << QStringList { u"policy"_s, u"explain"_s, u"slen"_s, u"-h"_s } << u"Usage:"_s;
-    for (const char* command : { "run", "serve", "inspect", "export", "recover", "replay" }) {
+    for (const char* command : { "run", "serve", "inspect", "export", "recover", "replay", "import", "observe" }) {
         const QString name = QString::fromLatin1(command);
         QTest::addRow("%s --help", command) << QStringList { name, u"--help"_s } << u"Usage: retrylab "_s + name;
         QTest::addRow("help %s", command) << QStringList { u"help"_s, name } << u"Usage: retrylab "_s + name;

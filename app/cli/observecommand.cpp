@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `retrylab observe [OPTIONS] -- COMMAND [ARGS…]`: the lab in front of a client nobody here wrote, and the
+// client's own retries inferred from what it sent.
+#include "cli/cliargs.h"
+#include "cli/clicommand.h"
+#include "cli/filechecks.h"
+#include "cli/observereport.h"
+#include "cli/scenariochoice.h"
+
+#include "engine/clock.h"
+#include "engine/scheduler.h"
+#include "lab/faultserver.h"
+#include "lab/scenariocatalog.h"
+#include "observe/observationrecorder.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("observe", text); }
+
+// After the command exits, exchanges still open (a hang the client walked away from closes by itself) get
+// this long before the lab stops and records them as stopped.
+constexpr int kDrainMs = 10000;
+
+const char* const kUsage = R"(Usage: retrylab observe [--scenario NAME|FILE] [--port P] [--session FILE] [--window S] [--json]
+                        -- COMMAND [ARGS…]
+
+Starts the fault lab on 127.0.0.1, runs COMMAND with RETRYLAB_URL=http://127.0.0.1:PORT in its environment,
+and watches what it sends: the exchanges are grouped into the client's logical requests (the attempt headers
+of known clients, else the same Idempotency-Key, else — a heuristic, labelled as such — the same client,
+method, target and body repeated after a failed answer within the window), with the client's wait before
+each retry and what the previous answer asked for. Stops when COMMAND has exited and the exchanges in flight
+are done (at most 10 s later). One line per inferred attempt is printed as it happens, then a summary;
+COMMAND's own output goes to stderr, so stdout is the report alone.
+
+Options:
+  --scenario NAME|FILE  what the lab answers: a built-in scenario (retrylab serve --list) or a scenario file
+                        (default flaky-api)
+  --port P              the port to listen on (default 0: a free one)
+  --session FILE        record the observed runs as a session (journalled while it runs, like run --session)
+  --window S            how long after a failed answer a repetition still counts as a retry (default 300 s)
+  --json                one JSON object per attempt, and a last one with the summary
+
+Exit status: COMMAND's own (1 when it was killed by a signal, 127 when it could not be started), or 2 for
+bad arguments (no COMMAND, an unknown option, a scenario that cannot be read, a port that cannot be bound, a
+session path that cannot be written).
+)";
+
+int usage(CliIo& io, const QString& message)
+{
+    io.err << "retrylab observe: " << message << '\n';
+    return CliExit::Usage;
+}
+
+struct Setup
+{
+    FaultScenario scenario;
+    FaultServerOptions lab;
+    InferenceOptions inference;
+    QString session;
+    bool json = false;
+    QStringList command;
+};
+
+std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
+{
+    *status = CliExit::Usage;
+    const qsizetype dashes = args.indexOf(u"--"_s);
+    if (dashes < 0 || dashes + 1 >= args.size()) {
+        usage(io, tr("give the command to observe after --: retrylab observe [OPTIONS] -- COMMAND [ARGS…]"));
+        return std::nullopt;
+    }
+    Setup s;
+    s.command = args.sliced(dashes + 1);
+    CliArgs a;
+    a.option(u"scenario"_s).option(u"port"_s).option(u"session"_s).option(u"window"_s).flag(u"json"_s);
+    if (!a.parse(args.first(dashes))) {
+        usage(io, a.error());
+        return std::nullopt;
+    }
+    if (!a.positional().isEmpty()) {
+        usage(io, tr("unexpected argument \"%1\" before -- (the command goes after it)").arg(a.positional().first()));
+        return std::nullopt;
+    }
+    if (a.isSet(u"port"_s)) {
+        const std::optional<qint64> port = a.integer(u"port"_s, 0, 65535);
+        if (!port) {
+            usage(io, a.error());
+            return std::nullopt;
+        }
+        s.lab.port = quint16(*port);
+    }
+    if (a.isSet(u"window"_s)) {
+        const std::optional<qint64> window = a.secondsAsMillis(u"window"_s);
+        if (!window) {
+            usage(io, a.error());
+            return std::nullopt;
+        }
+        s.inference.window = Millis(*window);
+    }
+    if (const std::optional<QString> session = a.value(u"session"_s)) {
+        if (const QString problem = outputPathProblem(*session); !problem.isEmpty()) {
+            usage(io, u"--session: "_s + problem);
+            return std::nullopt;
+        }
+        s.session = *session;
+    }
+    QString error;
+    const std::optional<FaultScenario> scenario
+        = ScenarioChoice::load(a.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName()), &error);
+    if (!scenario) {
+        usage(io, error);
+        return std::nullopt;
+    }
+    s.scenario = *scenario;
+    s.json = a.isSet(u"json"_s);
+    return s;
+}
+
+QByteArray summaryJson(const QList<ObservedRun>& runs, int exitCode)
+{
+    qsizetype attempts = 0;
+    for (const ObservedRun& run : runs)
+        attempts += run.attempts.size();
+    const QJsonObject o { { u"summary"_s, ObserveReport::summary(runs) }, { u"exchanges"_s, qint64(attempts) },
+        { u"runs"_s, qint64(runs.size()) }, { u"retries"_s, qint64(attempts - runs.size()) }, { u"exit"_s, exitCode } };
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+int runObserve(const QStringList& args, CliIo& io)
+{
+    int status = CliExit::Usage;
+    const std::optional<Setup> setup = parse(args, io, &status);
+    if (!setup)
+        return status;
+    ObservationRecorder recorder(io.clock, setup->inference);
+    FaultServer lab;
+    const Clock& clock = io.clock;
+    lab.setClock([&clock] { return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now()).count(); });
+    lab.loadScenario(setup->scenario);
+    if (!lab.start(setup->lab)) // before the journal, so a port in use leaves no file behind
+        return usage(io, lab.errorString());
+    QString error;
+    if (!setup->session.isEmpty() && !recorder.journalTo(setup->session, &error))
+        return usage(io, withFileName(setup->session, error));
+    recorder.setScenario(setup->scenario.source);
+
+    QEventLoop loop;
+    QSet<quint64> inFlight;
+    bool exited = false;
+    std::optional<Scheduler::TaskId> drain; // after the command exited: the lab stops at the latest then
+    const auto quitWhenDone = [&] {
+        if (exited && inFlight.isEmpty())
+            loop.quit();
+    };
+    QObject::connect(&lab, &FaultServer::requestReceived, &loop, [&](const LabEvent& e) { inFlight.insert(e.requestId); });
+    const RecordOptions& records = recorder.recordOptions();
+    QObject::connect(&lab, &FaultServer::exchangeFinished, &loop, [&](const LabExchange& e) {
+        inFlight.remove(e.requestId);
+        const RetryInference::Placement placed = recorder.addExchange(e);
+        const ObservedRun& run = recorder.inference().runs().at(placed.run);
+        const ObservedAttempt& attempt = run.attempts.at(placed.index - 1);
+        if (setup->json)
+            io.out << QString::fromUtf8(ObserveReport::attemptJson(run, attempt, records)) << '\n';
+        else
+            io.out << ObserveReport::attemptLine(run, attempt, records) << '\n';
+        io.out.flush();
+        quitWhenDone();
+    });
+
+    QProcess child;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"RETRYLAB_URL"_s, lab.url().toString(QUrl::StripTrailingSlash));
+    child.setProcessEnvironment(environment);
+    child.setProcessChannelMode(QProcess::MergedChannels);
+    child.setInputChannelMode(QProcess::ForwardedInputChannel);
+    QObject::connect(&child, &QProcess::readyRead, &loop, [&] {
+        io.err << QString::fromLocal8Bit(child.readAll());
+        io.err.flush();
+    });
+    bool failedToStart = false;
+    QObject::connect(&child, &QProcess::errorOccurred, &loop, [&](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            failedToStart = true;
+            loop.quit();
+        }
+    });
+    QObject::connect(&child, &QProcess::finished, &loop, [&] {
+        io.err << QString::fromLocal8Bit(child.readAll());
+        exited = true;
+        drain = io.scheduler.scheduleAt(io.clock.now() + std::chrono::milliseconds(kDrainMs), [&loop] { loop.quit(); });
+        quitWhenDone();
+    });
+    child.start(setup->command.first(), setup->command.sliced(1));
+    loop.exec();
+    if (drain)
+        io.scheduler.cancel(*drain);
+    lab.stop(); // what was still open ends now, as "stopped"
+    if (failedToStart) {
+        io.err << "retrylab observe: " << tr("cannot run %1: %2").arg(setup->command.first(), child.errorString()) << '\n';
+        return 127;
+    }
+    const int exitCode = child.exitStatus() == QProcess::NormalExit ? child.exitCode() : 1;
+    if (child.exitStatus() != QProcess::NormalExit)
+        io.err << "retrylab observe: " << tr("%1 was killed by a signal").arg(setup->command.first()) << '\n';
+    recorder.finish();
+    const QList<ObservedRun>& runs = recorder.inference().runs();
+    if (setup->json)
+        io.out << QString::fromUtf8(summaryJson(runs, exitCode)) << '\n';
+    else
+        io.out << ObserveReport::summary(runs) << tr("; %1 exited %2").arg(setup->command.first()).arg(exitCode) << '\n';
+    if (!setup->session.isEmpty()) {
+        if (!recorder.save(&error)) {
+            io.err << "retrylab observe: " << withFileName(setup->session, error) << '\n';
+            return exitCode ? exitCode : CliExit::Failed;
+        }
+        if (!setup->json)
+            io.out << tr("session written to %1").arg(setup->session) << '\n';
+    }
+    return exitCode;
+}
+
+} // namespace
+
+CliCommand observeCommand()
+{
+    return CliCommand { u"observe"_s, tr("run a client against the lab and infer its own retries from what it sent"),
+        QString::fromUtf8(kUsage), runObserve };
+}

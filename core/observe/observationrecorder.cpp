@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "observe/observationrecorder.h"
+
+#include "engine/clock.h"
+#include "session/sessionrecorder.h"
+
+using namespace Qt::StringLiterals;
+
+ObservationRecorder::ObservationRecorder(const Clock& clock, InferenceOptions options, QObject* parent)
+    : QObject(parent)
+    , m_clock(clock)
+    , m_recorder(std::make_unique<SessionRecorder>(QString()))
+{
+    m_recorder->setClock(clock);
+    m_recorder->setSource(u"observe"_s);
+    m_records.wallOrigin = m_recorder->session().meta.wallOriginUtc;
+    options.wallOrigin = m_records.wallOrigin;
+    m_inference = RetryInference(options);
+}
+
+ObservationRecorder::~ObservationRecorder() = default;
+
+bool ObservationRecorder::journalTo(const QString& sessionPath, QString* error)
+{
+    auto recorder = std::make_unique<SessionRecorder>(sessionPath);
+    recorder->setClock(m_clock);
+    const Session& before = m_recorder->session();
+    recorder->setRedaction(before.redaction);
+    recorder->setScenario(before.scenario);
+    recorder->setSource(before.meta.source);
+    recorder->setNotes(before.meta.notes);
+    if (!recorder->start(error))
+        return false;
+    m_recorder = std::move(recorder);
+    return true;
+}
+
+void ObservationRecorder::setScenario(const QJsonObject& scenario)
+{
+    m_recorder->setScenario(scenario);
+}
+
+void ObservationRecorder::setSource(const QString& source)
+{
+    m_recorder->setSource(source);
+}
+
+void ObservationRecorder::setNotes(const QString& notes)
+{
+    m_recorder->setNotes(notes);
+}
+
+RetryInference::Placement ObservationRecorder::addExchange(const LabExchange& exchange)
+{
+    const RetryInference::Placement placed = m_inference.add(exchange);
+    const ObservedRun& run = m_inference.runs().at(placed.run);
+    const AttemptRecord attempt = ObservedRecords::attemptRecord(run.attempts.last(), run.id, m_records);
+    RunRecord facts = ObservedRecords::runRecord(run, run.id, m_records);
+    facts.attempts.clear();
+    m_recorder->recordRunStarted(facts); // facts so far: a journal line, so recovery knows the run
+    m_recorder->recordAttempt(attempt);
+    Q_EMIT attemptObserved(attempt);
+    Q_EMIT runChanged(facts);
+    return placed;
+}
+
+void ObservationRecorder::finish()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    for (const ObservedRun& run : m_inference.runs())
+        m_recorder->recordRunFinished(ObservedRecords::runRecord(run, run.id, m_records));
+}
+
+bool ObservationRecorder::save(QString* error)
+{
+    finish();
+    return m_recorder->finish(error);
+}
+
+const Session& ObservationRecorder::session() const
+{
+    return m_recorder->session();
+}
+
+Session ObservationRecorder::takeSession()
+{
+    finish();
+    return m_recorder->takeSession();
+}
+
+Session ObservationRecorder::sessionOf(const QList<ObservedRun>& runs, const RecordOptions& options, const QString& source)
+{
+    Session session;
+    session.meta = SessionMeta::current();
+    session.meta.source = source;
+    if (options.wallOrigin.isValid())
+        session.meta.wallOriginUtc = options.wallOrigin;
+    session.redaction.salt = RedactionSettings::newSalt();
+    for (const ObservedRun& run : runs)
+        session.addRun(ObservedRecords::runRecord(run, run.id, options));
+    return session;
+}
