@@ -6,6 +6,7 @@
 #include "cli/filechecks.h"
 #include "cli/observereport.h"
 #include "cli/scenariochoice.h"
+#include "cli/upstreamchoice.h"
 
 #include "engine/clock.h"
 #include "engine/scheduler.h"
@@ -31,6 +32,7 @@ QString tr(const char* text) { return QCoreApplication::translate("observe", tex
 constexpr int kDrainMs = 10000;
 
 const char* const kUsage = R"(Usage: retrylab observe [--scenario NAME|FILE] [--port P] [--session FILE] [--window S] [--json]
+                        [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]]
                         -- COMMAND [ARGS…]
 
 Starts the fault lab on 127.0.0.1, runs COMMAND with RETRYLAB_URL=http://127.0.0.1:PORT in its environment,
@@ -45,6 +47,11 @@ Options:
   --scenario NAME|FILE  what the lab answers: a built-in scenario (retrylab serve --list) or a scenario file
                         (default flaky-api)
   --port P              the port to listen on (default 0: a free one)
+  --upstream URL        a real API (http:// or https://) that `forward` steps send to; with no --scenario,
+                        every request is forwarded and the client is observed against the real answers
+  --upstream-ca FILE    PEM certificates trusted for the upstream besides the system's
+  --upstream-insecure   do not verify the upstream's certificate (said so on every exchange)
+  --upstream-timeout S  an upstream slower than this is answered 504 (default 30)
   --session FILE        record the observed runs as a session (journalled while it runs, like run --session)
   --window S            how long after a failed answer a repetition still counts as a retry (default 300 s)
   --json                one JSON object per attempt, and a last one with the summary
@@ -82,6 +89,7 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
     s.command = args.sliced(dashes + 1);
     CliArgs a;
     a.option(u"scenario"_s).option(u"port"_s).option(u"session"_s).option(u"window"_s).flag(u"json"_s);
+    UpstreamChoice::declare(a);
     if (!a.parse(args.first(dashes))) {
         usage(io, a.error());
         return std::nullopt;
@@ -114,10 +122,23 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
         s.session = *session;
     }
     QString error;
+    if (std::optional<UpstreamTarget> upstream = UpstreamChoice::read(a, &error)) {
+        s.lab.upstream = *upstream;
+    } else if (!error.isEmpty()) {
+        usage(io, error);
+        return std::nullopt;
+    }
+    // With an upstream and no scenario, every request is forwarded: the client against the real API.
+    const bool forwardAll = s.lab.upstream.isSet() && !a.isSet(u"scenario"_s);
+    const QString scenarioName = a.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName());
     const std::optional<FaultScenario> scenario
-        = ScenarioChoice::load(a.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName()), &error);
+        = forwardAll ? UpstreamChoice::forwardEverything() : ScenarioChoice::load(scenarioName, &error);
     if (!scenario) {
         usage(io, error);
+        return std::nullopt;
+    }
+    if (scenario->hasForwardSteps() && !s.lab.upstream.isSet() && scenario->upstream.isEmpty()) {
+        usage(io, tr("scenario \"%1\" forwards requests but names no upstream: give --upstream URL").arg(scenarioName));
         return std::nullopt;
     }
     s.scenario = *scenario;
@@ -152,6 +173,8 @@ int runObserve(const QStringList& args, CliIo& io)
     if (!setup->session.isEmpty() && !recorder.journalTo(setup->session, &error))
         return usage(io, withFileName(setup->session, error));
     recorder.setScenario(setup->scenario.source);
+    for (const QString& warning : lab.warnings())
+        io.err << "retrylab observe: warning: " << warning << '\n';
 
     QEventLoop loop;
     QSet<quint64> inFlight;

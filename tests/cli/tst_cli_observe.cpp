@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,6 +59,12 @@ private Q_SLOTS:
                                                       << u"--session: "_s;
         QTest::addRow("a word before --") << QStringList { u"curl"_s, u"--"_s, u"true"_s } << u"before --"_s;
         QTest::addRow("a bad window") << QStringList { u"--window"_s, u"-1"_s, u"--"_s, u"true"_s } << u"--window"_s;
+        QTest::addRow("--upstream-insecure alone") << QStringList { u"--upstream-insecure"_s, u"--"_s, u"true"_s } << u"--upstream"_s;
+        QTest::addRow("an upstream that is not a URL") << QStringList { u"--upstream"_s, u"127.0.0.1:9"_s, u"--"_s, u"true"_s }
+                                                      << u"--upstream"_s;
+        QTest::addRow("a forwarding scenario, no upstream")
+            << QStringList { u"--scenario"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json"), u"--"_s, u"true"_s }
+            << u"names no upstream"_s;
     }
     void refusesBadInput()
     {
@@ -108,6 +115,47 @@ private Q_SLOTS:
         const Result r = retrylab({ u"observe"_s, u"--"_s, u"/nonexistent/client"_s });
         QCOMPARE(r.exit, 127);
         QVERIFY2(r.err.contains("retrylab observe: cannot run /nonexistent/client"), r.err.constData());
+    }
+
+    // The lab in front of Python's own http.server, faults on top (503, 503, then forward): Debian's curl
+    // retries twice, waiting the Retry-After of 1 s each time, and gets the file python served.
+    void observesAClientAgainstARealUpstream()
+    {
+        QProcess python;
+        python.setProcessChannelMode(QProcess::MergedChannels);
+        python.start(u"python3"_s, { u"-u"_s, u"-m"_s, u"http.server"_s, u"0"_s, u"--bind"_s, u"127.0.0.1"_s,
+                                       u"--directory"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream") });
+        QVERIFY(python.waitForStarted(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(python.canReadLine(), 10000);
+        const QRegularExpressionMatch port = QRegularExpression(u"port (\\d+)"_s).match(QString::fromUtf8(python.readLine()));
+        QVERIFY(port.hasMatch());
+        QTemporaryDir dir;
+        const QString body = dir.filePath(u"body"_s);
+        const Result r = retrylab({ u"observe"_s, u"--upstream"_s, u"http://127.0.0.1:"_s + port.captured(1), u"--scenario"_s,
+            QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json"), u"--json"_s, u"--"_s, u"sh"_s, u"-c"_s,
+            u"curl -sS --retry 2 -o '%1' \"$RETRYLAB_URL/forward-503-503.json\""_s.arg(body) });
+        python.kill();
+        python.waitForFinished(3000);
+        QVERIFY2(r.exit == 0, r.err.constData());
+        QFile served(body);
+        QVERIFY(served.open(QIODevice::ReadOnly));
+        QVERIFY(served.readAll().contains("\"forward\"")); // the upstream's file, relayed on the third attempt
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4); // three attempts, the summary
+        QList<int> statuses;
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject a = QJsonDocument::fromJson(lines.at(i)).object();
+            QCOMPARE(a.value(u"run"_s).toInt(), 1);
+            QCOMPARE(a.value(u"attempt"_s).toInt(), i + 1);
+            statuses << a.value(u"status"_s).toInt();
+            if (i > 0) {
+                QCOMPARE(a.value(u"asked_for_ms"_s).toInteger(), 1000); // Retry-After: 1
+                const double waited = a.value(u"client_wait_ms"_s).toDouble();
+                QVERIFY2(waited >= 940 && waited < 3000, qPrintable(QString::number(waited)));
+            }
+        }
+        QCOMPARE(statuses, (QList<int> { 503, 503, 200 }));
+        QCOMPARE(QJsonDocument::fromJson(lines.at(3)).object().value(u"retries"_s).toInt(), 2);
     }
 
     void recordsASession()
