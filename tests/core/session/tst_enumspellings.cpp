@@ -87,11 +87,13 @@ private Q_SLOTS:
         QCOMPARE(table, schemaSpellings(property));
     }
 
-    void decisionsAreTheSchemasLessCancelled()
+    void decisionsAreTheSchemasLessCancelledAndObserved()
     {
-        // The schema's "decision" also allows "cancelled", the engine's own end of a run (not a Verdict).
+        // The schema's "decision" also allows "cancelled", the engine's own end of a run, and "observed", an
+        // attempt a client made (retrylab observe/import): neither is a decide() Verdict.
         QStringList schema = schemaSpellings(u"decision"_s);
         QVERIFY(schema.removeOne(u"cancelled"_s));
+        QVERIFY(schema.removeOne(u"observed"_s));
         QCOMPARE(tableSpellings<Verdict>(), schema);
     }
 
