@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lab/upstreamresponsereader.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 
 namespace {
@@ -43,7 +45,9 @@ UpstreamResponseReader::State UpstreamResponseReader::feed(const QByteArray& byt
 UpstreamResponseReader::State UpstreamResponseReader::parseHead()
 {
     for (;;) {
-        if (!m_buffer.startsWith("HTTP/1.") && m_buffer.size() >= 7)
+        // Judged on the bytes there are, so the verdict does not depend on how TCP cut them.
+        const qsizetype seen = std::min<qsizetype>(m_buffer.size(), 7);
+        if (QByteArrayView(m_buffer).first(seen) != QByteArrayView("HTTP/1.").first(seen))
             return garbage(tr("the upstream's answer does not start with HTTP/1.x"));
         const qsizetype end = m_buffer.indexOf("\r\n\r\n");
         if (end < 0) {
@@ -108,7 +112,9 @@ UpstreamResponseReader::State UpstreamResponseReader::parseBody()
     case Framing::Length: {
         const qsizetype take = qsizetype(std::min<qint64>(m_length - m_body.size(), m_buffer.size()));
         m_body += m_buffer.left(take);
-        m_buffer.clear(); // bytes after the framed body: ignored (the connection is closed after one answer)
+        // Bytes after the framed body stay in the buffer: they are not part of this answer, and a connection
+        // that carried them must not be reused (the next answer would be read from the wrong place).
+        m_buffer.remove(0, take);
         return m_state = m_body.size() == m_length ? State::Complete : State::NeedMore;
     }
     case Framing::Close:

@@ -13,8 +13,8 @@ shift
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-all=(httprequest httprequest_split structuredfield retryafter ratelimit idempotencykey policyjson scenariojson
-    sessionreader journal inspect)
+all=(httprequest httprequest_split upstreamresponse structuredfield retryafter ratelimit idempotencykey policyjson
+    scenariojson sessionreader journal inspect)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 

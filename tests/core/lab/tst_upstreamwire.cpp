@@ -21,6 +21,8 @@ private slots:
     void targetProblems();
     void readsAnswers_data();
     void readsAnswers();
+    void reusableOnlyWhenNothingFollows_data();
+    void reusableOnlyWhenNothingFollows();
 };
 
 void TestUpstreamWire::hopByHopFieldsDropped_data()
@@ -161,6 +163,31 @@ void TestUpstreamWire::readsAnswers()
     QCOMPARE(state, UpstreamResponseReader::State::Complete);
     QCOMPARE(reader.status(), status);
     QCOMPARE(reader.body(), body);
+}
+
+// Whether the proxy may send another request on the connection, the answer read in one piece. Bytes after a
+// framed answer are not part of it: reusing that connection would read the next answer from the wrong place
+// (found by fuzz_upstreamresponse: after a Content-Length body they were dropped and the connection kept).
+void TestUpstreamWire::reusableOnlyWhenNothingFollows_data()
+{
+    QTest::addColumn<QByteArray>("wire");
+    QTest::addColumn<bool>("reusable");
+    QTest::addRow("content-length, nothing after") << "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"_ba << true;
+    QTest::addRow("content-length, bytes after") << "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200"_ba << false;
+    QTest::addRow("chunked, nothing after") << "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n"_ba
+                                            << true;
+    QTest::addRow("chunked, bytes after") << "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nextra"_ba << false;
+    QTest::addRow("Connection: close") << "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"_ba << false;
+    QTest::addRow("HTTP/1.0") << "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n"_ba << false;
+}
+
+void TestUpstreamWire::reusableOnlyWhenNothingFollows()
+{
+    QFETCH(QByteArray, wire);
+    QFETCH(bool, reusable);
+    UpstreamResponseReader reader;
+    QCOMPARE(reader.feed(wire), UpstreamResponseReader::State::Complete);
+    QCOMPARE(reader.connectionReusable(), reusable);
 }
 
 QTEST_GUILESS_MAIN(TestUpstreamWire)
