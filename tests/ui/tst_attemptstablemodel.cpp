@@ -86,6 +86,36 @@ private Q_SLOTS:
         QCOMPARE(model.rowOf(3, 3), -1);
     }
 
+    // An attempt a client made (retrylab observe, a HAR import) has no decision: the table says so and shows
+    // the client's own wait beside what the previous answer asked for — never "cancelled".
+    void observedAttemptsShowTheClientsWait()
+    {
+        LiveSession session;
+        AttemptsTableModel model(&session);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        AttemptRecord first = attempt(1, 1, 429, Verdict::Retry, 10.0);
+        first.decision.reset();
+        first.observed = ObservedAttemptFacts {};
+        AttemptRecord second = attempt(1, 2, 200, Verdict::Success, 240.0);
+        second.decision.reset();
+        second.observed = ObservedAttemptFacts { std::chrono::milliseconds(210), Millis(2000), u"retry-after"_s, 7 };
+        session.onAttemptFinished(first);
+        session.onAttemptFinished(second);
+        session.flush();
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.data(model.index(0, AttemptsTableModel::Decision)).toString(), u"observed"_s);
+        QCOMPARE(model.data(model.index(0, AttemptsTableModel::Wait)).toString(), QString());
+        QVERIFY(model.data(model.index(0, AttemptsTableModel::Reason)).toString().contains(u"first attempt"_s));
+        QCOMPARE(model.data(model.index(1, AttemptsTableModel::Decision)).toString(), u"observed"_s);
+        QCOMPARE(model.data(model.index(1, AttemptsTableModel::Wait)).toString(), formatMillis(Millis(210)));
+        QCOMPARE(model.data(model.index(1, AttemptsTableModel::DelaySourceColumn)).toString(), u"client"_s);
+        const QString reason = model.data(model.index(1, AttemptsTableModel::Reason)).toString();
+        QVERIFY2(reason.contains(formatMillis(Millis(210))) && reason.contains(formatMillis(Millis(2000)))
+                && reason.contains(u"retry-after"_s),
+            qPrintable(reason));
+        QCOMPARE(model.data(model.index(1, AttemptsTableModel::Reason), Qt::ToolTipRole).toString(), reason);
+    }
+
     void clearResets()
     {
         LiveSession session;

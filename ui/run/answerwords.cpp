@@ -55,4 +55,26 @@ QString unreadRetryAfter(const AttemptRecord& a)
     return tr("The answer said %1 (%2); this policy does not read it.").arg(said, formatMillis(*a.retryAfter->delay));
 }
 
+QString observedWait(const AttemptRecord& attempt)
+{
+    if (!attempt.observed || !attempt.observed->clientWait)
+        return {};
+    return formatMillis(std::chrono::duration_cast<Millis>(*attempt.observed->clientWait));
+}
+
+QString observedReason(const AttemptRecord& attempt)
+{
+    if (!attempt.observed)
+        return {};
+    const ObservedAttemptFacts& o = *attempt.observed;
+    if (!o.clientWait)
+        return tr("Sent by the client, seen by the lab: its first attempt.");
+    if (!o.askedFor) {
+        return tr("The client sent it again %1 after the previous answer, which asked for no wait.")
+            .arg(observedWait(attempt));
+    }
+    return tr("The client sent it again %1 after the previous answer, which asked for %2 (%3).")
+        .arg(observedWait(attempt), formatMillis(*o.askedFor), o.askedBy);
+}
+
 } // namespace AnswerWords

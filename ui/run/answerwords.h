@@ -18,4 +18,10 @@ QString transportError(const AttemptRecord& attempt);
 // A sentence when the answer carried a Retry-After (or retry-after-ms…) that the policy did not read;
 // empty otherwise.
 QString unreadRetryAfter(const AttemptRecord& attempt);
+// For an attempt a client made (retrylab observe, a HAR import), which nobody here decided: "The client
+// sent it 210 ms after the previous answer, which asked for 2 s (retry-after)." / "The client's first
+// attempt." Empty for the engine's own attempts.
+QString observedReason(const AttemptRecord& attempt);
+// The client's wait before an observed attempt, as the views show a wait ("210 ms"); empty when none.
+QString observedWait(const AttemptRecord& attempt);
 }

@@ -53,27 +53,33 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
     html += u"<h2 style='margin-bottom:2px'>%1</h2>"_s.arg(esc(tr("Run %1, attempt %2").arg(a.runId).arg(a.index)));
     html += u"<p>%1</p>"_s.arg(esc(a.method + u' ' + a.url.toDisplayString()));
 
-    html += section(tr("Decision"));
-    if (a.decision) {
-        const RetryDecision& d = *a.decision;
-        QStringList facts;
-        facts << tr("Verdict: %1").arg(verdictName(d.verdict));
-        if (d.verdict == Verdict::Retry) {
-            facts << tr("Wait %1 (could have been %2 – %3), set by %4")
-                         .arg(formatMillis(d.delay), formatMillis(d.delayLow), formatMillis(d.delayHigh),
-                             d.hintHeader.isEmpty() ? delaySourceName(d.source) : d.hintHeader);
-        } else if (d.finalKind != FinalKind::None) {
-            facts << tr("Outcome: %1").arg(finalKindName(d.finalKind));
-        }
-        if (d.serverAskedFor)
-            facts << tr("The server asked for %1").arg(formatMillis(*d.serverAskedFor));
-        if (!d.ruleName.isEmpty())
-            facts << tr("Rule: %1").arg(d.ruleName);
-        html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(d.reason), esc(facts.join(u" · "_s)));
-        if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
-            html += u"<p><i>%1</i></p>"_s.arg(esc(unread));
+    if (a.observed) {
+        html += section(tr("Observed"));
+        html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(AnswerWords::observedReason(a)),
+            esc(tr("A client's own attempt, as the lab saw it: Retrylab decided nothing.")));
     } else {
-        html += u"<p>%1</p>"_s.arg(esc(tr("The run was cancelled during this attempt; nothing was decided.")));
+        html += section(tr("Decision"));
+        if (a.decision) {
+            const RetryDecision& d = *a.decision;
+            QStringList facts;
+            facts << tr("Verdict: %1").arg(verdictName(d.verdict));
+            if (d.verdict == Verdict::Retry) {
+                facts << tr("Wait %1 (could have been %2 – %3), set by %4")
+                             .arg(formatMillis(d.delay), formatMillis(d.delayLow), formatMillis(d.delayHigh),
+                                 d.hintHeader.isEmpty() ? delaySourceName(d.source) : d.hintHeader);
+            } else if (d.finalKind != FinalKind::None) {
+                facts << tr("Outcome: %1").arg(finalKindName(d.finalKind));
+            }
+            if (d.serverAskedFor)
+                facts << tr("The server asked for %1").arg(formatMillis(*d.serverAskedFor));
+            if (!d.ruleName.isEmpty())
+                facts << tr("Rule: %1").arg(d.ruleName);
+            html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(d.reason), esc(facts.join(u" · "_s)));
+            if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
+                html += u"<p><i>%1</i></p>"_s.arg(esc(unread));
+        } else {
+            html += u"<p>%1</p>"_s.arg(esc(tr("The run was cancelled during this attempt; nothing was decided.")));
+        }
     }
 
     html += section(tr("Answer"));

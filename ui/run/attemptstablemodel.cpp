@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/attemptstablemodel.h"
 
+#include "run/answerwords.h"
+
 #include "livesession.h"
 
 #include <QColor>
@@ -91,16 +93,24 @@ QVariant AttemptsTableModel::display(const AttemptRecord& a, int column) const
     case Duration:
         return a.duration() ? tr("%1 ms").arg(toMs(*a.duration()), 0, 'f', 1) : QVariant();
     case Decision:
+        if (a.observed)
+            return tr("observed");
         return a.decision ? verdictName(a.decision->verdict) : tr("cancelled");
     case Wait:
+        if (a.observed) // the client's own wait before this attempt
+            return AnswerWords::observedWait(a);
         if (a.decision && a.decision->verdict == Verdict::Retry)
             return formatMillis(a.decision->delay);
         return QVariant();
     case DelaySourceColumn:
+        if (a.observed && a.observed->clientWait)
+            return tr("client");
         if (a.decision && a.decision->verdict == Verdict::Retry)
             return delaySourceName(a.decision->source);
         return QVariant();
     case Reason:
+        if (a.observed)
+            return AnswerWords::observedReason(a);
         return a.decision ? a.decision->reason : QString();
     default:
         return QVariant();
@@ -134,8 +144,11 @@ QVariant AttemptsTableModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return display(*a, index.column());
     case Qt::ToolTipRole:
-        if (index.column() == Reason || index.column() == Decision)
+        if (index.column() == Reason || index.column() == Decision) {
+            if (a->observed)
+                return AnswerWords::observedReason(*a);
             return a->decision ? a->decision->reason : tr("The run was cancelled during this attempt.");
+        }
         return a->url.toDisplayString();
     case Qt::TextAlignmentRole:
         switch (index.column()) {
