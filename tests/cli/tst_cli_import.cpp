@@ -4,6 +4,7 @@
 // grouping, and bad input — not JSON, another version, a missing field, an unwritable output — is one line
 // on stderr with exit 2 and no file written.
 #include "../core/session/harcheck.h"
+#include "cliprocess.h"
 #include "session/sessionfile.h"
 
 #include <QJsonDocument>
@@ -13,28 +14,10 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using CliProcess::Result;
+using CliProcess::retrylab;
 
 namespace {
-
-struct Result
-{
-    int exit = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result retrylab(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(RETRYLAB_BINARY), args);
-    Result r;
-    if (!p.waitForFinished(60000))
-        return r;
-    r.exit = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 QString fixture()
 {

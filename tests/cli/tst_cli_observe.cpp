@@ -2,6 +2,7 @@
 // `retrylab observe [OPTIONS] -- COMMAND` as a real process: the command gets RETRYLAB_URL, its exit status
 // comes back as observe's, what it sent is recorded as a session of observed runs, and bad input is one line
 // on stderr with exit 2 before anything runs.
+#include "cliprocess.h"
 #include "session/sessionfile.h"
 
 #include <QJsonDocument>
@@ -13,31 +14,10 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using CliProcess::Result;
+using CliProcess::retrylab;
 
 namespace {
-
-struct Result
-{
-    int exit = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result retrylab(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(RETRYLAB_BINARY), args);
-    Result r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(2000);
-        return r;
-    }
-    r.exit = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 } // namespace
 
@@ -121,21 +101,13 @@ private Q_SLOTS:
     // retries twice, waiting the Retry-After of 1 s each time, and gets the file python served.
     void observesAClientAgainstARealUpstream()
     {
-        QProcess python;
-        python.setProcessChannelMode(QProcess::MergedChannels);
-        python.start(u"python3"_s, { u"-u"_s, u"-m"_s, u"http.server"_s, u"0"_s, u"--bind"_s, u"127.0.0.1"_s,
-                                       u"--directory"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream") });
-        QVERIFY(python.waitForStarted(5000));
-        QTRY_VERIFY_WITH_TIMEOUT(python.canReadLine(), 10000);
-        const QRegularExpressionMatch port = QRegularExpression(u"port (\\d+)"_s).match(QString::fromUtf8(python.readLine()));
-        QVERIFY(port.hasMatch());
+        const CliProcess::PythonHttpServer python(QStringLiteral(RETRYLAB_TEST_DATA "/upstream"));
+        QVERIFY(python.isRunning());
         QTemporaryDir dir;
         const QString body = dir.filePath(u"body"_s);
-        const Result r = retrylab({ u"observe"_s, u"--upstream"_s, u"http://127.0.0.1:"_s + port.captured(1), u"--scenario"_s,
+        const Result r = retrylab({ u"observe"_s, u"--upstream"_s, python.url(), u"--scenario"_s,
             QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json"), u"--json"_s, u"--"_s, u"sh"_s, u"-c"_s,
             u"curl -sS --retry 2 -o '%1' \"$RETRYLAB_URL/forward-503-503.json\""_s.arg(body) });
-        python.kill();
-        python.waitForFinished(3000);
         QVERIFY2(r.exit == 0, r.err.constData());
         QFile served(body);
         QVERIFY(served.open(QIODevice::ReadOnly));

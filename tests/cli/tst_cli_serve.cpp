@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `retrylab serve` as a user runs it: first line, a request, the ledger, SIGTERM → exit 0.
+#include "cliprocess.h"
+
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -141,16 +143,10 @@ void TestCliServe::servesUntilSigterm()
 // `serve --upstream` in front of Python's own `python3 -m http.server`, no scenario: pure observation.
 void TestCliServe::observesThroughPythonHttpServer()
 {
-    QProcess python;
-    python.setProcessChannelMode(QProcess::MergedChannels);
-    python.start(u"python3"_s, { u"-u"_s, u"-m"_s, u"http.server"_s, u"0"_s, u"--bind"_s, u"127.0.0.1"_s,
-                                   u"--directory"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream") });
-    QVERIFY(python.waitForStarted(5000));
-    QTRY_VERIFY_WITH_TIMEOUT(python.canReadLine(), 10000);
-    const QRegularExpressionMatch pm = QRegularExpression(u"port (\\d+)"_s).match(QString::fromUtf8(python.readLine()));
-    QVERIFY(pm.hasMatch());
+    const CliProcess::PythonHttpServer python(QStringLiteral(RETRYLAB_TEST_DATA "/upstream"));
+    QVERIFY(python.isRunning());
     QProcess lab;
-    lab.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1:"_s + pm.captured(1),
+    lab.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--upstream"_s, python.url(),
                                                     u"--json"_s, u"--max-requests"_s, u"2"_s, u"--duration"_s, u"30"_s });
     QVERIFY(lab.waitForStarted(5000));
     lab.setReadChannel(QProcess::StandardError);
@@ -165,14 +161,12 @@ void TestCliServe::observesThroughPythonHttpServer()
     QVERIFY(httpGet(port, "GET", "/no-such-file").startsWith("HTTP/1.1 404"));
     QTRY_COMPARE_WITH_TIMEOUT(lab.state(), QProcess::NotRunning, 10000); // --max-requests 2: it stops by itself
     QCOMPARE(lab.exitCode(), 0);
-    python.kill();
-    python.waitForFinished(3000);
     const QList<QByteArray> lines = lab.readAllStandardOutput().trimmed().split('\n');
     QCOMPARE(lines.size(), 2);
     const QJsonObject first = QJsonDocument::fromJson(lines.first()).object();
     QCOMPARE(first.value(u"step"_s).toString(), u"forward"_s);
     QCOMPARE(first.value(u"status"_s).toInt(), 200);
-    QCOMPARE(first.value(u"upstream"_s).toString(), u"http://127.0.0.1:"_s + pm.captured(1));
+    QCOMPARE(first.value(u"upstream"_s).toString(), python.url());
     QVERIFY(first.value(u"upstream_first_byte_ms"_s).isDouble());
     QCOMPARE(QJsonDocument::fromJson(lines.last()).object().value(u"status"_s).toInt(), 404);
 }
