@@ -38,3 +38,4 @@ CliCommand recoverCommand();
 CliCommand replayCommand();
 CliCommand importCommand();
 CliCommand observeCommand();
+CliCommand conformCommand();

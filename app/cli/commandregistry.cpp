@@ -19,6 +19,7 @@ const QList<CliCommand>& cliCommands()
         list << replayCommand();
         list << observeCommand();
         list << importCommand();
+        list << conformCommand();
         return list;
     }();
     return commands;
