@@ -13,6 +13,7 @@ packages=(
     appstream desktop-file-utils
     python3 python3-jsonschema
     python3-stripe
+    libxml2-utils # tests/core/conform: xmllint checks the JUnit report against tests/schemas/junit.xsd
     python3-urllib3 # tests/clients: urllib3.Retry observed through the lab (issue 12 §5)
     clang-14 libclang-rt-14-dev # tests/fuzz: clang with libFuzzer and the sanitizer runtimes (cmake --preset fuzz)
     "$@"
