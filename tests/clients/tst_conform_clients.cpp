@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `retrylab conform` with clients nobody here wrote (issue 13 §5), on the whole `standard` suite: Debian 12's
+// curl 7.88.1 against `curl-7.88` and Debian 12's python3-urllib3 1.26.12 against `urllib3`. Each must
+// conform in every case; the only findings allowed are the documented, version-specific deviations listed
+// below with their reason (none today). The negative test: curl judged against `slen`, which does not
+// retry a bare 503 and adds an Idempotency-Key to every POST, fails with exactly those findings.
+//
+// curl runs with --retry 3 (the preset models --retry 7; the policy judged is the preset with
+// max_retries 3, written by the test, so an endless 503 takes 7 s instead of 127 s) and -m 3, so a hang
+// ends in a timeout curl retries. urllib3 runs Retry(total=3, backoff_factor=0.5), the preset's numbers,
+// with a 3 s timeout.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Conform
+{
+    int exit = -1;
+    QJsonObject report;
+    QByteArray err;
+};
+
+Conform conform(const QStringList& args, int timeoutMs = 400000)
+{
+    QProcess p;
+    p.start(QStringLiteral(RETRYLAB_BINARY), QStringList { u"conform"_s, u"--json"_s } + args);
+    Conform c;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(2000);
+        return c;
+    }
+    c.exit = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    c.report = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    c.err = p.readAllStandardError();
+    return c;
+}
+
+// (case, rule) pairs a client may show, each with its reason; anything else fails.
+using Deviations = QHash<QString, QString>;
+
+// "case → findings" lines for the log (the conformance table of the closing note) and the failures.
+QStringList check(const Conform& c, const Deviations& allowed, QStringList* table)
+{
+    QStringList unexpected;
+    for (const QJsonValue& v : c.report.value(u"cases"_s).toArray()) {
+        const QJsonObject o = v.toObject();
+        const QString name = o.value(u"case"_s).toString();
+        QStringList rules;
+        for (const QJsonValue& f : o.value(u"findings"_s).toArray()) {
+            const QString rule = f.toObject().value(u"rule"_s).toString();
+            rules << rule;
+            if (!allowed.contains(name + u' ' + rule))
+                unexpected << name + u": "_s + f.toObject().value(u"sentence"_s).toString();
+        }
+        if (o.value(u"verdict"_s).toString() == u"error"_s)
+            unexpected << name + u": could not run: "_s + o.value(u"error"_s).toString();
+        table->append(u"%1 %2 (%3 attempts)%4"_s.arg(o.value(u"verdict"_s).toString().toUpper().leftJustified(5), name)
+                          .arg(o.value(u"attempts"_s).toArray().size())
+                          .arg(rules.isEmpty() ? QString() : u": "_s + rules.join(u", "_s)));
+    }
+    return unexpected;
+}
+
+QString writePolicyVariant(const QTemporaryDir& dir, const QString& preset, int maxRetries)
+{
+    QFile in(QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/presets/") + preset + u".json"_s);
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject policy = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonObject limits = policy.value(u"limits"_s).toObject();
+    limits.insert(u"max_retries"_s, maxRetries);
+    policy.insert(u"limits"_s, limits);
+    policy.insert(u"name"_s, u"%1-retry%2"_s.arg(preset).arg(maxRetries));
+    QFile out(dir.filePath(preset + u".json"_s));
+    if (!out.open(QIODevice::WriteOnly))
+        return {};
+    out.write(QJsonDocument(policy).toJson());
+    return out.fileName();
+}
+
+const QString kCurl = u"exec curl -sS --fail -o /dev/null --retry 3 -m 3 -X \"$RETRYLAB_METHOD\" "
+                      "${RETRYLAB_IDEMPOTENCY_KEY:+-H \"Idempotency-Key: $RETRYLAB_IDEMPOTENCY_KEY\"} \"$RETRYLAB_URL\""_s;
+
+const QString kUrllib3 = uR"(import os, sys, urllib3
+from urllib3.util.retry import Retry
+key = os.environ.get('RETRYLAB_IDEMPOTENCY_KEY')
+method = os.environ['RETRYLAB_METHOD']
+http = urllib3.PoolManager(retries=Retry(total=3, backoff_factor=0.5), timeout=urllib3.Timeout(total=3))
+try:
+    r = http.request(method, os.environ['RETRYLAB_URL'], body=b'{}' if method == 'POST' else None,
+                     headers={'Idempotency-Key': key} if key else {})
+except urllib3.exceptions.HTTPError as e:
+    print('urllib3:', type(e).__name__, e, file=sys.stderr)
+    sys.exit(1)
+sys.exit(0 if r.status < 400 else 1)
+)"_s;
+
+} // namespace
+
+class TestConformClients : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(!QStandardPaths::findExecutable(u"curl"_s).isEmpty(), "curl is needed: packaging/install-deps.sh");
+    }
+
+    void curlConformsToCurl788()
+    {
+        const QString policy = writePolicyVariant(m_dir, u"curl-7.88"_s, 3);
+        QVERIFY(!policy.isEmpty());
+        const QString junit = m_dir.filePath(u"curl.xml"_s);
+        const Conform c = conform({ u"--policy"_s, policy, u"--suite"_s, u"standard"_s, u"--junit"_s, junit, u"--"_s,
+            u"sh"_s, u"-c"_s, kCurl });
+        QStringList table;
+        const QStringList unexpected = check(c, {}, &table);
+        qInfo("curl 7.88.1 against curl-7.88 (--retry 3):\n%s", qPrintable(table.join(u'\n')));
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(u'\n') + u'\n' + QString::fromUtf8(c.err.right(2000))));
+        QCOMPARE(c.exit, 0);
+        QCOMPARE(c.report.value(u"cases"_s).toArray().size(), 21);
+        QVERIFY(QFile::exists(junit));
+    }
+
+    void urllib3ConformsToUrllib3()
+    {
+        const Conform c = conform({ u"--policy"_s, u"urllib3"_s, u"--suite"_s, u"standard"_s, u"--"_s, u"/usr/bin/python3"_s,
+            u"-c"_s, kUrllib3 });
+        // urllib3 1.26.12 parses a Retry-After HTTP-date with email.utils.parsedate_tz, which reads IMF-fixdate,
+        // RFC 850 and asctime alike; nothing version-specific is expected.
+        QStringList table;
+        const QStringList unexpected = check(c, {}, &table);
+        qInfo("urllib3 1.26.12 against urllib3:\n%s", qPrintable(table.join(u'\n')));
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(u'\n') + u'\n' + QString::fromUtf8(c.err.right(2000))));
+        QCOMPARE(c.exit, 0);
+    }
+
+    void curlFailsAgainstSlen()
+    {
+        const Conform c = conform({ u"--policy"_s, u"slen"_s, u"--suite"_s, u"standard"_s, u"--case"_s, u"503-then-success"_s,
+            u"--case"_s, u"500-post-without-key"_s, u"--case"_s, u"404-not-found"_s, u"--"_s, u"sh"_s, u"-c"_s, kCurl });
+        QCOMPARE(c.exit, 1);
+        QHash<QString, QStringList> rules;
+        for (const QJsonValue& v : c.report.value(u"cases"_s).toArray()) {
+            for (const QJsonValue& f : v.toObject().value(u"findings"_s).toArray())
+                rules[v.toObject().value(u"case"_s).toString()] << f.toObject().value(u"rule"_s).toString();
+        }
+        // slen retries a 503 only for the error codes it names (the seed's list); curl retries any 503.
+        QCOMPARE(rules.value(u"503-then-success"_s), (QStringList { u"retried-not-retryable"_s, u"retried-not-retryable"_s }));
+        // slen adds a key to every POST and never retries a 500 on one; curl sends none and retries.
+        QCOMPARE(rules.value(u"500-post-without-key"_s), (QStringList { u"key-missing"_s, u"retried-not-retryable"_s }));
+        QVERIFY(rules.value(u"404-not-found"_s).isEmpty()); // both stop at a 404
+        QCOMPARE(c.report.value(u"failed"_s).toInt(), 2);
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestConformClients)
+#include "tst_conform_clients.moc"
