@@ -144,6 +144,12 @@ def main():
         failures += check(scenario_schema, scenarios, "scenarios")
         checked += len(scenarios)
 
+    suite_schema = schemas / "suite.schema.json"
+    suites = [(p.name, load(p)) for p in sorted((source / "resources" / "suites").glob("*.json"))]
+    if suite_schema.exists() and suites:
+        failures += check(suite_schema, suites, "suites")
+        checked += len(suites)
+
     if binary:
         failures += check_refused_by_both(schemas / "policy.schema.json", binary)
 
