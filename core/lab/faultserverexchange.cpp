@@ -14,6 +14,8 @@
 #include <QTcpServer>
 #include <QTimer>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using std::chrono::milliseconds;
 
@@ -188,6 +190,8 @@ void FaultServer::startPlayback(LabConnection* connection, const FaultStep& step
                 const qint64 now = nowMs();
                 x->responseHeaders = p->writtenFields();
                 x->responseBodyBytes = p->bodyBytesWritten();
+                x->responseBodyExcerpt = p->response().content().left(
+                    qsizetype(std::min<qint64>(p->bodyBytesWritten(), LabExchange::responseExcerptCap)));
                 if (answered)
                     x->responseFinishedMs = now;
                 if (p->closedConnection() && !x->labClosedMs)

@@ -58,6 +58,10 @@ struct LabExchange
     int status = 0; // 0: no status line was written
     HttpHeaderList responseHeaders; // as written
     qint64 responseBodyBytes = 0; // body bytes written
+    // The first bytes of the body as written (up to responseExcerptCap), so a policy's body rules
+    // ("error.code") can be read off an observed answer. Not part of the exchange JSON.
+    QByteArray responseBodyExcerpt;
+    static constexpr qsizetype responseExcerptCap = 4096;
     std::optional<qint64> responseStartedMs; // the status line and headers were written
     std::optional<qint64> responseFinishedMs; // the whole answer was written
     std::optional<qint64> clientGoneMs; // the client closed or reset before the answer finished

@@ -127,6 +127,8 @@ AttemptRecord attemptRecord(const ObservedAttempt& o, int runId, const RecordOpt
     if (e.status > 0)
         a.status = e.status;
     a.responseHeaders = e.responseHeaders;
+    a.bodyExcerpt = e.responseBodyExcerpt;
+    a.bodyExcerptTruncated = e.responseBodyBytes > e.responseBodyExcerpt.size();
     QString errorText;
     a.error = errorOf(e, &errorText);
     a.qtError = errorText;

@@ -78,7 +78,8 @@ private slots:
     {
         const CliProcess::Result r = retrylab({ u"conform"_s, u"--list"_s });
         QCOMPARE(r.exit, 0);
-        QVERIFY(r.out.startsWith("standard — "));
+        QVERIFY(r.out.startsWith("seeds — "));
+        QVERIFY(r.out.contains("\nstandard — "));
         QVERIFY(r.out.contains("  endless-503 "));
     }
 
@@ -108,6 +109,49 @@ private slots:
         QCOMPARE(bad.exit, 1);
         QVERIFY2(bad.out.contains("retried-not-retryable: attempt 2 was sent"), bad.out.constData());
         QVERIFY2(bad.out.contains("FAIL   run-1"), bad.out.constData());
+    }
+
+    // Retrylab's own engine (`retrylab run`) as the client, on the seeds suite's cases for each seed's preset:
+    // the judge and the engine read one policy the same way, body rules (error.code) included, since the
+    // lab keeps the start of every answer's body.
+    void engineConformsToTheSeedPresets_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("prefix");
+        QTest::addRow("seed 000") << u"paymongo"_s << u"paymongo-"_s;
+        QTest::addRow("seed 001") << u"slen"_s << u"slen-"_s;
+        QTest::addRow("seed 002") << u"rfc9110-standard"_s << u"rfc9110-"_s;
+        QTest::addRow("seed 003") << u"checkout-go"_s << u"checkout-"_s;
+        QTest::addRow("seed 004") << u"pix"_s << u"pix-"_s;
+    }
+
+    void engineConformsToTheSeedPresets()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, prefix);
+        const CliProcess::Result list = retrylab({ u"conform"_s, u"--list"_s });
+        QStringList args { u"conform"_s, u"--policy"_s, preset, u"--suite"_s, u"seeds"_s, u"--json"_s };
+        int cases = 0;
+        for (const QString& line : QString::fromUtf8(list.out).split(u'\n')) {
+            if (line.startsWith(u"  "_s + prefix)) {
+                args << u"--case"_s << line.trimmed().section(u' ', 0, 0);
+                ++cases;
+            }
+        }
+        QVERIFY(cases >= 2);
+        // The URL and method come from the environment: through a shell.
+        const QString shell = u"exec '%1' run --quiet --policy %2 --url \"$RETRYLAB_URL\" --method \"$RETRYLAB_METHOD\""_s.arg(
+            QStringLiteral(RETRYLAB_BINARY), preset);
+        args << u"--"_s << u"sh"_s << u"-c"_s << shell;
+        const CliProcess::Result r = retrylab(args, 170000);
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QStringList findings;
+        for (const QJsonValue& c : report.value(u"cases"_s).toArray()) {
+            for (const QJsonValue& f : c.toObject().value(u"findings"_s).toArray())
+                findings << c.toObject().value(u"case"_s).toString() + u": "_s + f.toObject().value(u"sentence"_s).toString();
+        }
+        QVERIFY2(r.exit == 0, qPrintable(findings.join(u'\n') + QString::fromUtf8(r.err.right(1500))));
+        QCOMPARE(report.value(u"cases"_s).toArray().size(), cases);
     }
 
 private:
