@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "appsettings.h"
+#include "conformance/conformanceview.h"
 #include "editors/policyeditor.h"
 #include "editors/requesteditor.h"
 #include "labview/labpanel.h"
@@ -79,12 +80,14 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     m_rateLimitChart = new RateLimitChartView(session, m_views);
     m_summary = new SummaryView(session, m_views);
     m_compare = new CompareView(m_views);
+    m_conformance = new ConformanceView(clock, scheduler, m_views);
     m_views->addTab(m_timeline, tr("&Timeline"));
     m_views->addTab(m_delayChart, tr("&Delays"));
     m_views->addTab(m_rateLimitChart, tr("Rate &limits"));
     m_views->addTab(m_attempts, tr("&Attempts"));
     m_views->addTab(m_summary, tr("S&ummary"));
     m_views->addTab(m_compare, tr("Co&mpare"));
+    m_views->addTab(m_conformance, tr("Co&nformance"));
     // The same attempt is highlighted in the timeline and the table, whichever the user picked it in.
     connect(m_timeline, &TimelineView::attemptSelected, m_attempts, &AttemptsPage::selectAttempt);
     connect(m_attempts, &AttemptsPage::attemptSelected, m_timeline, &TimelineView::selectAttempt);
@@ -126,6 +129,19 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
         if (running)
             m_lab->showLive();
     });
+    // Conformance judges the editor's policy or a preset, and the session the views show; a case's attempts
+    // are shown on the timeline like any session, the attempt a finding is about selected.
+    m_conformance->setEditorPolicy([this] { return m_policy->policy(); });
+    connect(m_files->document(), &SessionDocument::changed, this,
+        [this] { m_conformance->setShownSession(m_files->document()->session()); });
+    connect(m_conformance, &ConformanceView::statusMessage, this, &MainWindow::showStatus);
+    connect(m_conformance, &ConformanceView::showAttemptsRequested, this,
+        [this](std::shared_ptr<const Session> judged, const QString& title, int runId, int attempt) {
+            showSession(std::move(judged), title, SessionDocument::Origin::Judged, false);
+            m_views->setCurrentWidget(m_timeline);
+            m_timeline->selectAttempt(runId, attempt);
+            m_attempts->selectAttempt(runId, attempt);
+        });
     // "The policy has problems" goes once the policy is fixed.
     connect(m_policy, &PolicyEditor::policyChanged, this, [this] {
         if (m_showingPolicyProblem && m_policy->policy())

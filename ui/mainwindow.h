@@ -13,6 +13,7 @@
 
 class AttemptsPage;
 class CompareView;
+class ConformanceView;
 class ElidedLabel;
 class HelpWindow;
 class PlaybackBar;
@@ -56,6 +57,7 @@ public:
     RateLimitChartView* rateLimitChart() const { return m_rateLimitChart; }
     SummaryView* summary() const { return m_summary; }
     CompareView* compareView() const { return m_compare; }
+    ConformanceView* conformanceView() const { return m_conformance; }
     PlaybackBar* playbackBar() const { return m_playback; }
     SessionFileActions* sessionFiles() const { return m_files; }
     ReplayActions* replays() const { return m_replays; }
@@ -124,6 +126,7 @@ private:
     RateLimitChartView* m_rateLimitChart = nullptr;
     SummaryView* m_summary = nullptr;
     CompareView* m_compare = nullptr;
+    ConformanceView* m_conformance = nullptr;
     PlaybackBar* m_playback = nullptr;
     SessionFileActions* m_files = nullptr;
     ReplayActions* m_replays = nullptr;

@@ -55,6 +55,8 @@ QString SessionDocument::displayName() const
         return m_savedByUser ? name : tr("Unsaved replay");
     case Origin::Recovered:
         return tr("%1 (recovered)").arg(name);
+    case Origin::Judged:
+        return tr("Conformance case %1 (unsaved)").arg(m_path);
     case Origin::Opened:
     case Origin::None:
         break;
@@ -68,6 +70,8 @@ QString SessionDocument::shortName() const
         return tr("No session");
     if (m_savedByUser || m_origin == Origin::Opened)
         return QFileInfo(m_path).fileName();
+    if (m_origin == Origin::Judged)
+        return tr("conformance case %1").arg(m_path);
     QStringList policies;
     for (const RetryPolicy& p : m_session->policies) {
         if (!policies.contains(p.name))

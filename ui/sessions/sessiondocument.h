@@ -21,7 +21,7 @@ class SessionDocument final : public QObject
 {
     Q_OBJECT
 public:
-    enum class Origin { None, Recorded, Opened, Replay, Recovered };
+    enum class Origin { None, Recorded, Opened, Replay, Recovered, Judged }; // Judged: a conformance case's attempts
     enum class Job { None, Open, Save, Export };
 
     explicit SessionDocument(QObject* parent = nullptr);

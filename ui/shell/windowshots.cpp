@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "shell/windowshots.h"
 
+#include "conformance/conformancemodel.h"
+#include "conformance/conformanceview.h"
 #include "editors/policyeditor.h"
 #include "labview/labpanel.h"
 #include "mainwindow.h"
@@ -14,7 +16,9 @@
 
 #include <QImage>
 #include <QPixmap>
+#include <QComboBox>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableView>
 #include <QTimer>
 
@@ -71,6 +75,29 @@ void WindowShots::saveViews()
     });
 }
 
+// The session shown judged against curl-7.88 in the Conformance view, its first case that does not conform
+// selected with its findings.
+void WindowShots::saveConformance()
+{
+    MainWindow* w = m_window;
+    ConformanceView* view = w->conformanceView();
+    w->liveViews()->setCurrentWidget(view);
+    view->policyBox()->setCurrentIndex(std::max(0, view->policyBox()->findData(u"curl-7.88"_s)));
+    view->judgeShownSession();
+    int row = 0;
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        if (const CaseResult* result = view->model()->result(r); result && !result->conforms()) {
+            row = r;
+            break;
+        }
+    }
+    view->table()->selectRow(row);
+    QTimer::singleShot(300, this, [this] {
+        save(m_window, u"conformance.png"_s);
+        m_window->close();
+    });
+}
+
 // The batch just recorded, replayed offline under AWS standard retries and compared with the recording.
 void WindowShots::saveCompare()
 {
@@ -82,7 +109,7 @@ void WindowShots::saveCompare()
     connect(replays, &ReplayActions::replayFinished, this, [this] {
         QTimer::singleShot(500, this, [this] {
             save(m_window, u"compare.png"_s);
-            m_window->close();
+            saveConformance();
         });
     }, Qt::SingleShotConnection);
     if (!replays->replay(options, tr("what-if under aws-standard"))) {
