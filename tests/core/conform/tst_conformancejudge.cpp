@@ -8,7 +8,10 @@
 #include "conform/conformancejudge.h"
 #include "conform/conformancerunner.h"
 #include "lab/labexchange.h"
+#include "policy/backoff.h"
+#include "policy/decide.h"
 #include "policy/presetcatalog.h"
+#include "policy/randomsource.h"
 
 #include <QTest>
 
@@ -109,6 +112,8 @@ private slots:
     void toleranceWidensTheRange_data();
     void toleranceWidensTheRange();
     void ruleNamesRoundTrip();
+    void aClientDoingWhatThePolicyDoesConforms_data();
+    void aClientDoingWhatThePolicyDoesConforms();
 };
 
 void TestConformanceJudge::rules_data()
@@ -282,6 +287,76 @@ void TestConformanceJudge::ruleNamesRoundTrip()
     QVERIFY(!error.isEmpty());
     QVERIFY(!parseWaitTolerance(u"1:2:3"_s, {}, &error));
     QVERIFY(!parseWaitTolerance(u"abc"_s, {}, &error));
+}
+
+// Every preset, stateful ones (decorrelated backoff, retry quotas) included: a client that takes exactly the
+// waits the policy draws (decide() with a seeded random source) after a run of 503s conforms, and the same
+// run with one wait pushed far past the policy's range is found out — unless the policy never retried.
+void TestConformanceJudge::aClientDoingWhatThePolicyDoesConforms_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<quint64>("seed");
+    for (const QString& name : PresetCatalog::names()) {
+        for (quint64 seed : { 1u, 7u })
+            QTest::addRow("%s, seed %llu", qPrintable(name), static_cast<unsigned long long>(seed)) << name << seed;
+    }
+}
+
+void TestConformanceJudge::aClientDoingWhatThePolicyDoesConforms()
+{
+    QFETCH(QString, preset);
+    QFETCH(quint64, seed);
+    const PolicyParseResult parsed = PresetCatalog::load(preset);
+    QVERIFY(parsed.ok());
+    const RetryPolicy& policy = *parsed.policy;
+    const QDateTime origin = QDateTime(QDate(2026, 12, 1), QTime(12, 0), Qt::UTC);
+    SeededRandomSource random(seed);
+    BackoffState backoff;
+    QList<Ex> attempts;
+    QList<qint64> waits;
+    bool retried = true;
+    qint64 at = 1000;
+    for (int i = 1; i <= 4 && retried; ++i) {
+        Ex x = st(503);
+        x.arrivedMs = at;
+        attempts << x;
+        DecisionContext context;
+        context.attempt = i;
+        context.elapsed = Millis(at + x.durationMs - attempts.first().arrivedMs);
+        context.now = origin.addMSecs(at + x.durationMs);
+        const RetryDecision d = decide(policy, RequestFacts {}, AttemptOutcome::answered(503), context, backoff, random);
+        retried = d.verdict == Verdict::Retry;
+        if (retried) {
+            waits << d.delay.count();
+            at += x.durationMs + d.delay.count();
+        }
+    }
+    if (retried) { // the policy would go on: the server answers at last
+        Ex ok = st(200);
+        ok.arrivedMs = at;
+        attempts << ok;
+    }
+    const auto judgeOf = [&](const QList<Ex>& list) {
+        QList<LabExchange> exchanges;
+        for (qsizetype i = 0; i < list.size(); ++i)
+            exchanges << exchange(list.at(i), quint64(i + 1));
+        JudgeOptions options;
+        options.wallOrigin = origin;
+        ConformanceJudge judge(policy, options);
+        return judge.judge(judgedRunOf(exchanges, retried ? 0 : 1, std::nullopt, origin));
+    };
+    const RunJudgement faithful = judgeOf(attempts);
+    QStringList sentences;
+    for (const ConformanceFinding& f : faithful.findings)
+        sentences << f.sentence();
+    QVERIFY2(faithful.conforms(), qPrintable(sentences.join(u'\n')));
+    if (waits.isEmpty())
+        return;
+    QList<Ex> late = attempts;
+    for (qsizetype i = 1; i < late.size(); ++i)
+        late[i].arrivedMs += 60000 + 4 * waits.first(); // the first wait far longer than drawn
+    const RunJudgement found = judgeOf(late);
+    QVERIFY2(rulesOf(found.findings).contains(u"wait"_s), qPrintable(preset));
 }
 
 QTEST_GUILESS_MAIN(TestConformanceJudge)
