@@ -5,8 +5,7 @@
 #include "cli/filechecks.h"
 #include "cli/observereport.h"
 
-#include "observe/harimport.h"
-#include "observe/observationrecorder.h"
+#include "observe/harsession.h"
 #include "session/sessionfile.h"
 
 #include <QCoreApplication>
@@ -63,31 +62,24 @@ int runImport(const QStringList& rawArgs, CliIo& io)
     const QString output = *a.value(u"output"_s);
     if (const QString problem = outputPathProblem(output); !problem.isEmpty())
         return usage(io, u"-o: "_s + problem);
-    InferenceOptions inference;
+    Millis window = InferenceOptions {}.window;
     if (a.isSet(u"window"_s)) {
-        const std::optional<qint64> window = a.secondsAsMillis(u"window"_s);
-        if (!window)
+        const std::optional<qint64> ms = a.secondsAsMillis(u"window"_s);
+        if (!ms)
             return usage(io, a.error());
-        inference.window = Millis(*window);
+        window = Millis(*ms);
     }
     const QString input = a.positional().first();
-    const HarImport har = HarImport::readFile(input);
-    if (!har.ok())
+    const HarSession::Result har = HarSession::fromFile(input, window);
+    if (!har.session)
         return usage(io, withFileName(input, har.problem));
-
-    inference.wallOrigin = har.wallOrigin;
-    RecordOptions records;
-    records.wallOrigin = har.wallOrigin;
-    records.urls = har.urls;
-    const QList<ObservedRun> runs = RetryInference::infer(har.exchanges, inference);
-    Session session = ObservationRecorder::sessionOf(runs, records, u"import-har"_s);
-    session.meta.notes = har.creator.isEmpty() ? tr("imported from %1").arg(input)
-                                               : tr("imported from %1 (recorded by %2)").arg(input, har.creator);
     QString error;
-    if (!SessionFile::save(session, output, {}, &error)) {
+    if (!SessionFile::save(*har.session, output, {}, &error)) {
         io.err << "retrylab import: " << withFileName(output, error) << '\n';
         return CliExit::Failed;
     }
+    const QList<ObservedRun>& runs = har.runs;
+    const RecordOptions& records = har.records;
     for (const ObservedRun& run : runs) {
         for (const ObservedAttempt& attempt : run.attempts) {
             if (a.isSet(u"json"_s))

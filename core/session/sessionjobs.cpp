@@ -49,13 +49,20 @@ SessionProgress SessionJobs::progressFor(quint64 generation)
 
 quint64 SessionJobs::open(const QString& path)
 {
+    return load([path](const SessionProgress& progress, QString* error, SessionFile::Status* status) {
+        return SessionFile::open(path, progress, error, status);
+    });
+}
+
+quint64 SessionJobs::load(Loader loader)
+{
     const quint64 generation = ++*m_generation;
     auto current = m_generation;
-    m_pool.start([this, path, generation, current] {
+    m_pool.start([this, loader = std::move(loader), generation, current] {
         const SessionProgress progress = progressFor(generation);
         QString error;
         SessionFile::Status status = SessionFile::Status::Ok;
-        std::shared_ptr<Session> session(SessionFile::open(path, progress, &error, &status).release());
+        std::shared_ptr<Session> session(loader(progress, &error, &status).release());
         if (status == SessionFile::Status::Cancelled || current->load() != generation) {
             QMetaObject::invokeMethod(this, [this, generation] { Q_EMIT cancelled(generation); }, Qt::QueuedConnection);
             return;

@@ -23,6 +23,10 @@ public:
     ~SessionJobs() override; // cancels and waits for the running job
 
     quint64 open(const QString& path);
+    // Any other way of reading a session off the GUI thread (a HAR import): LOADER returns the session, or
+    // null with *error set (and *status Failed or Cancelled); opened() or failed() report it as for open().
+    using Loader = std::function<std::unique_ptr<Session>(const SessionProgress& progress, QString* error, SessionFile::Status* status)>;
+    quint64 load(Loader loader);
     quint64 save(std::shared_ptr<const Session> session, const QString& path);
     // Writes SESSION to PATH in FORMAT (SessionExport); secrets redacted unless REDACT is false.
     quint64 exportTo(std::shared_ptr<const Session> session, SessionExport::Format format, bool redact, const QString& path);

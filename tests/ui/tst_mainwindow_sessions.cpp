@@ -332,6 +332,38 @@ private Q_SLOTS:
         QCOMPARE(window.recovery()->recoverInterrupted(false), 0); // nothing left
     }
 
+    // File ▸ Import HAR (issue 12 §4): a DevTools export shown as observed runs, off the GUI thread; a HAR that
+    // cannot be read leaves the session alone and says where it is wrong.
+    void importsAHar()
+    {
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
+        SessionDocument* doc = window.sessionFiles()->document();
+        QSignalSpy finished(doc, &SessionDocument::jobFinished);
+        QVERIFY(window.sessionFiles()->openSession(QStringLiteral(RETRYLAB_TEST_DATA "/har/devtools-retries.har")));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().at(2).value<SessionFile::Status>(), SessionFile::Status::Ok);
+        QVERIFY(doc->session());
+        QCOMPARE(doc->session()->runs.size(), 2);
+        QCOMPARE(doc->session()->attemptCount(), 4);
+        QVERIFY(!doc->isSavedByUser()); // Save asks for a session file name
+        QVERIFY(doc->session()->runRecord(0).observed.has_value());
+        QTRY_COMPARE(window.attemptsPage()->table()->model()->rowCount(), 4);
+        const auto shown = doc->session();
+
+        const QString bad = m_dir.filePath(u"broken.har"_s);
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"log": {"version": "1.2", "entries": [ {"request": {"url": "/relative"}} ]}})");
+        f.close();
+        finished.clear();
+        QVERIFY(window.sessionFiles()->importHar(bad));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().at(2).value<SessionFile::Status>(), SessionFile::Status::Failed);
+        const QString message = finished.first().at(3).toString();
+        QVERIFY2(message.startsWith(u"broken.har: "_s) && message.contains(u"entries[0]"_s), qPrintable(message));
+        QCOMPARE(doc->session(), shown);
+    }
+
     void everyMainActionHasAShortcut()
     {
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);

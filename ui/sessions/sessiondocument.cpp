@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessions/sessiondocument.h"
 
+#include "observe/harsession.h"
+
 #include "session/sessionjobs.h"
 
 #include <QFileInfo>
@@ -128,6 +130,22 @@ bool SessionDocument::open(const QString& path)
         return false;
     begin(Job::Open, path);
     m_generation = m_jobs->open(path);
+    return true;
+}
+
+bool SessionDocument::importHar(const QString& path)
+{
+    if (m_job != Job::None)
+        return false;
+    begin(Job::Open, path);
+    m_generation = m_jobs->load([path](const SessionProgress&, QString* error, SessionFile::Status* status) {
+        HarSession::Result har = HarSession::fromFile(path);
+        if (!har.session) {
+            *error = QFileInfo(path).fileName() + QStringLiteral(": ") + har.problem;
+            *status = SessionFile::Status::Failed;
+        }
+        return std::move(har.session);
+    });
     return true;
 }
 

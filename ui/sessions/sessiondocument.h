@@ -46,6 +46,8 @@ public:
 
     Job busyWith() const { return m_job; }
     bool open(const QString& path); // false when another job runs
+    // A HAR file read as observed traffic (HarSession), off the GUI thread like open(); shown as opened.
+    bool importHar(const QString& path);
     bool saveAs(const QString& path);
     bool exportTo(SessionExport::Format format, bool redact, const QString& path);
     void cancel();

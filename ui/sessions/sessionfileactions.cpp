@@ -27,6 +27,14 @@ SessionFileActions::SessionFileActions(QWidget* window, QObject* parent)
         if (!path.isEmpty())
             openSession(path);
     });
+    m_importHar = new QAction(tr("&Import HAR…"), this);
+    m_importHar->setToolTip(tr("Read a HAR 1.2 file (browser DevTools, Charles, mitmproxy…) as a client's observed "
+                               "traffic: its retries inferred and shown like any session"));
+    connect(m_importHar, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(m_window, tr("Import HAR"), QString(), tr("HAR files (*.har *.json)"));
+        if (!path.isEmpty())
+            importHar(path);
+    });
     m_save = new QAction(tr("&Save Session As…"), this);
     m_save->setShortcut(QKeySequence::Save);
     m_save->setToolTip(tr("Save the session shown in the views (Ctrl+S)"));
@@ -58,6 +66,7 @@ void SessionFileActions::fillFileMenu(QMenu* menu)
         [] { return AppSettings().recentSessions(); }, [] { AppSettings().clearRecentSessions(); },
         { tr("No recent sessions"), tr("Clear Recent Sessions") }, this);
     connect(m_recent, &RecentFilesMenu::chosen, this, &SessionFileActions::openSession);
+    menu->addAction(m_importHar);
     menu->addAction(m_save);
     menu->addAction(m_saveReplay);
     menu->addSeparator();
@@ -71,6 +80,7 @@ void SessionFileActions::updateActions(bool idle)
     idle = idle && m_document->busyWith() == SessionDocument::Job::None;
     const bool has = m_document->hasSession();
     m_open->setEnabled(idle);
+    m_importHar->setEnabled(idle);
     m_save->setEnabled(has && idle);
     m_saveReplay->setEnabled(m_lastReplay && idle);
     m_export->setEnabled(has && idle);
@@ -92,8 +102,19 @@ void SessionFileActions::noteRecentSession(const QString& path)
         m_recent->rebuild();
 }
 
+bool SessionFileActions::importHar(const QString& path)
+{
+    if (!m_document->importHar(path))
+        return false;
+    m_importing = path;
+    showJobProgress(m_document, m_window, tr("Importing %1…").arg(QFileInfo(path).fileName()), tr("Import HAR"));
+    return true;
+}
+
 bool SessionFileActions::openSession(const QString& path)
 {
+    if (path.endsWith(u".har"_s, Qt::CaseInsensitive)) // a HAR is imported, whichever way it was opened
+        return importHar(path);
     if (!m_document->open(path))
         return false;
     showJobProgress(m_document, m_window, tr("Reading %1…").arg(QFileInfo(path).fileName()), tr("Open Session"));
@@ -103,12 +124,15 @@ bool SessionFileActions::openSession(const QString& path)
 void SessionFileActions::onJobFinished(
     SessionDocument::Job job, const QString& path, SessionFile::Status status, const QString& message)
 {
+    const bool imported = !m_importing.isEmpty() && job == SessionDocument::Job::Open && path == m_importing;
+    if (job == SessionDocument::Job::Open)
+        m_importing.clear();
     switch (status) {
     case SessionFile::Status::Cancelled:
         Q_EMIT statusMessage(message);
         return;
     case SessionFile::Status::Failed:
-        Q_EMIT warning(tr("Session"), message);
+        Q_EMIT warning(imported ? tr("Import HAR") : tr("Session"), message);
         Q_EMIT statusMessage(message);
         return;
     case SessionFile::Status::Ok:
@@ -116,6 +140,10 @@ void SessionFileActions::onJobFinished(
     }
     switch (job) {
     case SessionDocument::Job::Open:
+        if (imported) { // not a session file: nothing to reopen from the recent list, and Save asks for a name
+            Q_EMIT showSessionRequested(m_document->session(), path, SessionDocument::Origin::Opened, false);
+            break;
+        }
         noteRecentSession(path);
         Q_EMIT showSessionRequested(m_document->session(), path, SessionDocument::Origin::Opened, true);
         break;

@@ -32,7 +32,10 @@ public:
     void fillFileMenu(QMenu* menu);
 
     // Opens PATH as a session (read off the GUI thread, progress in a dialog); false when that cannot start.
+    // PATH's session (a .har file is imported instead); false when that cannot start.
     bool openSession(const QString& path);
+    // PATH, a HAR file, read as observed traffic off the GUI thread.
+    bool importHar(const QString& path);
     // The last replay, which Save Replay As… saves.
     void setLastReplay(std::shared_ptr<const Session> replay);
     void noteRecentSession(const QString& path);
@@ -57,8 +60,10 @@ private:
     QWidget* m_window;
     SessionDocument* m_document;
     std::shared_ptr<const Session> m_lastReplay;
+    QString m_importing; // the HAR file being imported
     RecentFilesMenu* m_recent = nullptr;
     QAction* m_open = nullptr;
+    QAction* m_importHar = nullptr;
     QAction* m_save = nullptr;
     QAction* m_saveReplay = nullptr;
     QAction* m_export = nullptr;
