@@ -517,6 +517,11 @@ void MainWindow::createStatusBar()
 
 void MainWindow::startRun(int repeat)
 {
+    if (m_request->observesClient()) { // nothing is sent: the lab's traffic is watched until Stop
+        if (!m_controller->observe())
+            showStatus(m_controller->lastError());
+        return;
+    }
     RunPlan plan;
     const QString requestProblem = m_request->fillPlan(plan);
     if (!requestProblem.isEmpty()) {

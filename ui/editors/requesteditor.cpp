@@ -44,6 +44,9 @@ RequestEditor::RequestEditor(QWidget* parent)
 {
     m_target->addItem(tr("Built-in fault lab"));
     m_target->addItem(tr("Another server (URL)"));
+    m_target->addItem(tr("Observe a client"));
+    m_target->setItemData(2, tr("Run starts watching what any program sends to the lab: its own retries, "
+                                "inferred, fill the views live; Stop ends it and keeps the session"), Qt::ToolTipRole);
     m_route->setPlaceholderText(tr("Another request (type it below)"));
     m_route->setToolTip(tr("The routes of the lab's scenario: picking one fills in the method, the path and a sample body"));
     m_route->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -204,9 +207,22 @@ bool RequestEditor::targetsLab() const
     return m_target->currentIndex() == 0;
 }
 
+bool RequestEditor::observesClient() const
+{
+    return m_target->currentIndex() == 2;
+}
+
+void RequestEditor::setObservesClient(bool observe)
+{
+    m_target->setCurrentIndex(observe ? 2 : 0);
+}
+
 void RequestEditor::onTargetChanged()
 {
     const bool lab = targetsLab();
+    // Observing sends nothing: the request's own fields do not apply.
+    for (QWidget* w : std::initializer_list<QWidget*> { m_method, m_url, m_route })
+        w->setEnabled(!observesClient());
     m_base->setVisible(lab);
     m_base->setText(m_labUrl.isValid() ? m_labUrl.toDisplayString() : tr("(lab off)"));
     m_url->setPlaceholderText(lab ? tr("/path on the lab") : tr("https://api.example.com/v1/things"));
@@ -306,6 +322,14 @@ void RequestEditor::updateOptionsSummary()
 
 QString RequestEditor::hint() const
 {
+    if (observesClient()) {
+        if (!m_labUrl.isValid())
+            return tr("Observing needs the built-in lab: switch it on in the lab panel.");
+        const QString url = m_labUrl.toString(QUrl::StripTrailingSlash);
+        return tr("Run starts observing: point any client at %1, e.g. curl --retry 3 %1%2 — its attempts and "
+                  "retries fill the views as they arrive; Stop ends it and keeps the session.")
+            .arg(url, m_url->text().trimmed().startsWith(u'/') ? m_url->text().trimmed() : u"/"_s);
+    }
     const QString target = m_url->text().trimmed();
     if (targetsLab()) {
         if (m_scenario.name.isEmpty() || target.isEmpty())

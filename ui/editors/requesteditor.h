@@ -49,6 +49,9 @@ public:
     void setRequest(const QString& method, const QString& pathOrUrl, bool targetLab);
     void setBody(const QString& body);
     bool targetsLab() const;
+    // Send to ▸ Observe a client: Run watches the lab's traffic instead of sending (RunController::observe).
+    bool observesClient() const;
+    void setObservesClient(bool observe);
     // Fills the editor from a read curl command; a URL on 127.0.0.1/localhost at the lab's port keeps the
     // lab as the target.
     void applyCurl(const CurlRequest& command);

@@ -3,6 +3,7 @@
 
 #include "editors/labroutes.h"
 #include "livesession.h"
+#include "run/liveobservation.h"
 
 #include "engine/clock.h"
 #include "engine/retryengine.h"
@@ -185,8 +186,80 @@ bool RunController::run(const RunPlan& plan)
     return true;
 }
 
+bool RunController::observe()
+{
+    if (m_running) {
+        fail(tr("A batch is running: stop it first."));
+        return false;
+    }
+    if (!isLabEnabled()) {
+        fail(tr("Observing a client needs the built-in lab: switch it on in the lab panel."));
+        return false;
+    }
+    if (m_resetLabBeforeRun)
+        resetLab();
+    m_session->clear();
+    m_observation = std::make_unique<LiveObservation>(m_clock, m_lab, m_session);
+    m_observationPath.clear();
+    if (!m_recordingDir.isEmpty() && QDir().mkpath(m_recordingDir)) {
+        const QString path = QDir(m_recordingDir).filePath(
+            u"run-"_s + QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss-zzz"_s) + u"-observed.json"_s);
+        QString error;
+        if (m_observation->journalTo(path, &error))
+            m_observationPath = path;
+        else
+            fail(tr("The observation is not recorded: %1").arg(error));
+    }
+    connect(m_observation.get(), &LiveObservation::observed, this, [this] {
+        m_submitted = m_finished = m_observation->runs();
+        m_attempts = m_observation->attempts();
+        emit statusChanged(statusText());
+    });
+    m_error.clear();
+    m_submitted = m_finished = m_succeeded = m_attempts = m_noRoute = 0;
+    m_stopping = false;
+    m_running = true;
+    emit runningChanged(true);
+    emit statusChanged(statusText());
+    return true;
+}
+
+void RunController::finishObserving()
+{
+    std::unique_ptr<ObservationRecorder> taken = m_observation->finish();
+    m_observation.reset();
+    m_running = false;
+    auto session = std::make_shared<const Session>(taken->session());
+    m_succeeded = int(std::count_if(session->runs.cbegin(), session->runs.cend(),
+        [&](const SessionRun& r) { return r.outcome == FinalKind::Success; }));
+    if (!m_observationPath.isEmpty()) {
+        emit batchRecorded(session, m_observationPath);
+        // Saved off the GUI thread; the journal goes once the file is on disk (ObservationRecorder::save).
+        ObservationRecorder* recorder = taken.release();
+        recorder->setParent(this);
+        const QString path = m_observationPath;
+        m_savePool.start([this, recorder, path] {
+            QString error;
+            const bool ok = recorder->save(&error);
+            QMetaObject::invokeMethod(recorder, [this, recorder, ok, path, error] {
+                recorder->deleteLater();
+                if (ok)
+                    pruneRecordings();
+                emit recordingSaved(path, ok, error);
+            }, Qt::QueuedConnection);
+        });
+    }
+    emit runningChanged(false);
+    emit statusChanged(statusText());
+}
+
 void RunController::stop()
 {
+    if (m_observation) {
+        m_stopping = true;
+        finishObserving();
+        return;
+    }
     if (!m_running || !m_batch)
         return;
     m_stopping = true;
@@ -224,6 +297,11 @@ QString RunController::statusText() const
     const QString noRoute = m_noRoute > 0
         ? tr(" — %n request(s) matched no route of %1 (answered 404, no-route)", nullptr, m_noRoute).arg(scenarioName())
         : QString();
+    if (m_observation) {
+        return tr("Observing: clients sending to %1 are watched; %n logical request(s) so far, %2 attempts (%3 retries)",
+            nullptr, m_observation->runs())
+            .arg(m_lab->url().toString(), QString::number(m_observation->attempts()), QString::number(m_observation->retries()));
+    }
     if (m_running) {
         const QString running = tr("Running: %1 of %2 runs finished, %3 attempts so far")
                                     .arg(m_finished)

@@ -21,6 +21,7 @@ class Scheduler;
 class Session;
 class SessionRecorder;
 class FaultServer;
+class LiveObservation;
 class LiveSession;
 struct FaultScenario;
 struct RunRecord;
@@ -58,6 +59,13 @@ public:
     bool run(const RunPlan& plan);
     void stop();
     bool isRunning() const { return m_running; }
+
+    // ---- observing a client (Send to ▸ Observe a client)
+    // Whatever the lab receives, from any client, becomes observed runs (the client's own retries inferred),
+    // live in the views and recorded like a batch; stop() ends it and the session becomes the current one.
+    // False (and lastError()) while a batch runs or with the lab off.
+    bool observe();
+    bool isObserving() const { return m_observation != nullptr; }
     int submitted() const { return m_submitted; }
     int finished() const { return m_finished; }
     int succeeded() const { return m_succeeded; }
@@ -94,6 +102,7 @@ private:
     void fail(const QString& message);
     void startRecording();
     void finishRecording();
+    void finishObserving();
     void pruneRecordings() const;
 
     LiveSession* m_session = nullptr;
@@ -101,6 +110,8 @@ private:
     const Clock& m_clock;
     Scheduler& m_scheduler;
     std::unique_ptr<Batch> m_batch;
+    std::unique_ptr<LiveObservation> m_observation;
+    QString m_observationPath;
     QString m_recordingDir;
     QThreadPool m_savePool;
     bool m_resetLabBeforeRun = true;
