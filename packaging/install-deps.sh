@@ -15,12 +15,17 @@ packages=(
     python3-stripe
     libxml2-utils # tests/core/conform: xmllint checks the JUnit report against tests/schemas/junit.xsd
     python3-urllib3 # tests/clients: urllib3.Retry observed through the lab (issue 12 §5)
+    nodejs npm # tests/clients/node: the openai and @aws-sdk/client-s3 npm SDKs under retrylab conform (npm ci)
     clang-14 libclang-rt-14-dev # tests/fuzz: clang with libFuzzer and the sanitizer runtimes (cmake --preset fuzz)
     "$@"
 )
 
 missing=()
 for p in "${packages[@]}"; do
+    # A nodejs from outside Debian (NodeSource) carries its own npm and conflicts with Debian's npm package.
+    if [[ $p == npm ]] && command -v npm >/dev/null; then
+        continue
+    fi
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing+=("$p")
     fi

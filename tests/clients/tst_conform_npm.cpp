@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Two npm SDKs nobody here wrote, pinned by tests/clients/node/package-lock.json, judged by
+// `retrylab conform --suite standard` against the presets that model their versions (issue 13 §5):
+//   openai 6.49.0              against openai-node-6.49 (6.26.0 to 7.4.x; 7.x needs Node.js 22, Debian 12
+//                              ships 18)
+//   @aws-sdk/client-s3 3.967.0 against aws-js-v3 (the last client-s3 whose engines allow Node.js 18; its
+//                              retry code resolves to @smithy/core 3.41.1, the version the preset was read from)
+// Each must conform in every case but the documented, version-specific deviations of its row (none today:
+// both conform in all 21 cases on Node.js 18.20.4 and 20.20.2). The crossed rows judge each SDK by the
+// other's preset on two cases where their sources differ, so a judge that passed everything would fail here.
+// Both scripts run with a 3 s per-attempt timeout (the hang case); the policy variant written here says so.
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kAttemptTimeoutMs = 3000; // the scripts' own: OpenAI({ timeout }), requestHandler.requestTimeout
+constexpr int kRunTimeoutMs = 200000; // a whole suite: ~45 s for openai (the 15 s above-caps case), ~30 s for S3
+
+// A finding the test expects: for a real row, a deviation of the pinned version (with the SDK source that
+// shows it); for a crossed row, the difference between the two SDKs that the judge must see.
+struct Expected
+{
+    QString caseName;
+    QString rule;
+    QString reason;
+};
+
+// A preset with the scripts' per-attempt timeout instead of the SDK's default (10 min for openai, none for S3).
+QString writePolicyVariant(const QString& preset, const QTemporaryDir& dir)
+{
+    QFile in(QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/presets/") + preset + u".json"_s);
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject policy = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonObject limits = policy.value(u"limits"_s).toObject();
+    limits.insert(u"attempt_timeout_ms"_s, kAttemptTimeoutMs);
+    policy.insert(u"limits"_s, limits);
+    QFile out(dir.filePath(preset + u"-timeout3s.json"_s));
+    const QByteArray text = QJsonDocument(policy).toJson();
+    if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size())
+        return {};
+    return out.fileName();
+}
+
+QString table(const QJsonArray& cases)
+{
+    QStringList lines;
+    for (const QJsonValue& v : cases) {
+        const QJsonObject c = v.toObject();
+        lines << u"  %1 %2 (%3 attempts)"_s.arg(c.value(u"verdict"_s).toString().toUpper(), -5)
+                     .arg(c.value(u"case"_s).toString(), -28)
+                     .arg(c.value(u"attempts"_s).toArray().size());
+        for (const QJsonValue& f : c.value(u"findings"_s).toArray())
+            lines << u"        "_s + f.toObject().value(u"sentence"_s).toString();
+        for (const QJsonValue& n : c.value(u"notes"_s).toArray())
+            lines << u"        (note) "_s + (n.isObject() ? n.toObject().value(u"sentence"_s).toString() : n.toString());
+    }
+    return lines.join(u'\n');
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(QList<Expected>)
+
+class TestConformNpm : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (QStandardPaths::findExecutable(u"node"_s).isEmpty())
+            QFAIL("node is not installed: run packaging/install-deps.sh (Debian 12: nodejs npm)");
+        for (const char* package : { "openai", "@aws-sdk/client-s3" }) {
+            const QString manifest = QStringLiteral(RETRYLAB_NPM_CLIENTS "/node_modules/") + QString::fromLatin1(package)
+                + u"/package.json"_s;
+            if (!QFile::exists(manifest))
+                QFAIL(qPrintable(u"%1 is missing: the npm_ci_clients fixture did not install it"_s.arg(manifest)));
+        }
+    }
+
+    void conforms_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QStringList>("cases"); // empty: the whole suite
+        QTest::addColumn<QList<Expected>>("expected");
+
+        QTest::addRow("openai 6.49.0 against openai-node-6.49")
+            << u"openai-client.mjs"_s << u"openai-node-6.49"_s << QStringList {} << QList<Expected> {};
+        QTest::addRow("@aws-sdk/client-s3 3.967.0 against aws-js-v3")
+            << u"s3-client.mjs"_s << u"aws-js-v3"_s << QStringList {} << QList<Expected> {};
+
+        const QStringList crossed { u"409-conflict"_s, u"x-should-retry-false"_s };
+        QTest::addRow("crossed: openai 6.49.0 judged by aws-js-v3")
+            << u"openai-client.mjs"_s << u"aws-js-v3"_s << crossed
+            << QList<Expected> {
+                   { u"409-conflict"_s, u"retried-not-retryable"_s,
+                       u"openai client.js shouldRetry retries 409 (lock timeouts); 409 is in none of the lists of "
+                       "@smithy/core retry/service-error-classification/constants.js"_s },
+                   { u"x-should-retry-false"_s, u"not-retried"_s,
+                       u"openai client.js shouldRetry obeys x-should-retry: false; @smithy/core reads no such header "
+                       "and retries 503 (TRANSIENT_ERROR_STATUS_CODES)"_s },
+               };
+        QTest::addRow("crossed: @aws-sdk/client-s3 3.967.0 judged by openai-node-6.49")
+            << u"s3-client.mjs"_s << u"openai-node-6.49"_s << crossed
+            << QList<Expected> {
+                   { u"409-conflict"_s, u"not-retried"_s,
+                       u"@smithy/core StandardRetryStrategy.js retries only transient, throttling and 500/502/503/504 "
+                       "errors; openai-node-6.49 retries 409"_s },
+                   { u"x-should-retry-false"_s, u"retried-not-retryable"_s,
+                       u"@smithy/core ignores x-should-retry and retries the 503; openai-node-6.49 obeys it"_s },
+               };
+    }
+
+    void conforms()
+    {
+        QFETCH(QString, script);
+        QFETCH(QString, preset);
+        QFETCH(QStringList, cases);
+        QFETCH(QList<Expected>, expected);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString policy = writePolicyVariant(preset, dir);
+        QVERIFY2(!policy.isEmpty(), qPrintable(u"cannot write a variant of preset "_s + preset));
+
+        QStringList args { u"conform"_s, u"--policy"_s, policy, u"--suite"_s, u"standard"_s, u"--json"_s };
+        for (const QString& c : cases)
+            args << u"--case"_s << c;
+        args << u"--"_s << u"node"_s << QStringLiteral(RETRYLAB_NPM_CLIENTS "/") + script;
+
+        QProcess p;
+        p.setWorkingDirectory(QStringLiteral(RETRYLAB_NPM_CLIENTS));
+        p.start(QStringLiteral(RETRYLAB_BINARY), args);
+        if (!p.waitForFinished(kRunTimeoutMs)) {
+            p.kill();
+            p.waitForFinished(3000);
+            QFAIL("retrylab conform did not finish in time");
+        }
+        const QByteArray err = p.readAllStandardError();
+        const QJsonObject report = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QVERIFY2(report.value(u"format"_s).toString() == u"retrylab-conform-report"_s, err.constData());
+        const QJsonArray results = report.value(u"cases"_s).toArray();
+        qInfo().noquote() << u"%1 (%2)\n"_s.arg(QString::fromLatin1(QTest::currentDataTag()),
+                                 report.value(u"summary"_s).toString())
+                + table(results);
+
+        if (cases.isEmpty()) {
+            QFile suite(QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/suites/standard.json"));
+            QVERIFY(suite.open(QIODevice::ReadOnly));
+            QCOMPARE(results.size(), QJsonDocument::fromJson(suite.readAll()).object().value(u"cases"_s).toArray().size());
+        } else {
+            QCOMPARE(results.size(), cases.size());
+        }
+        QCOMPARE(report.value(u"errors"_s).toInt(), 0);
+
+        // Every finding must be an expected one, and every expected one must be found.
+        QStringList unexpected;
+        QList<Expected> missing = expected;
+        for (const QJsonValue& v : results) {
+            const QJsonObject c = v.toObject();
+            const QString name = c.value(u"case"_s).toString();
+            const QString verdict = c.value(u"verdict"_s).toString();
+            const QJsonArray findings = c.value(u"findings"_s).toArray();
+            if (verdict == u"error"_s)
+                unexpected << u"%1: error (%2)"_s.arg(name, c.value(u"output"_s).toString().right(300));
+            if (verdict == u"fail"_s && findings.isEmpty())
+                unexpected << u"%1: failed without a finding"_s.arg(name);
+            for (const QJsonValue& f : findings) {
+                const QString rule = f.toObject().value(u"rule"_s).toString();
+                const auto hit = std::find_if(expected.cbegin(), expected.cend(),
+                    [&](const Expected& e) { return e.caseName == name && e.rule == rule; });
+                if (hit == expected.cend())
+                    unexpected << f.toObject().value(u"sentence"_s).toString().prepend(name + u": "_s);
+                missing.removeIf([&](const Expected& e) { return e.caseName == name && e.rule == rule; });
+            }
+        }
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(u"\n"_s)));
+        QStringList notFound;
+        for (const Expected& e : std::as_const(missing))
+            notFound << u"%1: %2 (%3)"_s.arg(e.caseName, e.rule, e.reason);
+        QVERIFY2(notFound.isEmpty(), qPrintable(u"expected findings not reported:\n"_s + notFound.join(u'\n')));
+        QCOMPARE(p.exitCode(), expected.isEmpty() ? 0 : 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConformNpm)
+#include "tst_conform_npm.moc"
