@@ -18,7 +18,7 @@ UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, boo
     , m_now(std::move(nowMs))
     , m_socket(reused ? reused : target.isTls() ? new QSslSocket(this) : new QTcpSocket(this))
     , m_timer(new QTimer(this))
-    , m_reader(std::make_unique<UpstreamResponseReader>(64 * 1024 * 1024, headRequest))
+    , m_reader(std::make_unique<UpstreamResponseReader>(qsizetype(target.maxBodyBytes), headRequest))
 {
     m_reused = reused != nullptr;
     m_socket->setParent(this);
@@ -103,6 +103,9 @@ void UpstreamCall::onReadyRead()
         return;
     case UpstreamResponseReader::State::Garbage:
         fail(u"garbage"_s, m_reader->problem());
+        return;
+    case UpstreamResponseReader::State::TooLarge:
+        fail(u"too_large"_s, m_reader->problem());
         return;
     }
 }
