@@ -68,10 +68,12 @@ inline QByteArray post(const QByteArray& target, const QByteArray& body, qsizety
         + QByteArray::number(length) + "\r\n\r\n" + body;
 }
 
-// The well-behaved client: one GET /echo per connection, its latency recorded under the current phase.
+// The well-behaved client: one GET TARGET (an /echo) per connection, its latency recorded under the
+// current phase.
 struct Prober
 {
     quint16 port = 0;
+    QByteArray target;
     std::atomic<bool> stop { false };
     std::atomic<int> phase { 0 };
     std::atomic<int> failures { 0 };
@@ -87,10 +89,10 @@ struct Prober
             QElapsedTimer t;
             t.start();
             ++sent;
-            const QByteArray answer = exchange(get("/echo?p"));
+            const QByteArray answer = exchange(get(target));
             const double ms = double(t.nsecsElapsed()) / 1e6;
             std::lock_guard lock(mutex);
-            if (!answer.startsWith("HTTP/1.1 200 ") || !answer.contains("\"target\": \"/echo?p\"")) {
+            if (!answer.startsWith("HTTP/1.1 200 ") || !answer.contains(QByteArray("\"target\": \"" + target + '"'))) {
                 ++failures;
                 lastFailure = answer.left(300);
             } else {

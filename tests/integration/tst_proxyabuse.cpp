@@ -96,17 +96,26 @@ private Q_SLOTS:
 
     void storm()
     {
-        Prober prober;
+        Prober prober; // through the proxy
         prober.port = m_proxy.port();
+        prober.target = "/echo?p";
+        Prober direct; // straight to the upstream: what the upstream itself adds under the same load
+        direct.port = m_python.port();
+        direct.target = "/echo?d";
         std::thread probe([&prober] { prober.run(); });
+        std::thread probeDirect([&direct] { direct.run(); });
         const auto finishProbe = [&] {
             prober.stop = true;
+            direct.stop = true;
             if (probe.joinable())
                 probe.join();
+            if (probeDirect.joinable())
+                probeDirect.join();
         };
         const auto guard = qScopeGuard(finishProbe);
         QTest::qWait(2000); // the baseline latency
         prober.phase = 1;
+        direct.phase = 1;
         QElapsedTimer storm;
         storm.start();
 
@@ -170,6 +179,7 @@ private Q_SLOTS:
                 QTRY_COMPARE(m_python.received(kind.path), int(sent[kind.name].size()));
         }
         QTRY_COMPARE(m_python.received("/echo?p"), prober.sent.load());
+        QTRY_COMPARE(m_python.received("/echo?d"), direct.sent.load());
         QTRY_COMPARE(m_python.received("/echo?big"), 1);
         QCOMPARE(m_python.received("/echo?refused"), 0);
         QCOMPARE(m_python.received("/echo?over"), 0);
@@ -199,6 +209,9 @@ private Q_SLOTS:
             qint64(prober.samples[0].size()), qint64(prober.samples[1].size()), stormMs);
         qInfo("latency ms: before p50 %.2f p99 %.2f; under abuse p50 %.2f p99 %.2f; p99 added %.2f (goal <= 50)",
             baseP50, baseP99, abuseP50, abuseP99, abuseP99 - baseP99);
+        qInfo("the upstream alone (no proxy): before p50 %.2f p99 %.2f; under abuse p50 %.2f p99 %.2f (%d failures)",
+            percentile(direct.samples[0], 0.5), percentile(direct.samples[0], 0.99), percentile(direct.samples[1], 0.5),
+            percentile(direct.samples[1], 0.99), direct.failures.load());
         qInfo("answered: %s; vanished clients %lld (%d reached the upstream)", qPrintable(perKind.join(u", "_s)),
             qint64(kWaves * kVanishPerWave), vanishedUp);
         qInfo("proxy: peak RSS %ld KiB (baseline RSS %ld KiB, --upstream-max-body %lld); fds baseline %d, after %d; "
