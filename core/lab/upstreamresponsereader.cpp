@@ -33,7 +33,9 @@ UpstreamResponseReader::State UpstreamResponseReader::garbage(const QString& why
 UpstreamResponseReader::State UpstreamResponseReader::tooLarge(qint64 announced)
 {
     m_problem = announced >= 0
-        ? tr("the upstream's body (%1 bytes) is longer than the %2 bytes the lab keeps (--upstream-max-body)").arg(announced).arg(m_maxBody)
+        ? tr("the upstream's body (%1 bytes) is longer than the %2 bytes the lab keeps (--upstream-max-body)")
+              .arg(announced)
+              .arg(m_maxBody)
         : tr("the upstream's body is longer than the %1 bytes the lab keeps (--upstream-max-body)").arg(m_maxBody);
     m_buffer.clear(); // nothing more of it is kept
     m_body.clear();

@@ -2,8 +2,9 @@
 // The lab as a reverse proxy (issue 12 §1), end to end on loopback: curl is the client, Python's
 // http.server (tests/data/upstream/upstream_server.py) the upstream. One client request makes at most one
 // upstream request; hop-by-hop fields stop at the lab (RFC 9110 §7.6.1); Host names the upstream; an
-// upstream that refuses, resets, hangs or sends garbage becomes a 502/504 saying so; https upstreams are
-// verified unless told otherwise.
+// upstream that refuses, resets, hangs, sends garbage or an answer past the max body becomes a 502/504
+// saying so; idle upstream connections are closed when their time runs out; https upstreams are verified
+// unless told otherwise.
 #include "lab/faultserver.h"
 
 #include "labtestsupport.h"
