@@ -13,6 +13,7 @@
 #include "labprocess.h"
 #include "proxyabusesupport.h"
 
+#include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QScopeGuard>
@@ -125,7 +126,7 @@ private Q_SLOTS:
         // A body that fits the lab's request limit (1 MiB) goes upstream whole; one over it is refused 413.
         const QByteArray fits(768 * 1024, 'f');
         Raw big(m_proxy.port(), post("/echo?big", fits, fits.size()));
-        Raw over(m_proxy.port(), post("/echo?over", QByteArray(64 * 1024, 'o'), 4 << 20)); // the head is enough to refuse
+        Raw over(m_proxy.port(), post("/echo?over", QByteArray(1024, 'o'), 4 << 20)); // the head is enough to refuse
 
         std::map<QByteArray, std::vector<std::unique_ptr<Raw>>> sent;
         std::vector<std::unique_ptr<Raw>> vanished;
@@ -169,7 +170,9 @@ private Q_SLOTS:
             perKind << u"%1 %2 → %3 %4"_s.arg(QString::fromLatin1(kind.name)).arg(sent[kind.name].size()).arg(kind.status).arg(QString::fromLatin1(kind.error));
         }
         QVERIFY2(big.status() == 200, big.got.left(300).constData());
-        QCOMPARE(QJsonDocument::fromJson(big.body()).object().value(u"body_size"_s).toInt(), fits.size());
+        const QJsonObject echoed = QJsonDocument::fromJson(big.body()).object();
+        QCOMPARE(echoed.value(u"body_size"_s).toInt(), fits.size());
+        QCOMPARE(echoed.value(u"body_sha256"_s).toString().toLatin1(), QCryptographicHash::hash(fits, QCryptographicHash::Sha256).toHex());
         QVERIFY2(over.status() == 413, over.got.left(300).constData());
         QVERIFY2(prober.failures == 0, prober.lastFailure.constData());
 
