@@ -10,6 +10,10 @@
 
 using namespace Qt::StringLiterals;
 
+namespace {
+constexpr qint64 kReadSliceBytes = 128 * 1024;
+}
+
 UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, bool headRequest,
     std::function<qint64()> nowMs, QTcpSocket* reused, QObject* parent)
     : QObject(parent)
@@ -22,6 +26,9 @@ UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, boo
 {
     m_reused = reused != nullptr;
     m_socket->setParent(this);
+    // Read in slices: an upstream sending as fast as it can (an endless body) is taken a slice per event,
+    // so the other connections are served in between, and no single read holds megabytes.
+    m_socket->setReadBufferSize(kReadSliceBytes);
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, [this] {
         fail(u"timeout"_s, tr("the upstream did not answer within %1 ms").arg(m_target.timeout.count()));
