@@ -84,7 +84,7 @@ int serve(const QStringList& args, CliIo& io)
     if (cli.isSet(u"list"_s)) {
         for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s, u"json"_s,
                  u"max-requests"_s, u"duration"_s, u"upstream"_s, u"upstream-ca"_s, u"upstream-insecure"_s,
-                 u"upstream-timeout"_s }) {
+                 u"upstream-timeout"_s, u"upstream-max-body"_s }) {
             if (cli.isSet(other)) {
                 io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
                 return CliExit::Usage;
@@ -236,7 +236,8 @@ CliCommand serveCommand()
     command.usage = QCoreApplication::translate("cli",
         "Usage: retrylab serve [--scenario NAME|FILE] [--port N] [--bind ADDR] [--tls] [--seed S]\n"
         "                      [--json] [--max-requests N] [--duration S]\n"
-        "                      [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]]\n"
+        "                      [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]\n"
+        "                                      [--upstream-max-body BYTES]]\n"
         "       retrylab serve --list\n"
         "\n"
         "Serves a fault scenario on 127.0.0.1 (and [::1]) until SIGINT or SIGTERM, then exits 0.\n"
@@ -257,6 +258,8 @@ CliCommand serveCommand()
         "  --upstream-ca FILE    PEM certificates trusted for the upstream besides the system's\n"
         "  --upstream-insecure   do not verify the upstream's certificate (said so on every exchange)\n"
         "  --upstream-timeout S  an upstream slower than this is answered 504 (default 30)\n"
+        "  --upstream-max-body BYTES  an answer body longer than this is cut off and answered 502 too_large\n"
+        "                        (default 67108864, 64 MiB; each answer in flight holds up to this much)\n"
         "  --list                list the built-in scenarios (retrylab run --scenario S --list-routes: its routes)\n"
         "\n"
         "Control endpoints (not counted as scenario requests):\n"

@@ -13,13 +13,14 @@ namespace UpstreamChoice {
 void declare(CliArgs& cli)
 {
     cli.option(u"upstream"_s).option(u"upstream-ca"_s).flag(u"upstream-insecure"_s).option(u"upstream-timeout"_s);
+    cli.option(u"upstream-max-body"_s);
 }
 
 std::optional<UpstreamTarget> read(CliArgs& cli, QString* error)
 {
     const std::optional<QString> url = cli.value(u"upstream"_s);
     if (!url) {
-        for (const QString& other : { u"upstream-ca"_s, u"upstream-insecure"_s, u"upstream-timeout"_s }) {
+        for (const QString& other : { u"upstream-ca"_s, u"upstream-insecure"_s, u"upstream-timeout"_s, u"upstream-max-body"_s }) {
             if (cli.isSet(other)) {
                 *error = QCoreApplication::translate("cli", "--%1 needs --upstream URL").arg(other);
                 return std::nullopt;
@@ -42,6 +43,14 @@ std::optional<UpstreamTarget> read(CliArgs& cli, QString* error)
             return std::nullopt;
         }
         target.timeout = std::chrono::milliseconds(*ms);
+    }
+    if (cli.isSet(u"upstream-max-body"_s)) {
+        const std::optional<qint64> bytes = cli.integer(u"upstream-max-body"_s, 1, UpstreamTarget::kMaxBodyLimit);
+        if (!bytes) {
+            *error = cli.error();
+            return std::nullopt;
+        }
+        target.maxBodyBytes = *bytes;
     }
     if (const QString problem = target.problem(); !problem.isEmpty()) {
         *error = problem.startsWith(u"--"_s) ? problem : u"--upstream: "_s + problem;

@@ -11,12 +11,13 @@
 class CliArgs;
 
 // The upstream a command was given (`--upstream URL [--upstream-ca FILE | --upstream-insecure]
-// [--upstream-timeout S]`), and the scenario that forwards everything (pure observation).
+// [--upstream-timeout S] [--upstream-max-body BYTES]`), and the scenario that forwards everything (pure
+// observation).
 namespace UpstreamChoice {
 
-// Declares the four options on CLI.
+// Declares the five options on CLI.
 void declare(CliArgs& cli);
-// nullopt without --upstream (and the other three then refused); *error set to one line when wrong.
+// nullopt without --upstream (and the other four then refused); *error set to one line when wrong.
 std::optional<UpstreamTarget> read(CliArgs& cli, QString* error);
 // One route for every method and path, one step: forward, forever.
 FaultScenario forwardEverything();

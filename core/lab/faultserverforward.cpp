@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // FaultServer, proxy mode (issue 12 §1): a `forward` step sends the request to the one configured upstream
 // — once, never retried — and relays its answer, modified as the step says; an upstream that fails
-// becomes the lab's own 502 (refused, reset, TLS, garbage) or 504 (timeout) saying what happened.
+// becomes the lab's own 502 (refused, reset, TLS, garbage, too_large) or 504 (timeout) saying what happened.
 #include "lab/faultserver.h"
 
 #include "lab/labconnection.h"
@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpSocket>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -124,6 +125,8 @@ void FaultServer::keepIdleUpstream(QTcpSocket* socket)
     }
     socket->setParent(this);
     socket->setProperty("retrylabIdleSince", nowMs());
+    const int round = socket->property("retrylabIdleRound").toInt() + 1; // which stay in the pool this is
+    socket->setProperty("retrylabIdleRound", round);
     // Anything from an idle upstream connection (bytes nobody asked for, its close) ends it.
     auto drop = [this, socket] {
         if (m_idleUpstream.removeOne(socket)) {
@@ -133,6 +136,12 @@ void FaultServer::keepIdleUpstream(QTcpSocket* socket)
     };
     connect(socket, &QIODevice::readyRead, this, drop);
     connect(socket, &QAbstractSocket::disconnected, this, drop);
+    // So does its idle time running out: closed then, not held (with its descriptor) until a next request
+    // looks at it. A later stay in the pool has a round of its own.
+    QTimer::singleShot(std::chrono::milliseconds(kIdleUpstreamMs), socket, [socket, round, drop] {
+        if (socket->property("retrylabIdleRound").toInt() == round)
+            drop();
+    });
     m_idleUpstream.append(socket);
 }
 

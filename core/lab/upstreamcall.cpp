@@ -10,6 +10,10 @@
 
 using namespace Qt::StringLiterals;
 
+namespace {
+constexpr qint64 kReadSliceBytes = 128 * 1024;
+}
+
 UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, bool headRequest,
     std::function<qint64()> nowMs, QTcpSocket* reused, QObject* parent)
     : QObject(parent)
@@ -18,10 +22,13 @@ UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, boo
     , m_now(std::move(nowMs))
     , m_socket(reused ? reused : target.isTls() ? new QSslSocket(this) : new QTcpSocket(this))
     , m_timer(new QTimer(this))
-    , m_reader(std::make_unique<UpstreamResponseReader>(64 * 1024 * 1024, headRequest))
+    , m_reader(std::make_unique<UpstreamResponseReader>(qsizetype(target.maxBodyBytes), headRequest))
 {
     m_reused = reused != nullptr;
     m_socket->setParent(this);
+    // Read in slices: an upstream sending as fast as it can (an endless body) is taken a slice per event,
+    // so the other connections are served in between, and no single read holds megabytes.
+    m_socket->setReadBufferSize(kReadSliceBytes);
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, [this] {
         fail(u"timeout"_s, tr("the upstream did not answer within %1 ms").arg(m_target.timeout.count()));
@@ -103,6 +110,9 @@ void UpstreamCall::onReadyRead()
         return;
     case UpstreamResponseReader::State::Garbage:
         fail(u"garbage"_s, m_reader->problem());
+        return;
+    case UpstreamResponseReader::State::TooLarge:
+        fail(u"too_large"_s, m_reader->problem());
         return;
     }
 }

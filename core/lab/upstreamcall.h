@@ -15,7 +15,8 @@ class QTimer;
 class UpstreamResponseReader;
 
 // What became of one forwarded request: the upstream's answer, or why there is none (error: "refused",
-// "dns", "reset", "tls", "garbage", "timeout"), with the moments on the lab's clock.
+// "dns", "reset", "tls", "garbage", "too_large" (a body longer than the target's maxBodyBytes),
+// "timeout"), with the moments on the lab's clock.
 struct UpstreamResult
 {
     bool ok = false;

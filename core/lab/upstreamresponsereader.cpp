@@ -30,6 +30,18 @@ UpstreamResponseReader::State UpstreamResponseReader::garbage(const QString& why
     return m_state = State::Garbage;
 }
 
+UpstreamResponseReader::State UpstreamResponseReader::tooLarge(qint64 announced)
+{
+    m_problem = announced >= 0
+        ? tr("the upstream's body (%1 bytes) is longer than the %2 bytes the lab keeps (--upstream-max-body)")
+              .arg(announced)
+              .arg(m_maxBody)
+        : tr("the upstream's body is longer than the %1 bytes the lab keeps (--upstream-max-body)").arg(m_maxBody);
+    m_buffer.clear(); // nothing more of it is kept
+    m_body.clear();
+    return m_state = State::TooLarge;
+}
+
 UpstreamResponseReader::State UpstreamResponseReader::feed(const QByteArray& bytes)
 {
     if (m_state != State::NeedMore)
@@ -97,7 +109,7 @@ UpstreamResponseReader::State UpstreamResponseReader::parseHead()
             if (!okLength || m_length < 0)
                 return garbage(tr("the upstream sent an invalid Content-Length"));
             if (m_length > m_maxBody)
-                return garbage(tr("the upstream's body (%1 bytes) is larger than the lab keeps").arg(m_length));
+                return tooLarge(m_length);
             m_framing = Framing::Length;
         } else {
             m_framing = Framing::Close;
@@ -121,7 +133,7 @@ UpstreamResponseReader::State UpstreamResponseReader::parseBody()
         m_body += m_buffer;
         m_buffer.clear();
         if (m_body.size() > m_maxBody)
-            return garbage(tr("the upstream's body is larger than the lab keeps"));
+            return tooLarge(-1);
         return State::NeedMore;
     case Framing::Chunked:
         for (;;) {
@@ -147,7 +159,7 @@ UpstreamResponseReader::State UpstreamResponseReader::parseBody()
                 if (!ok || m_chunkLeft < 0 || size.trimmed().isEmpty())
                     return garbage(tr("the upstream sent a malformed chunk size"));
                 if (m_body.size() + m_chunkLeft > m_maxBody)
-                    return garbage(tr("the upstream's body is larger than the lab keeps"));
+                    return tooLarge(-1);
                 m_buffer.remove(0, eol + 2);
                 if (m_chunkLeft == 0) {
                     m_trailers = true;

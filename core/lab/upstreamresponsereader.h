@@ -8,11 +8,13 @@
 
 // Reads an upstream's HTTP/1.x answer from the bytes as they arrive: status line, header fields, and the
 // body framed by Transfer-Encoding: chunked, Content-Length, or the end of the connection (RFC 9112 §6.3).
-// Interim 1xx answers are skipped. Anything that is not HTTP is Garbage, with the reason.
+// Interim 1xx answers are skipped. Anything that is not HTTP is Garbage, with the reason; an answer whose
+// body is longer than MAXBODYBYTES (announced, or found while reading) is TooLarge — HTTP, but more than
+// the caller will hold.
 class UpstreamResponseReader
 {
 public:
-    enum class State { NeedMore, Complete, Garbage };
+    enum class State { NeedMore, Complete, Garbage, TooLarge };
 
     explicit UpstreamResponseReader(qsizetype maxBodyBytes = 64 * 1024 * 1024, bool headRequest = false)
         : m_maxBody(maxBodyBytes)
@@ -37,6 +39,7 @@ private:
     State parseHead();
     State parseBody();
     State garbage(const QString& why);
+    State tooLarge(qint64 announced);
 
     QByteArray m_buffer;
     qsizetype m_maxBody;

@@ -12,7 +12,8 @@
 struct LabRequest;
 
 // The one upstream a lab forwards to (issue 12 §1): its base URL (http:// or https://, an optional path
-// prefix), how its certificate is checked, and how long one forwarded request may take. The lab forwards
+// prefix), how its certificate is checked, how long one forwarded request may take and how much of its
+// answer is held. The lab forwards
 // only here, whatever the request-target says: it is never an open proxy.
 struct UpstreamTarget
 {
@@ -20,6 +21,10 @@ struct UpstreamTarget
     QString caFile; // PEM certificates trusted besides the system's (--upstream-ca)
     bool insecure = false; // no certificate check at all (--upstream-insecure); shown as such everywhere
     std::chrono::milliseconds timeout { 30000 }; // connect to end of answer; beyond it: 504
+    // The longest answer body read and held (--upstream-max-body); a longer one: 502 too_large. Each answer
+    // in flight may hold this much, so it bounds the proxy's memory per forwarded request.
+    qint64 maxBodyBytes = qint64(64) << 20;
+    static constexpr qint64 kMaxBodyLimit = qint64(1) << 30; // what --upstream-max-body accepts at most
 
     bool isSet() const { return !base.isEmpty(); }
     bool isTls() const { return base.scheme() == QLatin1String("https"); }

@@ -78,6 +78,13 @@ void TestCliServe::badArgumentsExit2_data()
         << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-insecure"_s };
     QTest::addRow("upstream-timeout zero")
         << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-timeout"_s, u"0"_s };
+    QTest::addRow("upstream-max-body zero")
+        << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-max-body"_s, u"0"_s };
+    QTest::addRow("upstream-max-body not a number")
+        << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-max-body"_s, u"64MiB"_s };
+    QTest::addRow("upstream-max-body past 1 GiB")
+        << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-max-body"_s, u"1073741825"_s };
+    QTest::addRow("upstream-max-body without upstream") << QStringList { u"serve"_s, u"--upstream-max-body"_s, u"1024"_s };
     QTest::addRow("forward scenario without upstream")
         << QStringList { u"serve"_s, u"--scenario"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json") };
 }

@@ -17,6 +17,7 @@ QByteArray stateName(UpstreamResponseReader::State s)
     case UpstreamResponseReader::State::NeedMore: return "need-more";
     case UpstreamResponseReader::State::Complete: return "complete";
     case UpstreamResponseReader::State::Garbage: return "garbage";
+    case UpstreamResponseReader::State::TooLarge: return "too-large";
     }
     return "?";
 }
@@ -42,7 +43,7 @@ QByteArray read(const QList<QByteArrayView>& chunks, bool head)
     if (state == UpstreamResponseReader::State::NeedMore)
         state = reader.finishAtEof();
     out += stateName(state) + '\n';
-    if (state == UpstreamResponseReader::State::Garbage)
+    if (state == UpstreamResponseReader::State::Garbage || state == UpstreamResponseReader::State::TooLarge)
         return out + reader.problem().toUtf8() + '\n';
     out += QByteArray::number(reader.status()) + (reader.connectionReusable() && !sentMore ? " reusable\n" : " not-reusable\n");
     for (const auto& [name, value] : reader.headers())

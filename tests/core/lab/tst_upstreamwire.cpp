@@ -23,6 +23,8 @@ private slots:
     void readsAnswers();
     void reusableOnlyWhenNothingFollows_data();
     void reusableOnlyWhenNothingFollows();
+    void tooLargeIsNotGarbage_data();
+    void tooLargeIsNotGarbage();
 };
 
 void TestUpstreamWire::hopByHopFieldsDropped_data()
@@ -188,6 +190,44 @@ void TestUpstreamWire::reusableOnlyWhenNothingFollows()
     UpstreamResponseReader reader;
     QCOMPARE(reader.feed(wire), UpstreamResponseReader::State::Complete);
     QCOMPARE(reader.connectionReusable(), reusable);
+}
+
+// An answer longer than the max body (--upstream-max-body, 8 bytes here) is TooLarge — a well-formed
+// answer the lab will not hold, said apart from bytes that are not HTTP — whichever framing says so, and
+// however the bytes are cut; one that fits exactly is read whole.
+void TestUpstreamWire::tooLargeIsNotGarbage_data()
+{
+    QTest::addColumn<QByteArray>("wire");
+    QTest::addColumn<bool>("eof");
+    QTest::addColumn<bool>("tooLarge");
+    QTest::addRow("content-length announces more") << "HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n"_ba << false << true;
+    QTest::addRow("content-length exactly the max") << "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n12345678"_ba << false << false;
+    QTest::addRow("chunks adding up past it")
+        << "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n12345\r\n4\r\n6789\r\n"_ba << false << true;
+    QTest::addRow("until close, past it") << "HTTP/1.1 200 OK\r\n\r\n123456789"_ba << false << true;
+    QTest::addRow("until close, exactly the max") << "HTTP/1.1 200 OK\r\n\r\n12345678"_ba << true << false;
+}
+
+void TestUpstreamWire::tooLargeIsNotGarbage()
+{
+    QFETCH(QByteArray, wire);
+    QFETCH(bool, eof);
+    QFETCH(bool, tooLarge);
+    for (const qsizetype step : { wire.size(), qsizetype(1) }) { // whole, then byte by byte
+        UpstreamResponseReader reader(8);
+        UpstreamResponseReader::State state = UpstreamResponseReader::State::NeedMore;
+        for (qsizetype i = 0; i < wire.size() && state == UpstreamResponseReader::State::NeedMore; i += step)
+            state = reader.feed(wire.mid(i, step));
+        if (eof && state == UpstreamResponseReader::State::NeedMore)
+            state = reader.finishAtEof();
+        if (tooLarge) {
+            QCOMPARE(state, UpstreamResponseReader::State::TooLarge);
+            QVERIFY2(reader.problem().contains(u"8 bytes"_s), qPrintable(reader.problem()));
+        } else {
+            QCOMPARE(state, UpstreamResponseReader::State::Complete);
+            QCOMPARE(reader.body(), "12345678"_ba);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestUpstreamWire)

@@ -11,6 +11,8 @@ HTTPS. What is done is named by the last segment of the path (/x/echo and /echo 
   /hang       reads the request, never answers (until the lab gives up)
   /garbage    bytes that are not HTTP, then close
   /reset      closes with RST before answering
+  /endless    200, chunked, 64 KiB chunks as fast as the socket takes them, forever (until it breaks)
+  /trickle    200, no length (the body ends with the connection), a byte every 50 ms, forever
 """
 import hashlib
 import http.server
@@ -24,12 +26,16 @@ import time
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY, as real servers set: the head and the body go in two writes, and with Nagle the body
+    # waits for the client's delayed ACK (40 ms on Linux) on every reused connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
 
     def handle_any(self):
-        print(f"REQ {self.command} {self.path}", flush=True)
+        sys.stdout.write(f"REQ {self.command} {self.path}\n")  # one write: threads' lines do not interleave
+        sys.stdout.flush()
         length = int(self.headers.get("Content-Length", "0") or "0")
         body = self.rfile.read(length) if length else b""
         parts = self.path.split("?")[0].strip("/").split("/")
@@ -47,6 +53,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.connection.close()
             self.close_connection = True
             return
+        if path.startswith("/endless") or path.startswith("/trickle"):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            endless = path.startswith("/endless")
+            self.send_header("Transfer-Encoding" if endless else "Connection", "chunked" if endless else "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = b"%x\r\n%s\r\n" % (65536, b"e" * 65536)
+            try:
+                while True:  # the reader gives up, never this side
+                    if endless:
+                        self.wfile.write(chunk)
+                    else:
+                        self.wfile.write(b"t")
+                        time.sleep(0.05)
+            except OSError:  # the lab closed or reset the connection
+                return
         if path.startswith("/chunked"):
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
@@ -81,9 +104,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
 
 
+class Server(http.server.ThreadingHTTPServer):
+    request_queue_size = 256  # the abuse tests open tens of connections at once; 5 would drop SYNs
+    daemon_threads = True
+
+
 def main():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", 0), Handler)
     if len(sys.argv) == 4 and sys.argv[1] == "--tls":
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(sys.argv[2], sys.argv[3])
