@@ -364,6 +364,49 @@ private Q_SLOTS:
         QCOMPARE(doc->session(), shown);
     }
 
+    // Send to ▸ Observe a client (issue 12 §4): Debian's curl, a client nobody here wrote, sends to the window's
+    // lab while it observes; its retries fill the views live as one observed run; Stop makes it the current
+    // session, recorded and saved like a batch.
+    void observesAClient()
+    {
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"observed"_s));
+        QFile scenario(m_dir.filePath(u"two-503s.json"_s));
+        QVERIFY(scenario.open(QIODevice::WriteOnly));
+        scenario.write(QByteArray(R"({"format":1,"name":"two-503s","routes":[{"path":"ANY","steps":[
+            {"kind":"respond","status":503,"repeat":2},{"kind":"respond","status":200,"repeat":"forever"}]}]})")
+                           .replace("ANY", "/" "**"));
+        scenario.close();
+        QVERIFY(window.controller()->loadScenario(scenario.fileName()));
+        window.requestEditor()->setObservesClient(true);
+        QVERIFY2(window.requestEditor()->hint().contains(window.controller()->lab()->url().toString(QUrl::StripTrailingSlash)),
+            qPrintable(window.requestEditor()->hint()));
+        QSignalSpy recorded(window.controller(), &RunController::batchRecorded);
+        window.runAction()->trigger();
+        QVERIFY(window.controller()->isObserving());
+        QVERIFY(window.controller()->isRunning());
+        QProcess curl;
+        curl.start(u"curl"_s, { u"-s"_s, u"-o"_s, u"/dev/null"_s, u"--retry"_s, u"3"_s,
+                                   window.controller()->lab()->url().toString(QUrl::StripTrailingSlash) + u"/v1/items"_s });
+        QVERIFY(curl.waitForStarted(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(curl.state() == QProcess::NotRunning, 20000);
+        QCOMPARE(curl.exitCode(), 0);
+        // Live, before Stop: three attempts of one run in the Attempts table.
+        QTRY_COMPARE_WITH_TIMEOUT(window.attemptsPage()->table()->model()->rowCount(), 3, 10000);
+        QVERIFY2(window.controller()->statusText().contains(u"1 logical request"_s), qPrintable(window.controller()->statusText()));
+        window.stopAction()->trigger();
+        QVERIFY(!window.controller()->isObserving());
+        QVERIFY(!window.controller()->isRunning());
+        QCOMPARE(recorded.size(), 1);
+        const auto session = recorded.first().first().value<std::shared_ptr<const Session>>();
+        QCOMPARE(session->runs.size(), 1);
+        QCOMPARE(session->attemptCount(), 3);
+        QVERIFY(session->runRecord(0).observed.has_value());
+        QVERIFY(window.controller()->waitForRecordings(30000));
+        QTRY_VERIFY(QFile::exists(recorded.first().at(1).toString()));
+        QTRY_COMPARE(window.sessionFiles()->document()->session(), session);
+    }
+
     void everyMainActionHasAShortcut()
     {
         MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
