@@ -19,7 +19,12 @@ LiveObservation::LiveObservation(const Clock& clock, FaultServer* lab, LiveSessi
     m_connection = connect(lab, &FaultServer::exchangeFinished, this, &LiveObservation::onExchange);
 }
 
-LiveObservation::~LiveObservation() { disconnect(m_connection); }
+LiveObservation::~LiveObservation()
+{
+    disconnect(m_connection);
+    if (FaultServer* lab = m_lab.data())
+        lab->setClock({}); // the lab outlives the observation: back to its own clock
+}
 
 bool LiveObservation::journalTo(const QString& sessionPath, QString* error) { return m_recorder->journalTo(sessionPath, error); }
 
