@@ -36,7 +36,8 @@ const char* const kUsage = R"(Usage: retrylab observe [--scenario NAME|FILE] [--
                                         [--upstream-max-body BYTES]]
                         -- COMMAND [ARGS…]
 
-Starts the fault lab on 127.0.0.1, runs COMMAND with RETRYLAB_URL=http://127.0.0.1:PORT in its environment,
+Starts the fault lab on 127.0.0.1, runs COMMAND with RETRYLAB_URL=http://127.0.0.1:PORT (and RETRYLAB_BASE_URL,
+the same, for SDKs configured with a base URL) in its environment,
 and watches what it sends: the exchanges are grouped into the client's logical requests (the attempt headers
 of known clients, else the same Idempotency-Key, else — a heuristic, labelled as such — the same client,
 method, target and body repeated after a failed answer within the window), with the client's wait before
@@ -204,6 +205,7 @@ int runObserve(const QStringList& args, CliIo& io)
     QProcess child;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(u"RETRYLAB_URL"_s, lab.url().toString(QUrl::StripTrailingSlash));
+    environment.insert(u"RETRYLAB_BASE_URL"_s, lab.url().toString(QUrl::StripTrailingSlash)); // as conform gives it
     child.setProcessEnvironment(environment);
     child.setProcessChannelMode(QProcess::MergedChannels);
     child.setInputChannelMode(QProcess::ForwardedInputChannel);

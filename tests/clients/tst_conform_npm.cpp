@@ -194,6 +194,63 @@ private Q_SLOTS:
         QVERIFY2(notFound.isEmpty(), qPrintable(u"expected findings not reported:\n"_s + notFound.join(u'\n')));
         QCOMPARE(p.exitCode(), expected.isEmpty() ? 0 : 1);
     }
+
+    // `retrylab observe` (issue 12 §5) with the same SDKs: both number their attempts, so the lab groups
+    // their retries by the attempt header, never by the fingerprint heuristic; three attempts after two 503s
+    // (their default of 2 retries), with waits in the range of each SDK's own formula.
+    void observedByTheirAttemptHeaders_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("header");
+        QTest::addColumn<qint64>("minWaitMs");
+        QTest::addColumn<qint64>("maxWaitMs");
+        // openai client.js calculateDefaultRetryTimeoutMillis: min(0.5 s × 2^n, 8 s) × (1 − 0.25 × random).
+        QTest::addRow("openai 6.49.0") << u"openai-client.mjs"_s << u"x-stainless-retry-count"_s << 375ll << 500ll;
+        // @smithy/core StandardRetryStrategy (2026): a random share of 50 ms × 2^n for a transient error.
+        QTest::addRow("@aws-sdk/client-s3 3.967.0") << u"s3-client.mjs"_s << u"amz-sdk-invocation-id"_s << 0ll << 50ll;
+    }
+
+    void observedByTheirAttemptHeaders()
+    {
+        QFETCH(QString, script);
+        QFETCH(QString, header);
+        QFETCH(qint64, minWaitMs);
+        QFETCH(qint64, maxWaitMs);
+        QTemporaryDir dir;
+        QFile scenario(dir.filePath(u"two-503s.json"_s));
+        QVERIFY(scenario.open(QIODevice::WriteOnly));
+        scenario.write(QByteArray(R"({"format":1,"name":"two-503s","routes":[{"path":"ANY","steps":[
+            {"kind":"respond","status":503,"repeat":2},{"kind":"respond","status":200,"repeat":"forever","json":{"id":"x"}}]}]})")
+                           .replace("ANY", "/" "**"));
+        scenario.close();
+        QProcess p;
+        p.setWorkingDirectory(QStringLiteral(RETRYLAB_NPM_CLIENTS));
+        p.start(QStringLiteral(RETRYLAB_BINARY), { u"observe"_s, u"--scenario"_s, scenario.fileName(), u"--json"_s, u"--"_s,
+                                                     u"node"_s, QStringLiteral(RETRYLAB_NPM_CLIENTS "/") + script });
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 0);
+        QList<QJsonObject> attempts;
+        for (const QByteArray& line : p.readAllStandardOutput().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.contains(u"attempt"_s))
+                attempts << o;
+        }
+        QVERIFY2(attempts.size() == 3, err.constData());
+        for (const QJsonObject& a : std::as_const(attempts)) {
+            QCOMPARE(a.value(u"run"_s).toInt(), 1);
+            QCOMPARE(a.value(u"rule"_s).toString(), u"attempt-header"_s);
+            QVERIFY2(a.value(u"evidence"_s).toString().contains(header), qPrintable(a.value(u"evidence"_s).toString()));
+            QVERIFY(!a.value(u"heuristic"_s).toBool());
+        }
+        for (qsizetype i = 1; i < attempts.size(); ++i) {
+            const qint64 wait = attempts.at(i).value(u"client_wait_ms"_s).toInteger(-1);
+            const qint64 scale = qint64(1) << (i - 1); // the n-th retry doubles the base
+            // The lab measures answer end → next arrival: the SDK's sleep plus its own work and a connection.
+            QVERIFY2(wait >= minWaitMs * scale - 50 && wait <= maxWaitMs * scale + 500,
+                qPrintable(u"retry %1 waited %2 ms"_s.arg(i).arg(wait)));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConformNpm)
