@@ -17,6 +17,7 @@ struct Result
     QByteArray err;
 };
 
+#ifdef RETRYLAB_BINARY
 // Runs `retrylab ARGS…` to its end.
 inline Result retrylab(const QStringList& args, int timeoutMs = 60000)
 {
@@ -33,6 +34,7 @@ inline Result retrylab(const QStringList& args, int timeoutMs = 60000)
     r.err = p.readAllStandardError();
     return r;
 }
+#endif
 
 // Python's own `python3 -m http.server` serving DIRECTORY on a free loopback port, for as long as it lives:
 // a real upstream nobody here wrote.

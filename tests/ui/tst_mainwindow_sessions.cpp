@@ -4,6 +4,7 @@
 // exports, the what-if replay into Compare, comparing with another file, and recovering a session whose
 // recording was killed.
 #include "mainwindow.h"
+#include "../cli/cliprocess.h"
 #include "testtime.h"
 
 #include "http/curlrequest.h"
@@ -405,6 +406,51 @@ private Q_SLOTS:
         QVERIFY(window.controller()->waitForRecordings(30000));
         QTRY_VERIFY(QFile::exists(recorded.first().at(1).toString()));
         QTRY_COMPARE(window.sessionFiles()->document()->session(), session);
+    }
+
+    // The same in front of a real upstream (Python's http.server): the scenario names it, a 503 then `forward`
+    // steps; curl's retry gets the upstream's own answer, observed like any other.
+    void observesAClientInFrontOfAnUpstream()
+    {
+        QTemporaryDir site;
+        QFile item(site.filePath(u"item.json"_s));
+        QVERIFY(item.open(QIODevice::WriteOnly));
+        item.write(R"({"from":"python"})");
+        item.close();
+        CliProcess::PythonHttpServer upstream(site.path());
+        QVERIFY(upstream.isRunning());
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
+        window.controller()->setRecordingDirectory(m_dir.filePath(u"observed-upstream"_s));
+        QFile scenario(m_dir.filePath(u"503-then-forward.json"_s));
+        QVERIFY(scenario.open(QIODevice::WriteOnly));
+        scenario.write(QByteArray(R"({"format":1,"name":"503-then-forward","upstream":"UPSTREAM","routes":[{"path":"ANY","steps":[
+            {"kind":"respond","status":503},{"kind":"forward","repeat":"forever"}]}]})")
+                           .replace("ANY", "/" "**")
+                           .replace("UPSTREAM", upstream.url().toUtf8()));
+        scenario.close();
+        QVERIFY(window.controller()->loadScenario(scenario.fileName()));
+        window.requestEditor()->setObservesClient(true);
+        QSignalSpy recorded(window.controller(), &RunController::batchRecorded);
+        window.runAction()->trigger();
+        QVERIFY(window.controller()->isObserving());
+        QProcess curl;
+        curl.start(u"curl"_s, { u"-s"_s, u"--retry"_s, u"2"_s,
+                                   window.controller()->lab()->url().toString(QUrl::StripTrailingSlash) + u"/item.json"_s });
+        QVERIFY(curl.waitForStarted(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(curl.state() == QProcess::NotRunning, 20000);
+        QCOMPARE(curl.readAllStandardOutput(), QByteArray(R"({"from":"python"})"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.attemptsPage()->table()->model()->rowCount(), 2, 10000);
+        window.stopAction()->trigger();
+        QCOMPARE(recorded.size(), 1);
+        const auto session = recorded.first().first().value<std::shared_ptr<const Session>>();
+        QCOMPARE(session->attemptCount(), 2);
+        const AttemptRecord forwarded = session->attempt(0, 1);
+        QCOMPARE(forwarded.status, std::optional<int>(200));
+        bool fromPython = false;
+        for (const auto& [name, value] : forwarded.responseHeaders)
+            fromPython = fromPython || (name.compare("Server", Qt::CaseInsensitive) == 0 && value.startsWith("SimpleHTTP"));
+        QVERIFY2(fromPython, "the upstream's own answer, relayed");
+        QVERIFY(window.controller()->waitForRecordings(30000));
     }
 
     void everyMainActionHasAShortcut()
