@@ -12,6 +12,7 @@
 #include "editors/curlpastedialog.h"
 #include "editors/policyeditor.h"
 #include "editors/requesteditor.h"
+#include "lab/faultserver.h"
 #include "labview/labpanel.h"
 #include "run/attemptspage.h"
 #include "run/attemptstablemodel.h"
@@ -34,6 +35,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
@@ -167,5 +169,23 @@ int main(int argc, char** argv)
         settle(700);
         save(&w, u"compare.png"_s);
     }
+
+    // Observe a client: Debian's curl sends to the lab (503 with Retry-After in the demo's mix) with --retry 3,
+    // six times over; its own retries, inferred, fill the timeline live. Its output goes to a file: curl
+    // 7.88.1 cannot truncate /dev/null before a retry and gives up with exit 23 instead.
+    w.requestEditor()->setObservesClient(true);
+    w.runAction()->trigger();
+    const QString url = w.controller()->lab()->url().toString(QUrl::StripTrailingSlash) + u"/api/orders"_s;
+    for (int i = 0; i < 6; ++i) {
+        QProcess curl;
+        curl.start(u"curl"_s, { u"-s"_s, u"-o"_s, recordings.filePath(u"curl-out"_s), u"--retry"_s, u"3"_s, u"-X"_s, u"POST"_s,
+                                  u"-d"_s, u"{}"_s, url });
+        if (!QTest::qWaitFor([&] { return curl.state() == QProcess::NotRunning; }, 30000))
+            return 3;
+    }
+    w.liveViews()->setCurrentIndex(0);
+    settle(1200);
+    save(&w, u"observe.png"_s);
+    w.stopAction()->trigger();
     return 0;
 }

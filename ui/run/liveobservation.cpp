@@ -5,6 +5,8 @@
 #include "livesession.h"
 #include "observe/observedrecords.h"
 
+#include <QCoreApplication>
+
 LiveObservation::LiveObservation(const Clock& clock, FaultServer* lab, LiveSession* live, QObject* parent)
     : QObject(parent)
     , m_clock(clock)
@@ -28,6 +30,41 @@ LiveObservation::~LiveObservation()
 
 bool LiveObservation::journalTo(const QString& sessionPath, QString* error) { return m_recorder->journalTo(sessionPath, error); }
 
+namespace {
+
+// The wait a client took before ATTEMPT, drawn like the engine's: hatched from the previous answer's end to
+// this arrival, marked Retry-After (or the hint) when the previous answer asked and the client waited at
+// least most of it, else the client's own backoff.
+WaitInfo observedWait(const AttemptRecord& attempt, MonoTime waited)
+{
+    WaitInfo w;
+    w.runId = attempt.runId;
+    w.nextIndex = attempt.index;
+    w.dueAt = *attempt.at.started;
+    w.scheduledAt = *attempt.at.started - waited;
+    RetryDecision& d = w.decision;
+    d.verdict = Verdict::Retry;
+    d.delay = std::chrono::duration_cast<Millis>(waited);
+    d.delayLow = d.delayHigh = d.delay;
+    d.source = DelaySource::Backoff;
+    if (attempt.observed && attempt.observed->askedFor) {
+        const Millis asked = *attempt.observed->askedFor;
+        d.serverAskedFor = asked;
+        d.hintHeader = attempt.observed->askedBy;
+        if (d.delay * 10 >= asked * 9) {
+            d.source = attempt.observed->askedBy == QLatin1String("retry-after") ? DelaySource::RetryAfter
+                : attempt.observed->askedBy == QLatin1String("retry-after-ms")   ? DelaySource::RetryAfterMs
+                                                                                 : DelaySource::ServerHint;
+        }
+    }
+    d.reason = QCoreApplication::translate("observe", "the client waited %1 ms before attempt %2 (observed)")
+                   .arg(d.delay.count())
+                   .arg(attempt.index);
+    return w;
+}
+
+} // namespace
+
 void LiveObservation::onExchange(const LabExchange& exchange)
 {
     const RetryInference::Placement placed = m_recorder->addExchange(exchange);
@@ -35,10 +72,16 @@ void LiveObservation::onExchange(const LabExchange& exchange)
     const RecordOptions& options = m_recorder->recordOptions();
     RunRecord facts = ObservedRecords::runRecord(run, run.id, options);
     facts.attempts.clear();
-    // The run first (it may be new), then its attempt, then its facts with that attempt counted.
+    // Still open while observing (the client may retry again): the outcome is drawn once, at finish().
+    facts.outcome = FinalKind::None;
+    facts.finishedAt.reset();
+    const ObservedAttempt& inferred = run.attempts.at(placed.index - 1);
+    const AttemptRecord attempt = ObservedRecords::attemptRecord(inferred, run.id, options);
+    // The run first (it may be new), the wait the client took before this attempt, then the attempt.
     m_live->onRunStarted(facts);
-    m_live->onAttemptFinished(ObservedRecords::attemptRecord(run.attempts.at(placed.index - 1), run.id, options));
-    m_live->onRunFinished(facts);
+    if (placed.index > 1 && inferred.clientWait && attempt.at.started)
+        m_live->onWaitScheduled(observedWait(attempt, *inferred.clientWait));
+    m_live->onAttemptFinished(attempt);
     m_runs = int(m_recorder->inference().runs().size());
     m_attempts = int(m_recorder->inference().attemptCount());
     Q_EMIT observed();
@@ -47,6 +90,11 @@ void LiveObservation::onExchange(const LabExchange& exchange)
 std::unique_ptr<ObservationRecorder> LiveObservation::finish()
 {
     disconnect(m_connection);
+    for (const ObservedRun& run : m_recorder->inference().runs()) {
+        RunRecord facts = ObservedRecords::runRecord(run, run.id, m_recorder->recordOptions());
+        facts.attempts.clear();
+        m_live->onRunFinished(facts); // now final: its outcome at its last attempt
+    }
     m_live->flush();
     m_recorder->finish();
     return std::move(m_recorder);
