@@ -9,6 +9,8 @@
 // max_retries 3, written by the test, so an endless 503 takes 7 s instead of 127 s) and -m 3, so a hang
 // ends in a timeout curl retries. urllib3 runs Retry(total=3, backoff_factor=0.5), the preset's numbers,
 // with a 3 s timeout.
+#include "conformclient.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,34 +23,13 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Conform
-{
-    int exit = -1;
-    QJsonObject report;
-    QByteArray err;
-};
-
-Conform conform(const QStringList& args, int timeoutMs = 400000)
-{
-    QProcess p;
-    p.start(QStringLiteral(RETRYLAB_BINARY), QStringList { u"conform"_s, u"--json"_s } + args);
-    Conform c;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished(2000);
-        return c;
-    }
-    c.exit = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    c.report = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-    c.err = p.readAllStandardError();
-    return c;
-}
+using ConformClient::conform;
 
 // (case, rule) pairs a client may show, each with its reason; anything else fails.
 using Deviations = QHash<QString, QString>;
 
 // "case → findings" lines for the log (the conformance table of the closing note) and the failures.
-QStringList check(const Conform& c, const Deviations& allowed, QStringList* table)
+QStringList check(const ConformClient::Result& c, const Deviations& allowed, QStringList* table)
 {
     QStringList unexpected;
     for (const QJsonValue& v : c.report.value(u"cases"_s).toArray()) {
@@ -70,21 +51,11 @@ QStringList check(const Conform& c, const Deviations& allowed, QStringList* tabl
     return unexpected;
 }
 
+// PRESET with max_retries MAXRETRIES: the number the client is run with.
 QString writePolicyVariant(const QTemporaryDir& dir, const QString& preset, int maxRetries)
 {
-    QFile in(QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/presets/") + preset + u".json"_s);
-    if (!in.open(QIODevice::ReadOnly))
-        return {};
-    QJsonObject policy = QJsonDocument::fromJson(in.readAll()).object();
-    QJsonObject limits = policy.value(u"limits"_s).toObject();
-    limits.insert(u"max_retries"_s, maxRetries);
-    policy.insert(u"limits"_s, limits);
-    policy.insert(u"name"_s, u"%1-retry%2"_s.arg(preset).arg(maxRetries));
-    QFile out(dir.filePath(preset + u".json"_s));
-    if (!out.open(QIODevice::WriteOnly))
-        return {};
-    out.write(QJsonDocument(policy).toJson());
-    return out.fileName();
+    return ConformClient::writePolicyVariant(dir, preset, u"%1-retry%2"_s.arg(preset).arg(maxRetries),
+        [maxRetries](QJsonObject& limits) { limits.insert(u"max_retries"_s, maxRetries); });
 }
 
 const QString kCurl = u"exec curl -sS --fail -o /dev/null --retry 3 -m 3 -X \"$RETRYLAB_METHOD\" "
@@ -122,7 +93,7 @@ private slots:
         const QString policy = writePolicyVariant(m_dir, u"curl-7.88"_s, 3);
         QVERIFY(!policy.isEmpty());
         const QString junit = m_dir.filePath(u"curl.xml"_s);
-        const Conform c = conform({ u"--policy"_s, policy, u"--suite"_s, u"standard"_s, u"--junit"_s, junit, u"--"_s,
+        const ConformClient::Result c = conform({ u"--policy"_s, policy, u"--suite"_s, u"standard"_s, u"--junit"_s, junit, u"--"_s,
             u"sh"_s, u"-c"_s, kCurl });
         QStringList table;
         const QStringList unexpected = check(c, {}, &table);
@@ -135,7 +106,7 @@ private slots:
 
     void urllib3ConformsToUrllib3()
     {
-        const Conform c = conform({ u"--policy"_s, u"urllib3"_s, u"--suite"_s, u"standard"_s, u"--"_s, u"/usr/bin/python3"_s,
+        const ConformClient::Result c = conform({ u"--policy"_s, u"urllib3"_s, u"--suite"_s, u"standard"_s, u"--"_s, u"/usr/bin/python3"_s,
             u"-c"_s, kUrllib3 });
         // urllib3 1.26.12 parses a Retry-After HTTP-date with email.utils.parsedate_tz, which reads IMF-fixdate,
         // RFC 850 and asctime alike; nothing version-specific is expected.
@@ -148,7 +119,7 @@ private slots:
 
     void curlFailsAgainstSlen()
     {
-        const Conform c = conform({ u"--policy"_s, u"slen"_s, u"--suite"_s, u"standard"_s, u"--case"_s, u"503-then-success"_s,
+        const ConformClient::Result c = conform({ u"--policy"_s, u"slen"_s, u"--suite"_s, u"standard"_s, u"--case"_s, u"503-then-success"_s,
             u"--case"_s, u"500-post-without-key"_s, u"--case"_s, u"404-not-found"_s, u"--"_s, u"sh"_s, u"-c"_s, kCurl });
         QCOMPARE(c.exit, 1);
         QHash<QString, QStringList> rules;

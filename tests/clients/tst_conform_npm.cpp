@@ -10,6 +10,8 @@
 // other's preset on two cases where their sources differ, so a judge that passed everything would fail here.
 // Both scripts run with a 3 s per-attempt timeout (the hang case); the policy variant written here says so.
 
+#include "conformclient.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -39,18 +41,8 @@ struct Expected
 // A preset with the scripts' per-attempt timeout instead of the SDK's default (10 min for openai, none for S3).
 QString writePolicyVariant(const QString& preset, const QTemporaryDir& dir)
 {
-    QFile in(QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/presets/") + preset + u".json"_s);
-    if (!in.open(QIODevice::ReadOnly))
-        return {};
-    QJsonObject policy = QJsonDocument::fromJson(in.readAll()).object();
-    QJsonObject limits = policy.value(u"limits"_s).toObject();
-    limits.insert(u"attempt_timeout_ms"_s, kAttemptTimeoutMs);
-    policy.insert(u"limits"_s, limits);
-    QFile out(dir.filePath(preset + u"-timeout3s.json"_s));
-    const QByteArray text = QJsonDocument(policy).toJson();
-    if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size())
-        return {};
-    return out.fileName();
+    return ConformClient::writePolicyVariant(dir, preset, preset + u"-timeout3s"_s,
+        [](QJsonObject& limits) { limits.insert(u"attempt_timeout_ms"_s, kAttemptTimeoutMs); });
 }
 
 QString table(const QJsonArray& cases)
@@ -136,21 +128,14 @@ private Q_SLOTS:
         const QString policy = writePolicyVariant(preset, dir);
         QVERIFY2(!policy.isEmpty(), qPrintable(u"cannot write a variant of preset "_s + preset));
 
-        QStringList args { u"conform"_s, u"--policy"_s, policy, u"--suite"_s, u"standard"_s, u"--json"_s };
+        QStringList args { u"--policy"_s, policy, u"--suite"_s, u"standard"_s };
         for (const QString& c : cases)
             args << u"--case"_s << c;
         args << u"--"_s << u"node"_s << QStringLiteral(RETRYLAB_NPM_CLIENTS "/") + script;
-
-        QProcess p;
-        p.setWorkingDirectory(QStringLiteral(RETRYLAB_NPM_CLIENTS));
-        p.start(QStringLiteral(RETRYLAB_BINARY), args);
-        if (!p.waitForFinished(kRunTimeoutMs)) {
-            p.kill();
-            p.waitForFinished(3000);
-            QFAIL("retrylab conform did not finish in time");
-        }
-        const QByteArray err = p.readAllStandardError();
-        const QJsonObject report = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        const ConformClient::Result run = ConformClient::conform(args, kRunTimeoutMs, QStringLiteral(RETRYLAB_NPM_CLIENTS));
+        QVERIFY2(run.exit >= 0, "retrylab conform did not finish in time");
+        const QByteArray& err = run.err;
+        const QJsonObject& report = run.report;
         QVERIFY2(report.value(u"format"_s).toString() == u"retrylab-conform-report"_s, err.constData());
         const QJsonArray results = report.value(u"cases"_s).toArray();
         qInfo().noquote() << u"%1 (%2)\n"_s.arg(QString::fromLatin1(QTest::currentDataTag()),
@@ -192,7 +177,7 @@ private Q_SLOTS:
         for (const Expected& e : std::as_const(missing))
             notFound << u"%1: %2 (%3)"_s.arg(e.caseName, e.rule, e.reason);
         QVERIFY2(notFound.isEmpty(), qPrintable(u"expected findings not reported:\n"_s + notFound.join(u'\n')));
-        QCOMPARE(p.exitCode(), expected.isEmpty() ? 0 : 1);
+        QCOMPARE(run.exit, expected.isEmpty() ? 0 : 1);
     }
 
     // `retrylab observe` (issue 12 §5) with the same SDKs: both number their attempts, so the lab groups

@@ -9,6 +9,7 @@
 // reason; idle connections are closed by the idle timeout; the well-behaved client never fails; the lab
 // does not crash, its file descriptors return to the baseline, its peak RSS stays bounded. The figures
 // (p50/p99 latency before and under abuse, peak RSS, descriptors) are printed for the closing note.
+#include "abusesupport.h"
 #include "labprocess.h"
 
 #include <QElapsedTimer>
@@ -18,106 +19,19 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 using namespace Qt::StringLiterals;
 
 namespace {
 
-// The well-behaved client: one GET per connection, its latency recorded under the current phase.
-struct Prober
-{
-    quint16 port = 0;
-    std::atomic<bool> stop { false };
-    std::atomic<int> phase { 0 };
-    std::atomic<int> failures { 0 };
-    std::mutex mutex;
-    QList<double> samples[2]; // ms, per phase: 0 before the abuse, 1 under it
-    QByteArray lastFailure;
-
-    void run()
-    {
-        while (!stop) {
-            const int p = phase;
-            QElapsedTimer t;
-            t.start();
-            const QByteArray answer = get();
-            const double ms = double(t.nsecsElapsed()) / 1e6;
-            std::lock_guard lock(mutex);
-            if (!answer.startsWith("HTTP/1.1 200 ")) {
-                ++failures;
-                lastFailure = answer.left(200);
-            } else {
-                samples[p].append(ms);
-            }
-            ::usleep(20000);
-        }
-    }
-
-    QByteArray get() const
-    {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        timeval timeout { 5, 0 };
-        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-        sockaddr_in address {};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        QByteArray got;
-        if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
-            const char request[] = "GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-            if (::send(fd, request, sizeof request - 1, MSG_NOSIGNAL) == qint64(sizeof request - 1)) {
-                char buffer[4096];
-                qint64 n;
-                while ((n = ::recv(fd, buffer, sizeof buffer, 0)) > 0)
-                    got.append(buffer, qsizetype(n));
-            }
-        }
-        ::close(fd);
-        return got.isEmpty() ? QByteArrayLiteral("no answer") : got;
-    }
-};
-
-double percentile(QList<double> values, double p)
-{
-    if (values.isEmpty())
-        return -1;
-    std::sort(values.begin(), values.end());
-    return values.at(std::min(values.size() - 1, qsizetype(p * double(values.size()))));
-}
-
-// One abusive connection: what it received and whether the lab closed it.
-struct Raw
-{
-    std::unique_ptr<QTcpSocket> socket = std::make_unique<QTcpSocket>();
-    QByteArray got;
-    bool closed = false;
-    bool connected = false;
-
-    explicit Raw(quint16 port)
-    {
-        QObject::connect(socket.get(), &QTcpSocket::connected, socket.get(), [this] { connected = true; });
-        QObject::connect(socket.get(), &QTcpSocket::readyRead, socket.get(), [this] { got += socket->readAll(); });
-        QObject::connect(socket.get(), &QTcpSocket::disconnected, socket.get(), [this] { closed = true; });
-        QObject::connect(socket.get(), &QTcpSocket::errorOccurred, socket.get(), [this](QAbstractSocket::SocketError) {
-            got += socket->readAll();
-            closed = true;
-        });
-        socket->connectToHost(QHostAddress::LocalHost, port);
-    }
-    int status() const { return got.startsWith("HTTP/1.1 ") ? got.mid(9, 3).toInt() : 0; }
-    int answers() const { return int(got.count("HTTP/1.1 200 ")); }
-};
+using Abuse::percentile;
+using Abuse::Raw;
 
 const char kScenario[] = R"({"format":1,"name":"abuse","description":"issue 14: the lab under abuse",
  "limits":{"header_timeout_ms":2000,"request_timeout_ms":3000,"idle_timeout_ms":4000,"max_connections":1200},
@@ -154,8 +68,9 @@ private Q_SLOTS:
     void storm()
     {
         const quint16 port = m_lab.port();
-        Prober prober;
+        Abuse::Prober prober;
         prober.port = port;
+        prober.target = "/ok";
         std::thread probe([&prober] { prober.run(); });
         const auto finishProbe = [&] {
             prober.stop = true;

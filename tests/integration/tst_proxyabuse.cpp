@@ -11,7 +11,7 @@
 // not crash and exit cleanly; their file descriptors (upstream sockets included) return to the baseline;
 // the proxy's peak RSS stays bounded. The figures are printed for the closing note.
 #include "labprocess.h"
-#include "proxyabusesupport.h"
+#include "abusesupport.h"
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
@@ -27,7 +27,7 @@
 #include <thread>
 
 using namespace Qt::StringLiterals;
-using namespace ProxyAbuse;
+using namespace Abuse;
 
 namespace {
 

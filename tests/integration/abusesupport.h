@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The pieces of tst_proxyabuse: the Python upstream as a process that counts what it received, the
-// well-behaved client (a thread with blocking sockets), and one abusive connection.
+// The pieces of tst_lababuse and tst_proxyabuse: the well-behaved client (a thread with blocking sockets),
+// one abusive connection, and for the proxy the Python upstream as a process that counts what it received.
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -20,7 +20,7 @@
 #include <memory>
 #include <mutex>
 
-namespace ProxyAbuse {
+namespace Abuse {
 
 // tests/data/upstream/upstream_server.py: prints "PORT n", then "REQ METHOD TARGET" per request received.
 class PythonUpstream
@@ -68,12 +68,14 @@ inline QByteArray post(const QByteArray& target, const QByteArray& body, qsizety
         + QByteArray::number(length) + "\r\n\r\n" + body;
 }
 
-// The well-behaved client: one GET TARGET (an /echo) per connection, its latency recorded under the
-// current phase.
+// The well-behaved client: one GET TARGET per connection, its latency recorded under the current phase; an
+// answer other than 200 is a failure, and so is one that does not echo TARGET when ECHOES is set (the
+// Python upstream's /echo).
 struct Prober
 {
     quint16 port = 0;
     QByteArray target;
+    bool echoes = false;
     std::atomic<bool> stop { false };
     std::atomic<int> phase { 0 };
     std::atomic<int> failures { 0 };
@@ -92,7 +94,7 @@ struct Prober
             const QByteArray answer = exchange(get(target));
             const double ms = double(t.nsecsElapsed()) / 1e6;
             std::lock_guard lock(mutex);
-            if (!answer.startsWith("HTTP/1.1 200 ") || !answer.contains(QByteArray("\"target\": \"" + target + '"'))) {
+            if (!answer.startsWith("HTTP/1.1 200 ") || (echoes && !answer.contains(QByteArray("\"target\": \"" + target + '"')))) {
                 ++failures;
                 lastFailure = answer.left(300);
             } else {
@@ -132,17 +134,20 @@ inline double percentile(QList<double> values, double p)
     return values.at(std::min(values.size() - 1, qsizetype(p * double(values.size()))));
 }
 
-// One abusive connection on the test's event loop: sends REQUEST once connected, keeps what it receives.
+// One abusive connection on the test's event loop: sends REQUEST (if any) once connected, keeps what it
+// receives and whether the other side closed it.
 struct Raw
 {
     std::unique_ptr<QTcpSocket> socket = std::make_unique<QTcpSocket>();
     QByteArray got;
     bool closed = false;
+    bool connected = false;
 
     explicit Raw(quint16 port, const QByteArray& request = {})
     {
         QTcpSocket* s = socket.get();
-        QObject::connect(s, &QTcpSocket::connected, s, [s, request] {
+        QObject::connect(s, &QTcpSocket::connected, s, [this, s, request] {
+            connected = true;
             if (!request.isEmpty())
                 s->write(request);
         });
@@ -155,6 +160,7 @@ struct Raw
         s->connectToHost(QHostAddress::LocalHost, port);
     }
     int status() const { return got.startsWith("HTTP/1.1 ") ? got.mid(9, 3).toInt() : 0; }
+    int answers() const { return int(got.count("HTTP/1.1 200 ")); }
     QByteArray header(const QByteArray& name) const
     {
         const qsizetype end = got.indexOf("\r\n\r\n");
@@ -172,4 +178,4 @@ struct Raw
     }
 };
 
-} // namespace ProxyAbuse
+} // namespace Abuse
