@@ -13,6 +13,9 @@
 
 #include <algorithm>
 
+#include <signal.h>
+#include <unistd.h>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -107,8 +110,10 @@ public:
         m_timeout = owner.m_scheduler.scheduleAt(m_started + c.timeout, [this] {
             m_timeout.reset();
             m_result.timedOut = true;
-            m_process.kill();
+            killGroup();
         });
+        // Its own process group, so stopping it stops what it started too (a shell's client, an SDK's workers).
+        m_process.setChildProcessModifier([] { ::setpgid(0, 0); });
         m_process.start(command.first(), command.sliced(1));
     }
 
@@ -116,7 +121,7 @@ public:
     {
         cancelTasks();
         if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
+            killGroup();
             m_process.waitForFinished(3000);
         }
     }
@@ -130,10 +135,17 @@ public:
         m_result.timedOut = false;
         m_result.startError = tr("stopped before the case ended");
         if (m_process.state() != QProcess::NotRunning)
-            m_process.kill();
+            killGroup();
     }
 
 private:
+    void killGroup()
+    {
+        if (const qint64 pid = m_process.processId(); pid > 0)
+            ::kill(-pid_t(pid), SIGKILL);
+        m_process.kill();
+    }
+
     void exited(int code, QProcess::ExitStatus status)
     {
         m_result.output += m_process.readAll();

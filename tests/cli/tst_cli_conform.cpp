@@ -4,6 +4,7 @@
 // observe` with curl (the client nobody here wrote) is judged afterwards with --session.
 #include "cliprocess.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -72,6 +73,24 @@ private slots:
             30000);
         QCOMPARE(r.exit, 127);
         QVERIFY2(r.err.contains("cannot run /no/such/client"), r.err.constData());
+    }
+
+    // A client the case's timeout stops is stopped with everything it started: a shell's child too.
+    void timeoutStopsTheWholeClient()
+    {
+        QElapsedTimer t;
+        t.start();
+        const CliProcess::Result r = retrylab({ u"conform"_s, u"--policy"_s, u"curl"_s, u"--suite"_s, u"standard"_s, u"--case"_s,
+                                                u"404-not-found"_s, u"--case-timeout"_s, u"1"_s, u"--json"_s, u"--"_s, u"sh"_s, u"-c"_s,
+                                                u"sleep 37.25; true"_s },
+            30000);
+        QVERIFY2(t.elapsed() < 15000, "the case's timeout did not stop the command");
+        QCOMPARE(r.exit, 1); // nothing was sent: no-request
+        QVERIFY2(r.out.contains("\"timed_out\": true") && r.out.contains("no-request"), r.out.constData());
+        QProcess pgrep;
+        pgrep.start(u"pgrep"_s, { u"-f"_s, u"sleep 37.25"_s });
+        QVERIFY(pgrep.waitForFinished(5000));
+        QVERIFY2(pgrep.readAllStandardOutput().trimmed().isEmpty(), "the shell's child outlived the case");
     }
 
     void listShowsTheSuites()
