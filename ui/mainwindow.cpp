@@ -33,8 +33,8 @@
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
 #include "policy/presetcatalog.h"
-#include "session/replayrunner.h"
-#include "session/sessionfile.h"
+#include "replay/replayrunner.h"
+#include "session/format/sessionfile.h"
 
 #include <QAction>
 #include <QApplication>

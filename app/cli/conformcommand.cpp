@@ -12,7 +12,7 @@
 #include "engine/scheduler.h"
 #include "policy/presetcatalog.h"
 #include "session/session.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

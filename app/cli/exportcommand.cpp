@@ -4,9 +4,9 @@
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
 
-#include "session/curlcommand.h"
-#include "session/sessionexport.h"
-#include "session/sessionfile.h"
+#include "session/export/curlcommand.h"
+#include "session/export/sessionexport.h"
+#include "session/format/sessionfile.h"
 
 #include <QCoreApplication>
 

@@ -6,7 +6,7 @@
 #include "cli/observereport.h"
 
 #include "observe/harsession.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QCoreApplication>
 

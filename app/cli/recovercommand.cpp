@@ -4,8 +4,8 @@
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
 
-#include "session/journalregistry.h"
-#include "session/sessionrecovery.h"
+#include "session/journal/journalregistry.h"
+#include "session/journal/sessionrecovery.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

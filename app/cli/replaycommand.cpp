@@ -6,9 +6,9 @@
 #include "cli/problemline.h"
 
 #include "policy/presetcatalog.h"
-#include "session/replaycomparison.h"
-#include "session/replayrunner.h"
-#include "session/sessionfile.h"
+#include "replay/replaycomparison.h"
+#include "replay/replayrunner.h"
+#include "session/format/sessionfile.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

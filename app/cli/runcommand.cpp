@@ -8,9 +8,9 @@
 #include "cli/scenariochoice.h"
 
 #include "lab/faultserver.h"
-#include "session/attemptjsonwriter.h"
+#include "session/format/attemptjsonwriter.h"
 #include "session/batch.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

@@ -8,7 +8,7 @@
 // cannot be one Retrylab request (multipart -F, --next, -K) is an error. Checked against the real curl in
 // tests/core/http/tst_curlrequest.
 //
-// Not to be confused with CurlCommand (core/session/curlcommand.h), which writes a recorded attempt as a
+// Not to be confused with CurlCommand (core/session/export/curlcommand.h), which writes a recorded attempt as a
 // curl command line: this reads one.
 
 #include "http/httpfield.h"

@@ -2,7 +2,7 @@
 #include "observe/harimport.h"
 
 #include "observe/harentry.h"
-#include "session/jsonpullreader.h"
+#include "json/jsonpullreader.h"
 
 #include <QCoreApplication>
 #include <QFile>

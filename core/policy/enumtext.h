@@ -6,7 +6,7 @@
 // switch without a default, so the compiler (-Wswitch, an error in every preset) refuses an enumerator
 // without a spelling; a value outside the enumeration spells as a null view. enumCount() finds the end of
 // an enumeration from its table, so no count is written down anywhere. verdictName() and the other
-// QString functions, the session reader and writer (session/enumspellings.h) all read these.
+// QString functions, the session reader and writer (session/format/enumspellings.h) all read these.
 
 #include "policy/errorclass.h"
 #include "policy/retrydecision.h"

@@ -8,8 +8,8 @@
 #include "engine/runrecord.h"
 #include "lab/labevent.h"
 #include "policy/retrypolicy.h"
-#include "session/attemptstore.h"
-#include "session/redaction.h"
+#include "session/store/attemptstore.h"
+#include "session/export/redaction.h"
 #include "session/sessionmeta.h"
 #include "session/sessionrun.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/sessionjobs.h"
 
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QPointer>
 

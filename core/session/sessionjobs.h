@@ -7,7 +7,7 @@
 // thread that owns this object.
 
 #include "session/session.h"
-#include "session/sessionexport.h"
+#include "session/export/sessionexport.h"
 
 #include <QObject>
 #include <QThreadPool>

@@ -4,8 +4,8 @@
 #include "engine/clock.h"
 #include "engine/retryengine.h"
 #include "lab/faultserver.h"
-#include "session/journalregistry.h"
-#include "session/sessionfile.h"
+#include "session/journal/journalregistry.h"
+#include "session/format/sessionfile.h"
 
 using namespace Qt::StringLiterals;
 

@@ -6,7 +6,7 @@
 // --session FILE` and the GUI's recording use.
 
 #include "session/session.h"
-#include "session/sessionjournal.h"
+#include "session/journal/sessionjournal.h"
 
 #include <QObject>
 

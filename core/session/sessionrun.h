@@ -3,7 +3,7 @@
 
 #include "engine/observedfacts.h"
 #include "policy/retrydecision.h"
-#include "session/packedattempt.h"
+#include "session/store/packedattempt.h"
 
 #include <QList>
 #include <QString>

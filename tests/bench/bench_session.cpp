@@ -6,7 +6,7 @@
 //     for real sessions: secret headers and listed query parameters hashed), off otherwise
 //   bench_session --open FILE                                    (open one file, print the child's figures)
 #include "../core/session/sessiontestdata.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -5,7 +5,7 @@
 // on stderr with exit 2 and no file written.
 #include "../core/session/harcheck.h"
 #include "cliprocess.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -3,7 +3,7 @@
 // comes back as observe's, what it sent is recorded as a session of observed runs, and bad input is one line
 // on stderr with exit 2 before anything runs.
 #include "cliprocess.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -2,7 +2,7 @@
 // `retrylab run --session`, `recover` and `export` as real processes: a recording killed with SIGKILL
 // mid-way is recovered with every attempt its journal had; exports of the result validate.
 #include "../core/session/harcheck.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QJsonDocument>
 #include <QProcess>

@@ -3,8 +3,8 @@
 // (which then saves and reads back) or refused with a message; never a crash or a runaway allocation
 // from an index in the file.
 #include "fuzzsupport.h"
-#include "session/sessionfile.h"
-#include "session/sessionjournal.h"
+#include "session/format/sessionfile.h"
+#include "session/journal/sessionjournal.h"
 
 #include <QBuffer>
 #include <QDir>

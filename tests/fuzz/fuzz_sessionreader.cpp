@@ -3,7 +3,7 @@
 // a message naming where (line and column, JSON path); a session read writes out and reads back with the
 // same runs and attempts.
 #include "fuzzsupport.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 
 #include <QBuffer>
 

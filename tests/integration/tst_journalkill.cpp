@@ -13,8 +13,8 @@
 //     attempt id and answered with that status.
 // Then a recorder killed and not reaped (a zombie, what made `recover` wait ~30 s before): recovered at once.
 #include "labprocess.h"
-#include "session/attemptjson.h"
-#include "session/sessionfile.h"
+#include "session/format/attemptjson.h"
+#include "session/format/sessionfile.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -24,7 +24,7 @@
 #include "shell/helpwindow.h"
 
 #include "policy/presetcatalog.h"
-#include "session/replayrunner.h"
+#include "replay/replayrunner.h"
 #include "session/sessionplayback.h"
 
 #include <QApplication>

@@ -25,9 +25,9 @@
 #include "timelineview.h"
 
 #include "lab/faultserver.h"
-#include "session/journalregistry.h"
-#include "session/sessionfile.h"
-#include "session/sessionjournal.h"
+#include "session/journal/journalregistry.h"
+#include "session/format/sessionfile.h"
+#include "session/journal/sessionjournal.h"
 #include "session/sessionrecorder.h"
 
 #include <QAction>

@@ -8,10 +8,10 @@
 
 #include "engine/requestheaders.h"
 #include "http/secretheaders.h"
-#include "session/curlcommand.h"
-#include "session/sessionexport.h"
-#include "session/sessionfile.h"
-#include "session/sessionjournal.h"
+#include "session/export/curlcommand.h"
+#include "session/export/sessionexport.h"
+#include "session/format/sessionfile.h"
+#include "session/journal/sessionjournal.h"
 
 #include <QApplication>
 #include <QBuffer>

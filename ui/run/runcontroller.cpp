@@ -11,7 +11,7 @@
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
 #include "session/batch.h"
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 #include "session/sessionrecorder.h"
 
 #include <QDateTime>

@@ -7,7 +7,7 @@
 // or not meaningfully different (0) from A on that measure, so the view highlights only what matters:
 // times within 5 % (or 10 ms), counts within 1 %, rates within half a point are "the same".
 
-#include "session/replaycomparison.h"
+#include "replay/replaycomparison.h"
 
 #include <QAbstractTableModel>
 

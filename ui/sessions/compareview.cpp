@@ -10,7 +10,7 @@
 #include "sessions/sessionfeeder.h"
 #include "timelineview.h"
 
-#include "session/replaycomparison.h"
+#include "replay/replaycomparison.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -6,7 +6,7 @@
 // recorded. The newest restored session is offered to the window to show.
 
 #include "session/session.h"
-#include "session/sessionrecovery.h"
+#include "session/journal/sessionrecovery.h"
 
 #include <QObject>
 #include <QThreadPool>

@@ -8,7 +8,7 @@
 
 #include "lab/faultserver.h"
 #include "policy/presetcatalog.h"
-#include "session/replayrunner.h"
+#include "replay/replayrunner.h"
 
 #include <QAction>
 #include <QFileDialog>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessions/requestdifference.h"
 
-#include "session/replayscenario.h"
+#include "replay/replayscenario.h"
 #include "session/session.h"
 
 #include <QCoreApplication>

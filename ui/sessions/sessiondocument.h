@@ -7,8 +7,8 @@
 // window asks for file names and shows progress.
 
 #include "session/session.h"
-#include "session/sessionexport.h"
-#include "session/sessionfile.h"
+#include "session/export/sessionexport.h"
+#include "session/format/sessionfile.h"
 
 #include <QObject>
 #include <QString>

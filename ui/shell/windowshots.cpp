@@ -12,7 +12,7 @@
 #include "timelineview.h"
 
 #include "policy/presetcatalog.h"
-#include "session/replayrunner.h"
+#include "replay/replayrunner.h"
 
 #include <QImage>
 #include <QPixmap>

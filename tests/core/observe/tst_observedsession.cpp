@@ -5,9 +5,9 @@
 #include "observe/observationrecorder.h"
 
 #include "engine/manualclock.h"
-#include "session/sessionexport.h"
-#include "session/sessionfile.h"
-#include "session/sessionjournal.h"
+#include "session/export/sessionexport.h"
+#include "session/format/sessionfile.h"
+#include "session/journal/sessionjournal.h"
 
 #include "exchangebuilder.h"
 

@@ -5,8 +5,8 @@
 
 #include "engine/enumtext.h"
 #include "policy/enumtext.h"
-#include "session/enumnames.h"
-#include "session/enumspellings.h"
+#include "session/format/enumnames.h"
+#include "session/format/enumspellings.h"
 
 #include <QFile>
 #include <QJsonArray>

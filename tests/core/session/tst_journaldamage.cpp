@@ -6,9 +6,9 @@
 // whose pid now belongs to another process, or to another boot, counts as gone; the one that still runs
 // does not. (A killed, unreaped recorder — a zombie — is tests/integration/tst_journalkill's case, with the
 // real binary.)
-#include "session/attemptjson.h"
-#include "session/sessionjournal.h"
-#include "session/sessionjournalprocess.h"
+#include "session/format/attemptjson.h"
+#include "session/journal/sessionjournal.h"
+#include "session/journal/sessionjournalprocess.h"
 
 #include <QFile>
 #include <QJsonDocument>

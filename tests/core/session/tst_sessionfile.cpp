@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The session file: round trip, migration of every older version from stored fixtures, refusal of
 // malformed, truncated and wrong-version files (message names line and field), atomic saves, redaction.
-#include "session/attemptjson.h"
-#include "session/sessionfile.h"
+#include "session/format/attemptjson.h"
+#include "session/format/sessionfile.h"
 #include "sessiontestdata.h"
 
 #include <QBuffer>

@@ -3,9 +3,9 @@
 // nanosecond clock, a real session cut at every byte and with single bits flipped. Each is refused with
 // the line, the column and the JSON path, or opens whole — never a crash (the pull reader used to recurse
 // without limit), never a wrapped, garbage time, never part of a file presented as all of it.
-#include "session/jsonpullreader.h"
-#include "session/jsontext.h"
-#include "session/sessionfile.h"
+#include "json/jsonpullreader.h"
+#include "json/jsontext.h"
+#include "session/format/sessionfile.h"
 
 #include <QBuffer>
 #include <QFile>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Opening and saving off the GUI thread: progress arrives, results carry their generation, and a cancelled
 // or superseded job delivers nothing but "cancelled".
-#include "session/sessionfile.h"
+#include "session/format/sessionfile.h"
 #include "session/sessionjobs.h"
 #include "sessiontestdata.h"
 

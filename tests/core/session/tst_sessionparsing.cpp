@@ -4,11 +4,11 @@
 // exact millisecond times, attempt fields in any order, "_" fields skipped and unknown ones refused,
 // truncated files refused with line and field, run facts read and written as SessionJson reads and writes
 // them, and the compact store's sharing (attempt ids, repeated header values and blocks).
-#include "session/attemptjson.h"
-#include "session/jsonpullreader.h"
-#include "session/jsontext.h"
-#include "session/sessionfile.h"
-#include "session/sessionjson.h"
+#include "session/format/attemptjson.h"
+#include "json/jsonpullreader.h"
+#include "json/jsontext.h"
+#include "session/format/sessionfile.h"
+#include "session/format/sessionjson.h"
 #include "sessiontestdata.h"
 
 #include <QBuffer>

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/format/attemptjson.h"
+
+#include "session/format/attemptjsonwriter.h"
+
+namespace AttemptJson {
+
+void write(QByteArray& out, const AttemptStore& store, const PackedAttempt& attempt, const Redactor& redactor)
+{
+    JsonSink sink(out);
+    AttemptJsonWriter(store, redactor).write(sink, attempt);
+}
+
+} // namespace AttemptJson

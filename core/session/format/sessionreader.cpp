@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SessionFile::read and ::open: a streaming reader for versions 0 (the engine's attempt log) and 1.
+#include "session/format/sessionfile.h"
+
+#include "policy/policyjson.h"
+#include "session/format/attemptjson.h"
+#include "session/format/enumnames.h"
+#include "session/format/enumspellings.h"
+#include "json/jsonpullreader.h"
+#include "json/jsontext.h"
+#include "session/format/sessionjson.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+
+#include <array>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("session", text); }
+
+class Reader
+{
+public:
+    Reader(QIODevice& device, qint64 total, const SessionProgress& progress)
+        : m_in(device)
+        , m_total(total)
+        , m_progress(progress)
+    {
+    }
+
+    std::unique_ptr<Session> read(QString* error, SessionFile::Status* status);
+
+private:
+    bool fail(const QString& path, const QString& message)
+    {
+        if (!m_failed) {
+            m_in.fail(message);
+            m_path = path;
+            m_failed = true;
+        }
+        return false;
+    }
+    bool readDocument();
+    bool readRun(qsizetype index);
+    bool readArray(const QString& path, const std::function<bool(const QJsonValue&, const QString&)>& each);
+    bool checkVersion(const QString& path);
+
+    JsonPullReader m_in;
+    qint64 m_total;
+    const SessionProgress& m_progress;
+    std::unique_ptr<Session> m_session = std::make_unique<Session>();
+    QString m_format;
+    std::optional<qint64> m_version;
+    QString m_path = u"$"_s;
+    bool m_cancelled = false;
+    bool m_failed = false;
+    qint64 m_attemptsRead = 0;
+};
+
+bool Reader::checkVersion(const QString& path)
+{
+    if (m_format.isEmpty() || !m_version)
+        return true;
+    if (m_format == QLatin1String(SessionFile::attemptLogFormatName)) {
+        if (*m_version != 1)
+            return fail(path, tr("unsupported attempt-log version %1 (this build reads version 1)").arg(*m_version));
+        m_session->meta.readFromVersion = 0;
+        return true;
+    }
+    if (*m_version > Session::currentVersion)
+        return fail(path, tr("session format version %1 is newer than this build reads (up to %2); update Retrylab")
+                              .arg(*m_version).arg(Session::currentVersion));
+    if (*m_version < 1)
+        return fail(path, tr("unsupported session format version %1").arg(*m_version));
+    m_session->meta.readFromVersion = int(*m_version);
+    return true;
+}
+
+bool Reader::readArray(const QString& path, const std::function<bool(const QJsonValue&, const QString&)>& each)
+{
+    if (!m_in.enterArray())
+        return fail(path, tr("must be an array"));
+    qsizetype i = 0;
+    while (m_in.nextElement()) {
+        const QString itemPath = path + u'[' + QString::number(i++) + u']';
+        const QJsonValue v = m_in.readValue();
+        if (m_in.hasError())
+            return fail(itemPath, QString());
+        if (!each(v, itemPath))
+            return false;
+    }
+    return !m_in.hasError() || fail(path, QString());
+}
+
+// A run's own fields, each read as a JSON value. The usual ones go to fixed slots and are converted
+// without building a QJsonObject (a 1M-attempt session has 250 000 runs); a run with any other field
+// (an inline version-0 policy, a "_" field, an unknown one) goes through SessionJson::runFactsFromJson.
+struct RunFacts
+{
+    enum Slot { Run, Seed, PolicyRef, RequestRef, Method, Url, Outcome, Reason, Asked, Submitted, Start, End, TotalWait, SlotCount };
+    static constexpr std::array<QByteArrayView, SlotCount> kNames = { "run", "seed", "policy_ref", "request_ref", "method",
+        "url", "outcome", "reason", "server_asked_for_ms", "submitted_ms", "start_ms", "end_ms", "total_wait_ms" };
+
+    std::array<QJsonValue, SlotCount> values;
+    std::array<bool, SlotCount> present {};
+    QJsonObject other;
+
+    static int slotOf(QByteArrayView key)
+    {
+        for (int i = 0; i < SlotCount; ++i) {
+            if (kNames[size_t(i)] == key)
+                return i;
+        }
+        return -1;
+    }
+    const QJsonValue& value(Slot slot) const { return values[slot]; }
+    QJsonObject object() const
+    {
+        QJsonObject o = other;
+        for (int i = 0; i < SlotCount; ++i) {
+            if (present[size_t(i)])
+                o.insert(QString::fromLatin1(kNames[size_t(i)]), values[size_t(i)]);
+        }
+        return o;
+    }
+
+    // What SessionJson::runFactsFromJson does with these fields, value for value.
+    bool toRun(SessionRun* r, QString* problem) const
+    {
+        if (!other.isEmpty())
+            return SessionJson::runFactsFromJson(object(), r, problem);
+        for (const Slot slot : { Submitted, Start, End }) {
+            qint64 ns = 0;
+            if (values[slot].isDouble() && !JsonText::nsFromMillis(values[slot].toDouble(), &ns)) {
+                *problem = QString::fromLatin1(kNames[slot]) + tr(": out of range (more than ±292 years)");
+                return false;
+            }
+        }
+        const auto msAsNs = [](const QJsonValue& v) {
+            qint64 ns = PackedAttempt::kUnset;
+            return v.isDouble() && JsonText::nsFromMillis(v.toDouble(), &ns) ? ns : PackedAttempt::kUnset;
+        };
+        if (!value(Run).isDouble()) {
+            *problem = tr("run: must be an integer");
+            return false;
+        }
+        r->runId = value(Run).toInt();
+        bool ok = true;
+        const QJsonValue& seed = value(Seed);
+        r->seed = seed.isString() ? seed.toString().toULongLong(&ok) : quint64(seed.toInteger(0));
+        if (!ok) {
+            *problem = tr("seed: must be a decimal integer string");
+            return false;
+        }
+        r->policy = qsizetype(value(PolicyRef).toInteger(0));
+        r->request = qsizetype(value(RequestRef).toInteger(0));
+        const QJsonValue& outcome = value(Outcome);
+        if (outcome.isString()) {
+            const QByteArray name = outcome.toString().toUtf8();
+            std::optional<FinalKind> k = EnumSpelling::finalKinds().find(QByteArrayView(name));
+            if (!k)
+                k = EnumNames::finalKind(QByteArrayView(name));
+            if (!k) {
+                *problem = tr("outcome: unknown outcome \"%1\"").arg(outcome.toString());
+                return false;
+            }
+            r->outcome = *k;
+        }
+        r->reason = value(Reason).toString();
+        r->serverAskedForMs = value(Asked).isDouble() ? value(Asked).toInteger() : PackedAttempt::kUnset;
+        r->submittedNs = present[Submitted] ? msAsNs(value(Submitted)) : 0;
+        if (r->submittedNs == PackedAttempt::kUnset)
+            r->submittedNs = 0;
+        r->startedNs = msAsNs(value(Start));
+        r->finishedNs = msAsNs(value(End));
+        r->totalWaitMs = value(TotalWait).toInteger(0);
+        return true;
+    }
+};
+
+bool Reader::readRun(qsizetype index)
+{
+    const auto path = [index]() -> QString { return u"$.runs["_s + QString::number(index) + u']'; };
+    Session& s = *m_session;
+    if (!m_in.enterObject())
+        return fail(path(), QString());
+    RunFacts facts;
+    QList<quint32> rows;
+    QByteArrayView key;
+    while (m_in.nextKeyView(&key)) {
+        if (key == "attempts") {
+            if (!m_in.enterArray())
+                return fail(path() + u".attempts"_s, QString());
+            while (m_in.nextElement()) {
+                PackedAttempt& p = s.attempts.appendDefault();
+                QByteArray field;
+                if (!AttemptJson::read(m_in, s.attempts, &p, &field)) {
+                    return fail(path() + u".attempts["_s + QString::number(rows.size()) + u']'
+                            + (field.isEmpty() ? QString() : u'.' + QString::fromUtf8(field)),
+                        QString());
+                }
+                rows.append(quint32(s.attempts.size() - 1));
+                if ((++m_attemptsRead & 4095) == 0 && m_progress && !m_progress(m_in.offset(), m_total)) {
+                    m_cancelled = true;
+                    return false;
+                }
+            }
+            if (m_in.hasError())
+                return fail(path() + u".attempts"_s, QString());
+        } else {
+            const int slot = RunFacts::slotOf(key);
+            const QString name = slot < 0 ? QString::fromUtf8(key) : QString(); // the key's bytes go with the next read
+            const QJsonValue v = m_in.readValue();
+            if (m_in.hasError())
+                return fail(path() + u'.' + (slot < 0 ? name : QString::fromLatin1(RunFacts::kNames[size_t(slot)])), QString());
+            if (slot < 0) {
+                facts.other.insert(name, v);
+            } else {
+                facts.values[size_t(slot)] = v;
+                facts.present[size_t(slot)] = true;
+            }
+        }
+    }
+    if (m_in.hasError())
+        return fail(path(), QString());
+    SessionRun run;
+    QString problem;
+    if (!facts.toRun(&run, &problem))
+        return fail(path() + u'.' + problem.section(u':', 0, 0), problem.section(u':', 1).trimmed());
+    if (s.findRun(run.runId))
+        return fail(path() + u".run"_s, tr("run %1 appears twice").arg(run.runId));
+    if (facts.other.contains(u"policy"_s)) { // version 0: the policy inline
+        const PolicyParseResult policy = policyFromJson(facts.other.value(u"policy"_s).toObject());
+        if (!policy.ok()) {
+            const PolicyProblem& p = policy.problems.first();
+            return fail(path() + u".policy"_s + (p.path.startsWith(u'$') ? p.path.mid(1) : u'.' + p.path), p.message);
+        }
+        run.policy = s.addPolicy(*policy.policy);
+    }
+    if (!facts.present[RunFacts::RequestRef]) { // version 0: method and URL only
+        RequestSpec spec;
+        spec.method = facts.value(RunFacts::Method).toString(u"GET"_s);
+        spec.url = QUrl(facts.value(RunFacts::Url).toString());
+        run.request = s.addRequest(spec);
+    }
+    for (quint32 row : std::as_const(rows))
+        s.attempts.packed(row).runId = run.runId;
+    run.rows = std::move(rows);
+    s.appendRun(std::move(run));
+    return true;
+}
+
+bool Reader::readDocument()
+{
+    Session& s = *m_session;
+    if (m_in.peek() != JsonPullReader::Kind::Object)
+        return fail(u"$"_s, m_in.peek() == JsonPullReader::Kind::End ? tr("the file is empty") : tr("a session file is a JSON object"));
+    m_in.enterObject();
+    QByteArray key;
+    qsizetype runIndex = 0;
+    while (m_in.nextKey(&key)) {
+        const QString path = u"$."_s + QString::fromUtf8(key);
+        QString problem;
+        if (key == "format") {
+            const auto v = m_in.readString();
+            if (!v)
+                return fail(path, tr("must be a string"));
+            if (*v != QLatin1String(SessionFile::formatName) && *v != QLatin1String(SessionFile::attemptLogFormatName))
+                return fail(path, tr("\"%1\" is not a Retrylab session").arg(*v));
+            m_format = *v;
+            if (!checkVersion(path))
+                return false;
+        } else if (key == "version") {
+            m_version = m_in.readInteger();
+            if (!m_version)
+                return fail(path, tr("must be an integer"));
+            if (!checkVersion(path))
+                return false;
+        } else if (key == "meta" || key == "redaction") {
+            const QJsonValue v = m_in.readValue();
+            if (m_in.hasError() || !v.isObject())
+                return fail(path, tr("must be an object"));
+            const bool ok = key == "meta" ? SessionJson::metaFromJson(v.toObject(), &s.meta, &problem)
+                                          : SessionJson::redactionFromJson(v.toObject(), &s.redaction, &problem);
+            if (!ok)
+                return fail(path + u'.' + problem.section(u':', 0, 0), problem.section(u':', 1).trimmed());
+        } else if (key == "scenario") {
+            const QJsonValue v = m_in.readValue();
+            if (m_in.hasError() || !(v.isObject() || v.isNull()))
+                return fail(path, tr("must be an object or null"));
+            s.scenario = v.toObject();
+        } else if (key == "policies") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    const PolicyParseResult policy = policyFromJson(v.toObject());
+                    if (!policy.ok())
+                        return fail(p + u'.' + policy.problems.first().path, policy.problems.first().message);
+                    s.policies.append(*policy.policy);
+                    return true;
+                }))
+                return false;
+        } else if (key == "requests") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    RequestSpec spec;
+                    QString why;
+                    if (!SessionJson::requestFromJson(v.toObject(), &spec, &why))
+                        return fail(p + u'.' + why.section(u':', 0, 0), why.section(u':', 1).trimmed());
+                    s.requests.append(spec);
+                    return true;
+                }))
+                return false;
+        } else if (key == "runs") {
+            if (!m_in.enterArray())
+                return fail(path, tr("must be an array"));
+            const qint64 runsStart = m_in.offset();
+            while (m_in.nextElement()) {
+                if (!readRun(runIndex++))
+                    return false;
+                // A guess at the number of runs from the first ones' size, so the list of runs is not
+                // copied again and again while it grows (250 000 runs in a 1M-attempt session).
+                static constexpr qsizetype kSample = 64;
+                if (runIndex == kSample && m_total > m_in.offset() && m_in.offset() > runsStart) {
+                    const qint64 perRun = std::max<qint64>(1, (m_in.offset() - runsStart) / kSample);
+                    const qint64 guess = (m_total - runsStart) / perRun + (m_total - runsStart) / perRun / 20 + kSample;
+                    s.runs.reserve(qsizetype(std::min<qint64>(guess, m_total / 16)));
+                }
+            }
+            if (m_in.hasError())
+                return fail(path, QString());
+        } else if (key == "lab_events") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    LabEvent e;
+                    QString why;
+                    if (!SessionJson::labEventFromJson(v.toObject(), &e, &why))
+                        return fail(p + u'.' + why.section(u':', 0, 0), why.section(u':', 1).trimmed());
+                    s.labEvents.append(e);
+                    return true;
+                }))
+                return false;
+        } else if (key.startsWith('_') || key == "$schema") {
+            m_in.skipValue();
+            if (m_in.hasError())
+                return fail(path, QString());
+        } else {
+            return fail(path, tr("unknown field \"%1\"").arg(QString::fromUtf8(key)));
+        }
+    }
+    if (m_in.hasError())
+        return fail(m_path, QString());
+    if (!m_in.atEnd())
+        return fail(u"$"_s, tr("unexpected text after the end of the session"));
+    if (m_format.isEmpty())
+        return fail(u"$.format"_s, tr("missing: not a Retrylab session file"));
+    if (!m_version)
+        return fail(u"$.version"_s, tr("missing"));
+    for (qsizetype i = 0; i < s.runs.size(); ++i) {
+        const SessionRun& r = s.runs.at(i);
+        const bool noPolicy = r.policy == -1 && r.observed; // a client's run: none of ours
+        if ((!noPolicy && (r.policy < 0 || r.policy >= qMax<qsizetype>(1, s.policies.size()))) || r.request < 0
+            || r.request >= qMax<qsizetype>(1, s.requests.size()))
+            return fail(u"$.runs["_s + QString::number(i) + u"].policy_ref"_s, tr("refers to a policy or request that is not in the file"));
+    }
+    if (s.policies.isEmpty())
+        s.policies.append(RetryPolicy());
+    if (s.requests.isEmpty())
+        s.requests.append(RequestSpec());
+    if (m_session->meta.readFromVersion == 0) {
+        s.meta.source = u"migrated"_s;
+        s.redaction.enabled = true;
+    }
+    return true;
+}
+
+std::unique_ptr<Session> Reader::read(QString* error, SessionFile::Status* status)
+{
+    const bool ok = readDocument();
+    if (status)
+        *status = ok ? SessionFile::Status::Ok : m_cancelled ? SessionFile::Status::Cancelled : SessionFile::Status::Failed;
+    if (ok) {
+        if (m_progress)
+            m_progress(m_total, m_total);
+        return std::move(m_session);
+    }
+    if (error) {
+        *error = m_cancelled ? tr("opening was cancelled")
+                             : tr("%1 (at %2)").arg(m_in.errorString().isEmpty() ? tr("invalid session") : m_in.errorString(), m_path);
+    }
+    return nullptr;
+}
+
+} // namespace
+
+namespace SessionFile {
+
+std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const SessionProgress& progress, QString* error,
+    Status* status)
+{
+    Reader reader(device, totalBytes, progress);
+    return reader.read(error, status);
+}
+
+std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress, QString* error, Status* status)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("cannot open %1: %2").arg(path, file.errorString());
+        if (status)
+            *status = Status::Failed;
+        return nullptr;
+    }
+    std::unique_ptr<Session> s = read(file, file.size(), progress, error, status);
+    if (!s && error && status && *status == Status::Failed)
+        *error = path + u": "_s + *error;
+    return s;
+}
+
+bool looksLikeSession(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    // The format name comes first in files this app writes; 64 KiB allows for hand-edited ones.
+    const QByteArray head = file.read(64 * 1024);
+    return head.contains(QByteArray('"' + QByteArray(formatName) + '"'))
+        || head.contains(QByteArray('"' + QByteArray(attemptLogFormatName) + '"'));
+}
+
+} // namespace SessionFile

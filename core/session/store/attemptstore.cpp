@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/store/attemptstore.h"
+
+#include "engine/requestheaders.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+qint64 ns(const std::optional<MonoTime>& t)
+{
+    return t ? qint64(t->count()) : PackedAttempt::kUnset;
+}
+
+std::optional<MonoTime> mono(qint64 v)
+{
+    if (v == PackedAttempt::kUnset)
+        return std::nullopt;
+    return MonoTime(v);
+}
+
+} // namespace
+
+AttemptStore::AttemptStore()
+{
+    clear();
+}
+
+void AttemptStore::clear()
+{
+    m_chunks.clear();
+    m_size = 0;
+    m_valueStats.clear();
+    m_recentBlocks.clear();
+    m_headerArena.assign(1, 0u); // offset 0 = no headers
+    m_strings.clear();
+}
+
+quint32 AttemptStore::addHeaderIds(const std::vector<quint32>& ids)
+{
+    if (ids.empty())
+        return 0;
+    static constexpr size_t kRecent = 1024;
+    size_t hash = ids.size();
+    for (quint32 id : ids)
+        hash = hash * 1000003u ^ id;
+    const size_t slot = (hash ^ (hash >> 17)) & (kRecent - 1);
+    if (m_recentBlocks.empty())
+        m_recentBlocks.assign(kRecent, 0u);
+    if (const quint32 recent = m_recentBlocks[slot]; recent && m_headerArena[recent] == ids.size() / 2
+        && std::equal(ids.begin(), ids.end(), m_headerArena.begin() + recent + 1))
+        return recent;
+    const auto offset = quint32(m_headerArena.size());
+    m_recentBlocks[slot] = offset;
+    m_headerArena.push_back(quint32(ids.size() / 2));
+    m_headerArena.insert(m_headerArena.end(), ids.begin(), ids.end());
+    return offset;
+}
+
+quint32 AttemptStore::addHeaders(const HttpHeaderList& headers)
+{
+    std::vector<quint32> ids;
+    ids.reserve(size_t(headers.size()) * 2);
+    for (const auto& [name, value] : headers) {
+        const quint32 nameId = m_strings.intern(QByteArrayView(name));
+        ids.push_back(nameId);
+        ids.push_back(headerValueId(nameId, QByteArrayView(value)));
+    }
+    return addHeaderIds(ids);
+}
+
+HttpHeaderList AttemptStore::headers(quint32 offset) const
+{
+    HttpHeaderList out;
+    const int n = headerCount(offset);
+    out.reserve(n);
+    for (int i = 0; i < n; ++i)
+        out.append({ headerName(offset, i).toByteArray(), headerValue(offset, i).toByteArray() });
+    return out;
+}
+
+quint32 AttemptStore::headerValueId(quint32 nameId, QByteArrayView value)
+{
+    // Judged on the first values seen: when three in four were new, the rest are taken to be new too.
+    static constexpr quint32 kSample = 256;
+    static constexpr quint32 kMaxTrackedNames = 1 << 16;
+    if (nameId >= kMaxTrackedNames)
+        return m_strings.intern(value);
+    if (nameId >= m_valueStats.size())
+        m_valueStats.resize(size_t(nameId) + 1);
+    ValueStats& stats = m_valueStats[nameId];
+    if (stats.unique)
+        return m_strings.add(value);
+    bool added = false;
+    const quint32 id = m_strings.intern(value, &added);
+    ++stats.seen;
+    stats.fresh += added ? 1 : 0;
+    if (stats.seen == kSample && stats.fresh * 4 >= stats.seen * 3)
+        stats.unique = true;
+    return id;
+}
+
+PackedAttempt& AttemptStore::appendDefault()
+{
+    if (m_chunks.empty() || m_chunks.back().size() >= kChunk) {
+        m_chunks.emplace_back();
+        m_chunks.back().reserve(kChunk);
+    }
+    ++m_size;
+    return m_chunks.back().emplace_back();
+}
+
+qsizetype AttemptStore::append(const PackedAttempt& attempt)
+{
+    appendDefault() = attempt;
+    return size() - 1;
+}
+
+qsizetype AttemptStore::append(const AttemptRecord& a)
+{
+    PackedAttempt p;
+    StringPool& s = m_strings;
+    const std::optional<MonoTime>* times[] = { &a.at.scheduled, &a.at.queued, &a.at.started, &a.at.connecting, &a.at.tlsDone,
+        &a.at.requestSent, &a.at.headersReceived, &a.at.firstByte, &a.at.finished };
+    for (int i = 0; i < PackedAttempt::SlotCount; ++i)
+        p.at[i] = ns(*times[i]);
+    p.runId = a.runId;
+    p.index = a.index;
+    p.phaseReached = qint8(a.phaseReached);
+    p.method = s.intern(a.method);
+    p.url = s.intern(a.url.toString(QUrl::FullyEncoded));
+    HttpHeaderList sent;
+    for (const SentHeader& h : a.requestHeaders)
+        sent.append({ h.name, h.value });
+    p.requestHeaders = addHeaders(sent);
+    p.bodySize = a.bodySize;
+    p.bodySha256 = s.intern(QByteArrayView(a.bodySha256));
+    p.bytesUp = a.bytesUp;
+    p.bytesDown = a.bytesDown;
+    p.connectionReused = a.connectionReused;
+    p.http2 = a.http2Used;
+    p.requestSentSignals = qint16(a.requestSentSignals);
+    p.idempotencyKey = s.intern(a.idempotencyKey);
+    p.attemptId = s.add(QByteArrayView(a.attemptId.toUtf8())); // unique per attempt: not worth a table entry
+    p.status = a.status.value_or(-1);
+    p.reasonPhrase = s.intern(a.reasonPhrase);
+    p.responseHeaders = addHeaders(a.responseHeaders);
+    p.bodyExcerpt = s.intern(QByteArrayView(a.bodyExcerpt));
+    p.bodyExcerptTruncated = a.bodyExcerptTruncated;
+    p.error = a.error ? qint8(*a.error) : qint8(-1);
+    p.qtError = s.intern(a.qtError);
+    p.qtErrorCode = a.qtErrorCode;
+    p.abortReason = qint8(a.abortReason);
+    p.redirectTarget = a.redirectTarget ? s.intern(a.redirectTarget->toString(QUrl::FullyEncoded)) : 0;
+    if (const auto& d = a.decision) {
+        p.verdict = qint8(d->verdict);
+        p.finalKind = qint8(d->finalKind);
+        p.delayMs = d->delay.count();
+        p.ceilingMs = d->ceiling.count();
+        p.delayLowMs = d->delayLow.count();
+        p.delayHighMs = d->delayHigh.count();
+        p.delaySource = qint8(d->source);
+        p.hintHeader = s.intern(d->hintHeader);
+        p.serverAskedForMs = d->serverAskedFor ? d->serverAskedFor->count() : PackedAttempt::kUnset;
+        p.ruleName = s.intern(d->ruleName);
+        p.throttling = d->throttling;
+        p.quotaCost = d->quotaCost;
+        p.reason = s.intern(d->reason);
+    }
+    if (a.retryAfter) {
+        p.retryAfterValid = true;
+        p.retryAfterMs = a.retryAfter->delay ? a.retryAfter->delay->count() : PackedAttempt::kUnset;
+        p.retryAfterRaw = s.intern(QByteArrayView(a.retryAfter->raw));
+        p.retryAfterSource = s.intern(a.retryAfter->source);
+    }
+    p.rateLimitHeaders = addHeaders(a.rateLimitHeaders);
+    p.throttleWaitMs = a.throttleWait.count();
+    if (const auto& o = a.observed) {
+        p.observed = true;
+        p.clientWaitNs = o->clientWait ? qint64(o->clientWait->count()) : PackedAttempt::kUnset;
+        p.askedForMs = o->askedFor ? o->askedFor->count() : PackedAttempt::kUnset;
+        p.askedBy = s.intern(o->askedBy);
+        p.exchange = qint64(o->exchange);
+    }
+    if (a.budgetAfter.quotaTokens)
+        p.quotaTokens = *a.budgetAfter.quotaTokens;
+    if (a.budgetAfter.throttlingTokens)
+        p.throttlingTokens = *a.budgetAfter.throttlingTokens;
+    if (a.budgetAfter.hostResetIn)
+        p.hostResetInMs = a.budgetAfter.hostResetIn->count();
+    return append(p);
+}
+
+AttemptRecord AttemptStore::record(qsizetype row) const
+{
+    const PackedAttempt& p = packed(row);
+    const StringPool& s = m_strings;
+    AttemptRecord a;
+    std::optional<MonoTime>* times[] = { &a.at.scheduled, &a.at.queued, &a.at.started, &a.at.connecting, &a.at.tlsDone,
+        &a.at.requestSent, &a.at.headersReceived, &a.at.firstByte, &a.at.finished };
+    for (int i = 0; i < PackedAttempt::SlotCount; ++i)
+        *times[i] = mono(p.at[i]);
+    a.runId = p.runId;
+    a.index = p.index;
+    a.phaseReached = AttemptPhase(p.phaseReached);
+    a.method = s.string(p.method);
+    a.url = QUrl::fromEncoded(s.view(p.url).toByteArray());
+    const int n = headerCount(p.requestHeaders);
+    for (int i = 0; i < n; ++i) {
+        const QByteArray name = headerName(p.requestHeaders, i).toByteArray();
+        a.requestHeaders.append({ name, headerValue(p.requestHeaders, i).toByteArray(), isSecretHeader(name) });
+    }
+    a.bodySize = p.bodySize;
+    a.bodySha256 = s.bytes(p.bodySha256);
+    a.bytesUp = p.bytesUp;
+    a.bytesDown = p.bytesDown;
+    a.connectionReused = p.connectionReused;
+    a.http2Used = p.http2;
+    a.requestSentSignals = p.requestSentSignals;
+    a.idempotencyKey = s.string(p.idempotencyKey);
+    a.attemptId = s.string(p.attemptId);
+    if (p.status >= 0)
+        a.status = p.status;
+    a.reasonPhrase = s.string(p.reasonPhrase);
+    a.responseHeaders = headers(p.responseHeaders);
+    a.bodyExcerpt = s.bytes(p.bodyExcerpt);
+    a.bodyExcerptTruncated = p.bodyExcerptTruncated;
+    if (p.error >= 0)
+        a.error = ErrorClass(p.error);
+    a.qtError = s.string(p.qtError);
+    a.qtErrorCode = p.qtErrorCode;
+    a.abortReason = AbortReason(p.abortReason);
+    if (p.redirectTarget)
+        a.redirectTarget = QUrl::fromEncoded(s.bytes(p.redirectTarget));
+    if (p.verdict >= 0) {
+        RetryDecision d;
+        d.verdict = Verdict(p.verdict);
+        d.finalKind = FinalKind(p.finalKind);
+        d.delay = Millis(p.delayMs == PackedAttempt::kUnset ? 0 : p.delayMs);
+        d.ceiling = Millis(p.ceilingMs);
+        d.delayLow = Millis(p.delayLowMs);
+        d.delayHigh = Millis(p.delayHighMs);
+        d.source = DelaySource(p.delaySource);
+        d.hintHeader = s.string(p.hintHeader);
+        if (p.serverAskedForMs != PackedAttempt::kUnset)
+            d.serverAskedFor = Millis(p.serverAskedForMs);
+        d.ruleName = s.string(p.ruleName);
+        d.throttling = p.throttling;
+        d.quotaCost = p.quotaCost;
+        d.reason = s.string(p.reason);
+        a.decision = d;
+    }
+    if (p.retryAfterValid) {
+        RetryAfterValue r;
+        if (p.retryAfterMs != PackedAttempt::kUnset)
+            r.delay = Millis(p.retryAfterMs);
+        r.raw = s.bytes(p.retryAfterRaw);
+        r.source = s.string(p.retryAfterSource);
+        a.retryAfter = r;
+    }
+    a.rateLimitHeaders = headers(p.rateLimitHeaders);
+    a.throttleWait = Millis(p.throttleWaitMs);
+    if (p.observed) {
+        ObservedAttemptFacts o;
+        o.clientWait = mono(p.clientWaitNs);
+        if (p.askedForMs != PackedAttempt::kUnset)
+            o.askedFor = Millis(p.askedForMs);
+        o.askedBy = s.string(p.askedBy);
+        o.exchange = quint64(p.exchange);
+        a.observed = o;
+    }
+    if (p.quotaTokens != std::numeric_limits<qint32>::min())
+        a.budgetAfter.quotaTokens = p.quotaTokens;
+    if (!std::isnan(p.throttlingTokens))
+        a.budgetAfter.throttlingTokens = p.throttlingTokens;
+    if (p.hostResetInMs != PackedAttempt::kUnset)
+        a.budgetAfter.hostResetIn = Millis(p.hostResetInMs);
+    return a;
+}
+
+qsizetype AttemptStore::memoryBytes() const
+{
+    size_t bytes = m_chunks.capacity() * sizeof(Chunk) + m_headerArena.capacity() * sizeof(quint32)
+        + (m_valueStats.capacity() * sizeof(ValueStats)) + m_recentBlocks.capacity() * sizeof(quint32);
+    for (const Chunk& chunk : m_chunks)
+        bytes += chunk.capacity() * sizeof(PackedAttempt);
+    return qsizetype(bytes) + m_strings.memoryBytes();
+}

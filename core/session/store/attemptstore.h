@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Every attempt of a session in compact form (see PackedAttempt): memory grows with the attempts, not with
+// the JSON they were read from. record() rebuilds a full AttemptRecord on demand. Attempts live in chunks
+// of a fixed size, so the store grows without copying what it holds (no doubling peak) and a reference to
+// an attempt stays valid while more are appended.
+
+#include "engine/attemptrecord.h"
+#include "http/httpfield.h"
+#include "session/store/hugepageallocator.h"
+#include "session/store/packedattempt.h"
+#include "session/store/stringpool.h"
+
+#include <vector>
+
+class AttemptStore
+{
+public:
+    AttemptStore();
+
+    qsizetype size() const { return m_size; }
+    const PackedAttempt& packed(qsizetype row) const { return m_chunks[size_t(row) / kChunk][size_t(row) % kChunk]; }
+    PackedAttempt& packed(qsizetype row) { return m_chunks[size_t(row) / kChunk][size_t(row) % kChunk]; }
+
+    qsizetype append(const AttemptRecord& record); // returns the row
+    qsizetype append(const PackedAttempt& attempt); // texts already interned in strings()
+    PackedAttempt& appendDefault(); // a new attempt at row size() - 1, to be filled in place
+
+    // A header value's id: interned while the values under NAMEID repeat; once they turn out to be
+    // (nearly) all different — an attempt-id header, a request id — stored without the dedupe table.
+    quint32 headerValueId(quint32 nameId, QByteArrayView value);
+    AttemptRecord record(qsizetype row) const;
+
+    StringPool& strings() { return m_strings; }
+    const StringPool& strings() const { return m_strings; }
+
+    // Header blocks: [count, name id, value id, …] in one arena. A block equal to a recent one (the same
+    // answer headers on every attempt) is shared, not stored again.
+    quint32 addHeaders(const HttpHeaderList& headers);
+    quint32 addHeaderIds(const std::vector<quint32>& nameValueIds); // pairs of pool ids
+    HttpHeaderList headers(quint32 offset) const;
+    int headerCount(quint32 offset) const { return offset ? int(m_headerArena[offset]) : 0; }
+    QByteArrayView headerName(quint32 offset, int i) const { return m_strings.view(m_headerArena[offset + 1 + 2 * size_t(i)]); }
+    QByteArrayView headerValue(quint32 offset, int i) const { return m_strings.view(m_headerArena[offset + 2 + 2 * size_t(i)]); }
+    quint32 headerNameId(quint32 offset, int i) const { return m_headerArena[offset + 1 + 2 * size_t(i)]; }
+    quint32 headerValueIdAt(quint32 offset, int i) const { return m_headerArena[offset + 2 + 2 * size_t(i)]; }
+
+    void reserve(qsizetype attempts) { m_chunks.reserve(size_t(attempts) / kChunk + 1); }
+    void clear();
+    qsizetype memoryBytes() const;
+
+private:
+    static constexpr size_t kChunk = (size_t(4) << 20) / sizeof(PackedAttempt); // attempts in 4 MiB (two huge pages)
+    using Chunk = std::vector<PackedAttempt, HugePageAllocator<PackedAttempt>>;
+    struct ValueStats
+    {
+        quint32 seen = 0;
+        quint32 fresh = 0;
+        bool unique = false;
+    };
+
+    std::vector<Chunk> m_chunks; // each reserved to kChunk
+    qsizetype m_size = 0;
+    std::vector<ValueStats> m_valueStats; // by header name id
+    std::vector<quint32> m_recentBlocks; // by a hash of the block: the offset of the last block with it
+    std::vector<quint32> m_headerArena;
+    StringPool m_strings;
+};
