@@ -2,12 +2,15 @@
 // `retrylab serve`: the fault lab as a standalone server, until SIGINT/SIGTERM.
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
+#include "cli/filechecks.h"
 #include "cli/scenariochoice.h"
 #include "cli/upstreamchoice.h"
 
+#include "engine/clock.h"
 #include "lab/faultserver.h"
 #include "lab/labexchangejson.h"
 #include "lab/scenariocatalog.h"
+#include "observe/observationrecorder.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -15,6 +18,7 @@
 #include <QTimer>
 
 #include <csignal>
+#include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -74,7 +78,7 @@ int serve(const QStringList& args, CliIo& io)
 {
     CliArgs cli;
     cli.option(u"scenario"_s).option(u"port"_s).option(u"bind"_s).option(u"seed"_s).flag(u"tls"_s).flag(u"list"_s);
-    cli.flag(u"json"_s).option(u"max-requests"_s).option(u"duration"_s);
+    cli.flag(u"json"_s).option(u"max-requests"_s).option(u"duration"_s).option(u"session"_s).option(u"window"_s);
     UpstreamChoice::declare(cli);
     if (!cli.parse(args) || !cli.positional().isEmpty()) {
         io.err << "retrylab serve: "
@@ -83,7 +87,7 @@ int serve(const QStringList& args, CliIo& io)
     }
     if (cli.isSet(u"list"_s)) {
         for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s, u"json"_s,
-                 u"max-requests"_s, u"duration"_s, u"upstream"_s, u"upstream-ca"_s, u"upstream-insecure"_s,
+                 u"max-requests"_s, u"duration"_s, u"session"_s, u"window"_s, u"upstream"_s, u"upstream-ca"_s, u"upstream-insecure"_s,
                  u"upstream-timeout"_s, u"upstream-max-body"_s }) {
             if (cli.isSet(other)) {
                 io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
@@ -133,6 +137,22 @@ int serve(const QStringList& args, CliIo& io)
         return CliExit::Usage;
     }
     const bool json = cli.isSet(u"json"_s);
+    const QString sessionPath = cli.value(u"session"_s).value_or(QString());
+    if (cli.isSet(u"session"_s)) {
+        if (const QString problem = outputPathProblem(sessionPath); !problem.isEmpty()) {
+            io.err << "retrylab serve: --session: " << problem << '\n';
+            return CliExit::Usage;
+        }
+    }
+    InferenceOptions inference;
+    if (cli.isSet(u"window"_s)) {
+        const std::optional<qint64> window = cli.secondsAsMillis(u"window"_s);
+        if (!window || !cli.isSet(u"session"_s)) {
+            io.err << "retrylab serve: " << (window ? u"--window needs --session (it groups the recorded exchanges)"_s : cli.error()) << '\n';
+            return CliExit::Usage;
+        }
+        inference.window = Millis(*window);
+    }
     QString upstreamError;
     if (std::optional<UpstreamTarget> upstream = UpstreamChoice::read(cli, &upstreamError))
         options.upstream = *upstream;
@@ -157,10 +177,25 @@ int serve(const QStringList& args, CliIo& io)
     }
 
     FaultServer server;
+    const Clock& clock = io.clock;
+    server.setClock([&clock] { return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now()).count(); });
     server.loadScenario(*scenario);
     if (!server.start(options)) {
         io.err << "retrylab serve: " << server.errorString() << '\n';
         return CliExit::Failed;
+    }
+    // --session: every exchange recorded as an attempt of the client's inferred run, journalled as it ends
+    // (a crash or SIGKILL loses nothing that ended: `retrylab recover`).
+    std::unique_ptr<ObservationRecorder> recorder;
+    if (!sessionPath.isEmpty()) {
+        recorder = std::make_unique<ObservationRecorder>(io.clock, inference);
+        recorder->setSource(u"serve"_s);
+        QString journalError;
+        if (!recorder->journalTo(sessionPath, &journalError)) {
+            io.err << "retrylab serve: " << withFileName(sessionPath, journalError) << '\n';
+            return CliExit::Usage;
+        }
+        recorder->setScenario(scenario->source);
     }
     // Under --json, stdout carries only the exchanges (one JSON object per line); the rest goes to stderr.
     QTextStream& human = json ? io.err : io.out;
@@ -177,6 +212,8 @@ int serve(const QStringList& args, CliIo& io)
 
     qint64 exchangesEnded = 0;
     QObject::connect(&server, &FaultServer::exchangeFinished, &server, [&, maxRequests](const LabExchange& x) {
+        if (recorder)
+            recorder->addExchange(x);
         if (json) {
             io.out << QString::fromUtf8(QJsonDocument(LabExchangeJson::toJson(x,
                                             LabExchangeJson::secretRedactor(server.redactionSalt())))
@@ -222,6 +259,20 @@ int serve(const QStringList& args, CliIo& io)
     server.stop();
     human << "stopped; " << server.ledger().requestsReceived() << " requests received, "
           << server.ledger().operationsApplied() << " operations applied\n";
+    if (recorder) {
+        recorder->finish();
+        QString saveError;
+        if (!recorder->save(&saveError)) {
+            io.err << "retrylab serve: " << withFileName(sessionPath, saveError) << '\n';
+            return CliExit::Failed;
+        }
+        const QList<ObservedRun>& runs = recorder->inference().runs();
+        qsizetype attempts = 0;
+        for (const ObservedRun& run : runs)
+            attempts += run.attempts.size();
+        human << "session written to " << sessionPath << ": " << attempts << " exchanges in " << runs.size()
+              << " inferred runs\n";
+    }
     human.flush();
     return CliExit::Ok;
 }
@@ -235,7 +286,7 @@ CliCommand serveCommand()
     command.summary = QCoreApplication::translate("cli", "run the fault lab: an HTTP server that fails on purpose");
     command.usage = QCoreApplication::translate("cli",
         "Usage: retrylab serve [--scenario NAME|FILE] [--port N] [--bind ADDR] [--tls] [--seed S]\n"
-        "                      [--json] [--max-requests N] [--duration S]\n"
+        "                      [--json] [--max-requests N] [--duration S] [--session FILE [--window S]]\n"
         "                      [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]\n"
         "                                      [--upstream-max-body BYTES]]\n"
         "       retrylab serve --list\n"
@@ -253,6 +304,11 @@ CliCommand serveCommand()
         "  --json                one JSON line per exchange on stdout (see above)\n"
         "  --max-requests N      stop after N exchanges have ended (control requests not counted)\n"
         "  --duration S          stop after S seconds (decimal)\n"
+        "  --session FILE        record every exchange as an observed attempt, grouped into the clients' runs\n"
+        "                        as `retrylab observe` does; journalled while it runs (recover after a crash)\n"
+        "                        and written to FILE when the server stops\n"
+        "  --window S            with --session: how long after a failed answer a repetition still counts as\n"
+        "                        a retry (default 300 s)\n"
         "  --upstream URL        the one upstream `forward` steps send to (http:// or https://); with no\n"
         "                        --scenario every request is forwarded as it is (pure observation)\n"
         "  --upstream-ca FILE    PEM certificates trusted for the upstream besides the system's\n"

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `retrylab serve` as a user runs it: first line, a request, the ledger, SIGTERM → exit 0.
 #include "cliprocess.h"
+#include "session/format/sessionfile.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -43,6 +46,8 @@ private slots:
     void servesUntilSigterm();
     void durationStopsByItself();
     void observesThroughPythonHttpServer();
+    void sessionRecordsCurlRetries();
+    void killedSessionIsRecovered();
 };
 
 void TestCliServe::listNamesBuiltInScenarios()
@@ -85,6 +90,12 @@ void TestCliServe::badArgumentsExit2_data()
     QTest::addRow("upstream-max-body past 1 GiB")
         << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-max-body"_s, u"1073741825"_s };
     QTest::addRow("upstream-max-body without upstream") << QStringList { u"serve"_s, u"--upstream-max-body"_s, u"1024"_s };
+    QTest::addRow("session in a missing directory") << QStringList { u"serve"_s, u"--session"_s, u"/no/such/dir/s.json"_s };
+    QTest::addRow("session without value") << QStringList { u"serve"_s, u"--session"_s };
+    QTest::addRow("window without session") << QStringList { u"serve"_s, u"--window"_s, u"10"_s };
+    QTest::addRow("window not a number")
+        << QStringList { u"serve"_s, u"--session"_s, u"/tmp/retrylab-unused.json"_s, u"--window"_s, u"soon"_s };
+    QTest::addRow("session with list") << QStringList { u"serve"_s, u"--list"_s, u"--session"_s, u"/tmp/x.json"_s };
     QTest::addRow("forward scenario without upstream")
         << QStringList { u"serve"_s, u"--scenario"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json") };
 }
@@ -176,6 +187,118 @@ void TestCliServe::observesThroughPythonHttpServer()
     QCOMPARE(first.value(u"upstream"_s).toString(), python.url());
     QVERIFY(first.value(u"upstream_first_byte_ms"_s).isDouble());
     QCOMPARE(QJsonDocument::fromJson(lines.last()).object().value(u"status"_s).toInt(), 404);
+}
+
+namespace {
+
+// The port from `serve`'s first line ("listening on http://127.0.0.1:PORT"), on the channel it is on.
+quint16 listeningPort(QProcess& lab)
+{
+    if (!QTest::qWaitFor([&] { return lab.canReadLine(); }, 10000))
+        return 0;
+    const QRegularExpressionMatch m = QRegularExpression(u"listening on http://127\\.0\\.0\\.1:(\\d+)"_s)
+                                          .match(QString::fromUtf8(lab.readLine()));
+    return m.hasMatch() ? quint16(m.captured(1).toUInt()) : 0;
+}
+
+int journalledAttempts(const QString& journal)
+{
+    QFile f(journal);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    int n = 0;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        n += line.startsWith("{\"event\":\"attempt\"") && line.endsWith('}');
+    return n;
+}
+
+} // namespace
+
+// `serve --session` in front of python's http.server, faults on top (503, 503, forward), Debian's curl as
+// the client: the session holds curl's one logical request as an observed run of three attempts, with
+// curl's own waits (curl --retry: 1 s, then doubled — here Retry-After 1 asks for 1 s each time).
+void TestCliServe::sessionRecordsCurlRetries()
+{
+    const CliProcess::PythonHttpServer python(QStringLiteral(RETRYLAB_TEST_DATA "/upstream"));
+    QVERIFY(python.isRunning());
+    QTemporaryDir dir;
+    const QString session = dir.filePath(u"served.json"_s);
+    QProcess lab;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, dir.path()); // the journal registry of this test only
+    lab.setProcessEnvironment(env);
+    lab.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--scenario"_s,
+                                                    QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json"),
+                                                    u"--upstream"_s, python.url(), u"--session"_s, session,
+                                                    u"--max-requests"_s, u"3"_s, u"--duration"_s, u"60"_s });
+    QVERIFY(lab.waitForStarted(5000));
+    const quint16 port = listeningPort(lab);
+    QVERIFY(port);
+    QProcess curl;
+    curl.start(u"curl"_s, { u"-sS"_s, u"--retry"_s, u"2"_s, u"-o"_s, dir.filePath(u"body"_s),
+                              u"http://127.0.0.1:%1/forward-503-503.json"_s.arg(port) });
+    QVERIFY(curl.waitForFinished(30000));
+    QCOMPARE(curl.exitCode(), 0);
+    QVERIFY(lab.waitForFinished(15000)); // --max-requests 3
+    QCOMPARE(lab.exitCode(), 0);
+    const QString log = QString::fromUtf8(lab.readAllStandardOutput());
+    QVERIFY2(log.contains(u"session written to "_s + session + u": 3 exchanges in 1 inferred runs"_s), qPrintable(log));
+    QVERIFY(!QFile::exists(session + u".journal"_s));
+
+    QString error;
+    const std::unique_ptr<Session> s = SessionFile::open(session, {}, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->meta.source, u"serve"_s);
+    QCOMPARE(s->runs.size(), qsizetype(1));
+    QCOMPARE(s->attemptCount(), qsizetype(3));
+    QList<int> statuses;
+    for (qsizetype i = 0; i < s->attemptCount(); ++i)
+        statuses << s->attempts.record(i).status.value_or(0);
+    QCOMPARE(statuses, (QList<int> { 503, 503, 200 }));
+    QVERIFY(!s->scenario.isEmpty());
+    // curl honours Retry-After: 1 — each retry waited about a second after the 503 ended.
+    for (qsizetype i = 1; i < s->attemptCount(); ++i) {
+        const AttemptRecord a = s->attempts.record(i);
+        QVERIFY(a.observed && a.observed->clientWait);
+        const qint64 waited = std::chrono::duration_cast<std::chrono::milliseconds>(*a.observed->clientWait).count();
+        QVERIFY2(waited >= 900 && waited <= 2500, qPrintable(u"attempt %1 waited %2 ms"_s.arg(i + 1).arg(waited)));
+        QCOMPARE(a.observed->askedBy, u"retry-after"_s);
+    }
+}
+
+// A serve --session killed with SIGKILL: `recover` restores every exchange its journal had, at once.
+void TestCliServe::killedSessionIsRecovered()
+{
+    QTemporaryDir dir;
+    const QString session = dir.filePath(u"killed.json"_s);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, dir.path());
+    QProcess lab;
+    lab.setProcessEnvironment(env);
+    lab.start(QStringLiteral(RETRYLAB_BINARY), { u"serve"_s, u"--scenario"_s, u"flaky-api"_s, u"--session"_s, session });
+    QVERIFY(lab.waitForStarted(5000));
+    const quint16 port = listeningPort(lab);
+    QVERIFY(port);
+    for (int i = 0; i < 5; ++i)
+        httpGet(port, "GET", "/api/items/" + QByteArray::number(i));
+    QTRY_COMPARE_WITH_TIMEOUT(journalledAttempts(session + u".journal"_s), 5, 10000);
+    lab.kill();
+    QVERIFY(lab.waitForFinished(5000));
+    QVERIFY(!QFile::exists(session));
+
+    QProcess recover;
+    recover.setProcessEnvironment(env);
+    recover.start(QStringLiteral(RETRYLAB_BINARY), { u"recover"_s, u"--dir"_s, dir.path() });
+    QVERIFY(recover.waitForFinished(30000));
+    QCOMPARE(recover.exitCode(), 0);
+    QString error;
+    const std::unique_ptr<Session> s = SessionFile::open(session, {}, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->attemptCount(), qsizetype(5));
+    QSet<QString> paths;
+    for (qsizetype i = 0; i < s->attemptCount(); ++i)
+        paths.insert(s->attempts.record(i).url.path());
+    QCOMPARE(paths.size(), 5);
 }
 
 QTEST_GUILESS_MAIN(TestCliServe)
