@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "livesession.h"
 
+#include "session/session.h"
+
 #include <algorithm>
 
 namespace {
@@ -58,7 +60,7 @@ void LiveSession::flush()
     m_timer.stop();
     LiveSessionDelta delta = m_pending;
     delta.runsAfter = m_runs.size();
-    delta.attemptsAfter = m_attempts.size();
+    delta.attemptsAfter = m_rows.size();
     delta.waitsAfter = m_waits.size();
     delta.labEventsAfter = m_labEvents.size();
     delta.changedRuns = m_changed.values();
@@ -80,7 +82,10 @@ void LiveSession::clear()
     m_runs.clear();
     m_runAttempts.clear();
     m_runIndex.clear();
-    m_attempts.clear();
+    m_shown.reset();
+    m_store = &m_own;
+    m_own.clear();
+    m_rows.clear();
     m_waits.clear();
     m_labEvents.clear();
     m_inFlight.clear();
@@ -159,17 +164,58 @@ void LiveSession::onAttemptPhase(const AttemptPhaseEvent& event)
     touch(runIndex(event.runId));
 }
 
+void LiveSession::showStore(std::shared_ptr<const Session> session)
+{
+    if (!m_rows.isEmpty())
+        takeOwnership(); // what is shown stays as it is; only new rows come from SESSION
+    m_shown = std::move(session);
+    m_store = m_shown ? &m_shown->attempts : &m_own;
+}
+
+qsizetype LiveSession::attemptBytes() const
+{
+    const qsizetype rows = m_rows.capacity() * qsizetype(sizeof(quint32));
+    return m_shown ? rows : rows + m_own.memoryBytes();
+}
+
+void LiveSession::takeOwnership()
+{
+    if (!m_shown)
+        return;
+    const std::shared_ptr<const Session> shown = std::exchange(m_shown, nullptr);
+    m_store = &m_own;
+    for (quint32& row : m_rows)
+        row = quint32(m_own.append(shown->attempts.record(row)));
+}
+
 void LiveSession::onAttemptFinished(const AttemptRecord& attempt)
 {
+    takeOwnership();
+    const qsizetype row = m_own.append(attempt);
+    finished(m_own.packed(row), row);
+}
+
+void LiveSession::onAttemptStored(qsizetype row)
+{
+    if (!m_shown || row < 0 || row >= m_shown->attempts.size())
+        return;
+    finished(m_shown->attempts.packed(row), row);
+}
+
+void LiveSession::finished(const PackedAttempt& attempt, qsizetype row)
+{
     m_inFlight.remove(attemptKey(attempt.runId, attempt.index));
-    m_attempts << attempt;
+    m_rows << quint32(row);
     const int index = runIndex(attempt.runId);
+    const std::optional<MonoTime> end = attempt.at[PackedAttempt::Finished] == PackedAttempt::kUnset
+        ? std::nullopt
+        : std::optional<MonoTime>(MonoTime(attempt.at[PackedAttempt::Finished]));
     if (index >= 0) {
         ++m_runAttempts[index].count;
-        m_runAttempts[index].lastFinished = attempt.at.finished;
+        m_runAttempts[index].lastFinished = end;
     }
-    if (attempt.at.finished)
-        seen(toMs(*attempt.at.finished));
+    if (end)
+        seen(toMs(*end));
     touch(index);
 }
 

@@ -4,16 +4,22 @@
 // What the window shows while requests run: every run, finished attempt, wait and lab event, appended as
 // the engine and the fault lab report them and published to views in batches at a bounded rate (≤ 30 Hz
 // by default), so 1 000 attempts a second cost one model update per frame, not one per attempt.
+// Finished attempts are rows of one AttemptStore, never full records: the store of the session being shown
+// (showStore(): an opened or played-back session feeds its own rows, nothing is copied) or, for a live
+// batch, a store of its own that packs each attempt as it finishes. Views read them by position.
 
 #include "engine/attemptrecord.h"
 #include "engine/runrecord.h"
 #include "lab/labevent.h"
+#include "session/store/attemptstore.h"
 
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QSet>
 #include <QTimer>
+
+#include <memory>
 
 // The ranges that grew and the runs that changed since the last refresh. Lists only grow between
 // clear() calls, so [before, after) is exactly what a view has not seen.
@@ -38,12 +44,18 @@ public:
     explicit LiveSession(QObject* parent = nullptr);
 
     // Runs in the order they started: their facts only (`attempts` is empty: each attempt is held once,
-    // in attempts(); attemptCount() and lastAttemptFinished() say what a view needs per run).
+    // in the store; attemptCount() and lastAttemptFinished() say what a view needs per run).
     const QList<RunRecord>& runs() const { return m_runs; }
     int attemptCount(int runIndex) const { return m_runAttempts.value(runIndex).count; }
     std::optional<MonoTime> lastAttemptFinished(int runIndex) const { return m_runAttempts.value(runIndex).lastFinished; }
-    // Finished attempts of every run, in the order they finished.
-    const QList<AttemptRecord>& attempts() const { return m_attempts; }
+    // Finished attempts of every run, in the order they finished: attempt I is row attemptRow(I) of store().
+    qsizetype finishedAttempts() const { return m_rows.size(); }
+    AttemptRecord attempt(qsizetype i) const { return store().record(m_rows.at(i)); }
+    const PackedAttempt& packedAttempt(qsizetype i) const { return store().packed(m_rows.at(i)); }
+    qsizetype attemptRow(qsizetype i) const { return m_rows.at(i); }
+    const AttemptStore& store() const { return *m_store; }
+    // The memory the finished attempts take here (their rows, and the store when it is this session's own).
+    qsizetype attemptBytes() const;
     const QList<WaitInfo>& waits() const { return m_waits; }
     const QList<LabEvent>& labEvents() const { return m_labEvents; }
     // Attempts started and not finished yet, with the phases reached so far.
@@ -59,6 +71,10 @@ public:
     // Set by playback (SessionFeeder) at each position; clear() unsets it (a live batch runs on latestMs).
     void setClockMs(std::optional<double> ms);
 
+    // From now on finished attempts are rows of SESSION's store, given by onAttemptStored(); clear()
+    // lets go of it. A record given by onAttemptFinished() meanwhile makes the shown rows this session's own.
+    void showStore(std::shared_ptr<const class Session> session);
+
     void setRefreshInterval(int ms);
     // Publishes pending changes now (tests, and the end of a run batch).
     void flush();
@@ -69,6 +85,7 @@ public Q_SLOTS:
     void onAttemptStarted(const AttemptRecord& attempt);
     void onAttemptPhase(const AttemptPhaseEvent& event);
     void onAttemptFinished(const AttemptRecord& attempt);
+    void onAttemptStored(qsizetype row); // a finished attempt, as a row of the shown store (showStore())
     void onWaitScheduled(const WaitInfo& wait);
     void onRunFinished(const RunRecord& run);
     void onLabEvent(const LabEvent& event);
@@ -82,6 +99,8 @@ private:
     void touch(int runIndex);
     void seen(double ms);
     void schedule();
+    void finished(const PackedAttempt& attempt, qsizetype row);
+    void takeOwnership(); // the shown rows copied into m_own, and the shown store let go
 
     struct RunAttempts
     {
@@ -91,7 +110,10 @@ private:
     QList<RunRecord> m_runs;
     QList<RunAttempts> m_runAttempts; // parallel to m_runs
     QHash<int, int> m_runIndex;
-    QList<AttemptRecord> m_attempts;
+    std::shared_ptr<const class Session> m_shown;
+    AttemptStore m_own;
+    const AttemptStore* m_store = &m_own; // the shown session's, or m_own
+    QList<quint32> m_rows;
     QList<WaitInfo> m_waits;
     QList<LabEvent> m_labEvents;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index

@@ -256,12 +256,7 @@ void MainWindow::showSession(
     m_feeder->showAll();
     m_playback->setFeeder(m_feeder);
     m_files->document()->setSession(session, origin, path, savedByUser);
-    QString status = tr("Showing %1: %2.").arg(QFileInfo(path).fileName(), SessionTexts::counts(*session));
-    if (m_feeder->hiddenAttempts() > 0) {
-        status += u" "_s + tr("The views hold the first %1 attempts; saves, exports and replays use all %2.")
-                              .arg(SessionFeeder::maxShownAttempts).arg(session->attemptCount());
-    }
-    showStatus(status);
+    showStatus(tr("Showing %1: %2.").arg(QFileInfo(path).fileName(), SessionTexts::counts(*session)));
     updateSessionActions();
 }
 

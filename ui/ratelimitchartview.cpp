@@ -139,10 +139,12 @@ void RateLimitChartView::changeEvent(QEvent* event)
 
 void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
 {
-    const QList<AttemptRecord>& attempts = m_session->attempts();
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < attempts.size(); ++i)
-        m_data.add(attempts.at(i), now);
+    for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < m_session->finishedAttempts(); ++i) {
+        const PackedAttempt& p = m_session->packedAttempt(i);
+        if (p.rateLimitHeaders || p.status == 429) // nothing else is plotted: the rest need no record
+            m_data.add(m_session->attempt(i), now);
+    }
     if (delta.attemptsAfter > delta.attemptsBefore || delta.attemptsAfter == 0)
         schedulePush();
 }
@@ -171,7 +173,7 @@ void RateLimitChartView::push()
     m_pacer.pushing(m_data.sampleCount() != 0 || !m_data.rejections().isEmpty());
     const QList<RateLimitTrack>& tracks = m_data.tracks();
     const bool hasData = !tracks.isEmpty() || !m_data.rejections().isEmpty();
-    m_placeholder->setText(m_session->attempts().isEmpty()
+    m_placeholder->setText(m_session->finishedAttempts() == 0
             ? tr("Press Run to see attempts")
             : tr("No rate-limit headers seen yet.\nRemaining quota and resets appear here when the server sends "
                  "RateLimit, X-RateLimit-* or a similar dialect."));

@@ -121,7 +121,7 @@ int main(int argc, char** argv)
                 save(&delays, out.filePath(u"delays-histogram.png"_s));
                 save(&limits, out.filePath(u"ratelimits.png"_s));
                 save(&summary, out.filePath(u"summary.png"_s));
-                QTextStream(stdout) << "runs " << session->runs().size() << ", attempts " << session->attempts().size()
+                QTextStream(stdout) << "runs " << session->runs().size() << ", attempts " << session->finishedAttempts()
                                     << ", waits " << session->waits().size() << ", lab events "
                                     << session->labEvents().size() << ", segments " << timeline.segmentCount()
                                     << ", rate-limit samples " << limits.sampleCount() << '\n';

@@ -210,8 +210,8 @@ void TestLiveSeries::rateLimitTracks()
     LiveSession session;
     fill(session);
     RateLimitSeries r;
-    for (const AttemptRecord& a : session.attempts())
-        r.add(a, QDateTime::currentDateTimeUtc());
+    for (qsizetype i = 0; i < session.finishedAttempts(); ++i)
+        r.add(session.attempt(i), QDateTime::currentDateTimeUtc());
     QCOMPARE(r.tracks().size(), 1);
     const RateLimitTrack& t = r.tracks().first();
     QCOMPARE(t.label(), QStringLiteral("127.0.0.1:8080 · burst (ietf-draft-11)"));

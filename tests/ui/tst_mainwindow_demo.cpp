@@ -82,8 +82,11 @@ private Q_SLOTS:
         QVERIFY(window.timeline()->segmentCount() >= attempts);
         QVERIFY(window.timeline()->labTickCount() > 0);
         int retries = 0;
-        for (const AttemptRecord& a : window.controller()->session()->attempts())
+        const LiveSession* live = window.controller()->session();
+        for (qsizetype i = 0; i < live->finishedAttempts(); ++i) {
+            const AttemptRecord a = live->attempt(i);
             retries += a.decision && a.decision->verdict == Verdict::Retry ? 1 : 0;
+        }
         QTRY_COMPARE(window.delayChart()->pointCount(), retries);
         QVERIFY(window.rateLimitChart()->sampleCount() > 0);
         QVERIFY(window.rateLimitChart()->trackCount() >= 1);

@@ -68,9 +68,9 @@ private Q_SLOTS:
         live.setRefreshInterval(0);
         const auto session = makeSession(3, 4);
         SessionFeeder feeder(session, &live);
-        QCOMPARE(live.attempts().size(), 0);
+        QCOMPARE(live.finishedAttempts(), qsizetype(0));
         feeder.showAll();
-        QCOMPARE(live.attempts().size(), 12);
+        QCOMPARE(live.finishedAttempts(), qsizetype(12));
         QCOMPARE(live.runs().size(), 3);
         QCOMPARE(live.waits().size(), 9); // three retries per run
         QVERIFY(live.inFlight().isEmpty());
@@ -81,12 +81,14 @@ private Q_SLOTS:
             QCOMPARE(r.outcome, session->runs.at(live.runIndex(r.runId)).outcome);
         }
         // The attempts are the recorded ones, field for field where the views look.
-        const AttemptRecord shown = live.attempts().first();
+        const AttemptRecord shown = live.attempt(0);
         const AttemptRecord recorded = session->attempt(0, 0);
         QCOMPARE(shown.at.finished, recorded.at.finished);
         QCOMPARE(shown.status, recorded.status);
         QCOMPARE(shown.decision->delay, recorded.decision->delay);
-        QCOMPARE(feeder.hiddenAttempts(), 0);
+        QCOMPARE(shown.attemptId, recorded.attemptId);
+        QCOMPARE(live.attemptRow(0), qsizetype(session->runs.at(0).rows.at(0))); // the session's own row, not a copy
+        QCOMPARE(&live.store(), &session->attempts);
     }
 
     void playbackStepsForwardAndBackward()
@@ -98,17 +100,17 @@ private Q_SLOTS:
         SessionPlayback* p = feeder.playback();
         p->stepForward(); // attempt 1 started
         QCOMPARE(live.inFlight().size(), 1);
-        QCOMPARE(live.attempts().size(), 0);
+        QCOMPARE(live.finishedAttempts(), qsizetype(0));
         p->stepForward(); // attempt 1 finished
-        QCOMPARE(live.attempts().size(), 1);
+        QCOMPARE(live.finishedAttempts(), qsizetype(1));
         QCOMPARE(live.inFlight().size(), 0);
         p->stepBackward(); // undo: rebuilt up to the cursor
-        QCOMPARE(live.attempts().size(), 0);
+        QCOMPARE(live.finishedAttempts(), qsizetype(0));
         QCOMPARE(live.inFlight().size(), 1);
         feeder.showAll();
-        QCOMPARE(live.attempts().size(), 2);
+        QCOMPARE(live.finishedAttempts(), qsizetype(2));
         feeder.showNone();
-        QCOMPARE(live.attempts().size(), 0);
+        QCOMPARE(live.finishedAttempts(), qsizetype(0));
         QCOMPARE(live.runs().size(), 0);
     }
 
@@ -154,7 +156,7 @@ private Q_SLOTS:
         // The synthetic session spans about 12 s; 1000× plays it in milliseconds.
         p->play(1000);
         QTRY_VERIFY_WITH_TIMEOUT(!p->isPlaying(), 5000);
-        QCOMPARE(live.attempts().size(), 4);
+        QCOMPARE(live.finishedAttempts(), qsizetype(4));
     }
 
     void alreadyShownFeederDoesNotFeedTwice()
@@ -166,12 +168,12 @@ private Q_SLOTS:
             SessionFeeder first(session, &live);
             first.showAll();
         }
-        QCOMPARE(live.attempts().size(), 6);
+        QCOMPARE(live.finishedAttempts(), qsizetype(6));
         SessionFeeder again(session, &live, true);
-        QCOMPARE(live.attempts().size(), 6);
+        QCOMPARE(live.finishedAttempts(), qsizetype(6));
         QCOMPARE(again.playback()->cursor(), again.playback()->eventCount());
         again.playback()->stepBackward();
-        QCOMPARE(live.attempts().size(), 5);
+        QCOMPARE(live.finishedAttempts(), qsizetype(5));
     }
 
     void playbackBarDrivesTheFeeder()
@@ -184,12 +186,12 @@ private Q_SLOTS:
         bar.setFeeder(&feeder);
         QVERIFY(bar.findChild<QSlider*>()->isEnabled());
         bar.toStart();
-        QCOMPARE(live.attempts().size(), 0);
+        QCOMPARE(live.finishedAttempts(), qsizetype(0));
         bar.setSpeedIndex(3); // max
         bar.playPause();
-        QCOMPARE(live.attempts().size(), 4);
+        QCOMPARE(live.finishedAttempts(), qsizetype(4));
         bar.stepBackward();
-        QCOMPARE(live.attempts().size(), 3);
+        QCOMPARE(live.finishedAttempts(), qsizetype(3));
         bar.toStart();
         bar.stepForward();
         QCOMPARE(live.inFlight().size(), 1);

@@ -3,13 +3,13 @@
 
 #include <QCoreApplication>
 
-QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& a, std::optional<double> nowMs)
+QList<PhaseSpan> attemptPhaseSpans(const AttemptTimestamps& at, std::optional<double> nowMs)
 {
     QList<PhaseSpan> spans;
-    if (!a.at.started)
+    if (!at.started)
         return spans;
-    const double start = toMs(*a.at.started);
-    const std::optional<double> finished = a.at.finished ? std::optional<double>(toMs(*a.at.finished)) : nowMs;
+    const double start = toMs(*at.started);
+    const std::optional<double> finished = at.finished ? std::optional<double>(toMs(*at.finished)) : nowMs;
     if (!finished)
         return spans;
     const double end = std::max(start, *finished);
@@ -21,21 +21,21 @@ QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& a, std::optional<double>
             spans.append(PhaseSpan { phase, from, to });
     };
 
-    if (a.at.queued)
-        add(TimelinePhase::Queued, std::min(toMs(*a.at.queued), start), start);
+    if (at.queued)
+        add(TimelinePhase::Queued, std::min(toMs(*at.queued), start), start);
     double cursor = start;
-    if (a.at.tlsDone) {
-        const double connecting = clampMs(a.at.connecting, start);
-        const double tls = clampMs(a.at.tlsDone, end);
+    if (at.tlsDone) {
+        const double connecting = clampMs(at.connecting, start);
+        const double tls = clampMs(at.tlsDone, end);
         add(TimelinePhase::Connect, start, connecting);
         add(TimelinePhase::Tls, connecting, tls);
         cursor = tls;
-    } else if (a.at.connecting) {
-        const double sent = clampMs(a.at.requestSent, clampMs(a.at.headersReceived, end));
+    } else if (at.connecting) {
+        const double sent = clampMs(at.requestSent, clampMs(at.headersReceived, end));
         add(TimelinePhase::Connect, start, sent);
         cursor = sent;
     }
-    const std::optional<MonoTime> answer = a.at.headersReceived ? a.at.headersReceived : a.at.firstByte;
+    const std::optional<MonoTime> answer = at.headersReceived ? at.headersReceived : at.firstByte;
     const double firstByte = std::max(cursor, clampMs(answer, end));
     add(TimelinePhase::FirstByte, cursor, firstByte);
     if (answer)

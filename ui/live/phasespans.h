@@ -31,7 +31,11 @@ struct PhaseSpan
     friend bool operator==(const PhaseSpan&, const PhaseSpan&) = default;
 };
 
-QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& attempt, std::optional<double> nowMs = {});
+QList<PhaseSpan> attemptPhaseSpans(const AttemptTimestamps& at, std::optional<double> nowMs = {});
+inline QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& attempt, std::optional<double> nowMs = {})
+{
+    return attemptPhaseSpans(attempt.at, nowMs);
+}
 
 QString timelinePhaseName(TimelinePhase phase); // translated: "Connect", "TLS handshake", …
 inline constexpr int kTimelinePhaseCount = 5;

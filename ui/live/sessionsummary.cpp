@@ -25,7 +25,7 @@ void SessionSummaryBuilder::update(const LiveSession& session, const LiveSession
 {
     const QList<RunRecord>& runs = session.runs();
     m_runs = int(runs.size());
-    m_attempts = int(session.attempts().size());
+    m_attempts = int(session.finishedAttempts());
     for (const int index : delta.changedRuns) {
         if (index < 0 || index >= runs.size() || m_finished.contains(index))
             continue;

@@ -66,15 +66,16 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         m_runIds.append(run.runId);
     }
 
-    const QList<AttemptRecord>& attempts = session.attempts();
-    for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < attempts.size(); ++i) {
-        const AttemptRecord& a = attempts.at(i);
+    // Straight from the packed rows: the moments and the attempt id, no record built per attempt.
+    const AttemptStore& store = session.store();
+    for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < session.finishedAttempts(); ++i) {
+        const PackedAttempt& a = session.packedAttempt(i);
         const int lane = session.runIndex(a.runId);
         if (lane < 0 || lane >= m_lanes.size())
             continue;
-        if (!a.attemptId.isEmpty())
-            m_attemptLane.insert(a.attemptId, lane);
-        const QList<PhaseSpan> spans = attemptPhaseSpans(a);
+        if (a.attemptId)
+            m_attemptLane.insert(store.strings().string(a.attemptId), lane);
+        const QList<PhaseSpan> spans = attemptPhaseSpans(store.timestamps(session.attemptRow(i)));
         for (const PhaseSpan& span : spans) {
             m_lanes[lane].append({ TimelineMark::Kind::Phase, quint8(span.phase), false, a.index, int(i), span.startMs, span.endMs });
             seen(span.startMs);
@@ -254,8 +255,9 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
     const TimelineMark& m = hit.mark;
     switch (m.kind) {
     case TimelineMark::Kind::Phase: {
-        const QList<AttemptRecord>& list = m.live ? m_liveAttempts : session.attempts();
-        return m.ref >= 0 && m.ref < list.size() ? describeAttempt(list.at(m.ref), m) : QString();
+        if (m.live)
+            return m.ref >= 0 && m.ref < m_liveAttempts.size() ? describeAttempt(m_liveAttempts.at(m.ref), m) : QString();
+        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeAttempt(session.attempt(m.ref), m) : QString();
     }
     case TimelineMark::Kind::Wait: {
         if (m.ref < 0 || m.ref >= session.waits().size())

@@ -8,7 +8,7 @@ inline LiveSessionDelta wholeSessionDelta(const LiveSession& session)
 {
     LiveSessionDelta d;
     d.runsAfter = session.runs().size();
-    d.attemptsAfter = session.attempts().size();
+    d.attemptsAfter = session.finishedAttempts();
     d.waitsAfter = session.waits().size();
     d.labEventsAfter = session.labEvents().size();
     for (int i = 0; i < int(session.runs().size()); ++i)

@@ -15,7 +15,7 @@ AttemptsTableModel::AttemptsTableModel(LiveSession* session, QObject* parent)
     : QAbstractTableModel(parent)
     , m_session(session)
 {
-    m_rows = int(session->attempts().size());
+    m_rows = int(session->finishedAttempts());
     connect(session, &LiveSession::refreshed, this, &AttemptsTableModel::onRefreshed);
     connect(session, &LiveSession::cleared, this, &AttemptsTableModel::onCleared);
 }
@@ -34,6 +34,8 @@ void AttemptsTableModel::onCleared()
 {
     beginResetModel();
     m_rows = 0;
+    for (CachedRow& cached : m_cache)
+        cached.row = -1;
     endResetModel();
 }
 
@@ -49,16 +51,26 @@ int AttemptsTableModel::columnCount(const QModelIndex& parent) const
 
 const AttemptRecord* AttemptsTableModel::attemptAt(int row) const
 {
-    if (row < 0 || row >= m_rows || row >= m_session->attempts().size())
+    if (row < 0 || row >= m_rows || row >= m_session->finishedAttempts())
         return nullptr;
-    return &m_session->attempts().at(row);
+    // The store holds packed rows; the few rows a view paints at once are rebuilt as records and kept
+    // (the view asks for every column and role of a row in turn).
+    for (const CachedRow& cached : m_cache) {
+        if (cached.row == row)
+            return &cached.record;
+    }
+    CachedRow& slot = m_cache[m_nextSlot];
+    m_nextSlot = (m_nextSlot + 1) % kCachedRows;
+    slot.row = row;
+    slot.record = m_session->attempt(row);
+    return &slot.record;
 }
 
 int AttemptsTableModel::rowOf(int runId, int index) const
 {
-    const QList<AttemptRecord>& all = m_session->attempts();
-    for (int row = 0; row < m_rows && row < all.size(); ++row) {
-        if (all.at(row).runId == runId && all.at(row).index == index)
+    for (int row = 0; row < m_rows && row < m_session->finishedAttempts(); ++row) {
+        const PackedAttempt& p = m_session->packedAttempt(row);
+        if (p.runId == runId && p.index == index)
             return row;
     }
     return -1;
@@ -133,10 +145,41 @@ QVariant AttemptsTableModel::sortValue(const AttemptRecord& a, int column) const
     }
 }
 
+// The same values as sortValue(), for the columns the packed row holds as numbers.
+QVariant AttemptsTableModel::packedSortValue(int row, int column) const
+{
+    if (row < 0 || row >= m_rows || row >= m_session->finishedAttempts())
+        return {};
+    const PackedAttempt& p = m_session->packedAttempt(row);
+    const auto ms = [](qint64 ns) { return double(ns) / 1e6; };
+    switch (column) {
+    case Run:
+        return p.runId;
+    case Attempt:
+        return p.index;
+    case Start:
+        return p.at[PackedAttempt::Started] == PackedAttempt::kUnset ? -1.0 : ms(p.at[PackedAttempt::Started]);
+    case Duration:
+        if (p.at[PackedAttempt::Started] == PackedAttempt::kUnset || p.at[PackedAttempt::Finished] == PackedAttempt::kUnset)
+            return -1.0;
+        return ms(p.at[PackedAttempt::Finished] - p.at[PackedAttempt::Started]);
+    case Result:
+        return p.status >= 0 ? int(p.status) : 1000 + (p.error >= 0 ? int(p.error) : 99);
+    case Wait:
+        return p.verdict == qint8(Verdict::Retry) && p.delayMs != PackedAttempt::kUnset ? qint64(p.delayMs) : qint64(-1);
+    default:
+        return {};
+    }
+}
+
 QVariant AttemptsTableModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
+    if (role == SortRole) {
+        if (QVariant v = packedSortValue(index.row(), index.column()); v.isValid())
+            return v;
+    }
     const AttemptRecord* a = attemptAt(index.row());
     if (!a)
         return {};

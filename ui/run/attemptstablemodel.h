@@ -2,11 +2,16 @@
 #pragma once
 
 // Every finished attempt of the live session, one row each, in the order they finished. Rows are read
-// straight from LiveSession::attempts() (which only grows between clears); each refresh inserts the new
-// rows with exactly one beginInsertRows. Strings are formatted in data(); Qt::UserRole gives sortable raw
-// values for a QSortFilterProxyModel.
+// straight from the LiveSession's store (which only grows between clears); each refresh inserts the new
+// rows with exactly one beginInsertRows. Strings are formatted in data() from a record rebuilt for the few
+// rows on screen; Qt::UserRole gives sortable raw values for a QSortFilterProxyModel, read from the packed
+// row without a record for the numeric columns (sorting a million rows builds no records for those).
+
+#include "engine/attemptrecord.h"
 
 #include <QAbstractTableModel>
+
+#include <array>
 
 class LiveSession;
 struct AttemptRecord;
@@ -18,7 +23,7 @@ class AttemptsTableModel : public QAbstractTableModel
 public:
     enum Column { Run, Attempt, Start, Method, Target, Result, Duration, Decision, Wait, DelaySourceColumn, Reason, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
-    static constexpr int RowRole = Qt::UserRole + 1; // the row in LiveSession::attempts()
+    static constexpr int RowRole = Qt::UserRole + 1; // the attempt's position in the LiveSession
 
     explicit AttemptsTableModel(LiveSession* session, QObject* parent = nullptr);
 
@@ -39,7 +44,16 @@ private:
     void onCleared();
     QVariant display(const AttemptRecord& a, int column) const;
     QVariant sortValue(const AttemptRecord& a, int column) const;
+    QVariant packedSortValue(int row, int column) const; // invalid: the column needs the record
 
+    struct CachedRow
+    {
+        int row = -1;
+        AttemptRecord record;
+    };
+    static constexpr int kCachedRows = 64; // more than a screen of rows
     LiveSession* m_session;
     int m_rows = 0;
+    mutable std::array<CachedRow, kCachedRows> m_cache;
+    mutable int m_nextSlot = 0;
 };

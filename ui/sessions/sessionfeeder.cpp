@@ -31,15 +31,11 @@ SessionFeeder::SessionFeeder(std::shared_ptr<const Session> session, LiveSession
         m_silent = false;
     } else {
         m_live->clear(); // from now on the views show this session
+        m_live->showStore(m_session);
     }
 }
 
 SessionFeeder::~SessionFeeder() = default;
-
-qsizetype SessionFeeder::hiddenAttempts() const
-{
-    return std::max<qsizetype>(0, m_session->attemptCount() - maxShownAttempts);
-}
 
 void SessionFeeder::showAll()
 {
@@ -58,8 +54,8 @@ void SessionFeeder::rebuild()
 {
     m_needsRebuild = false;
     m_live->clear();
+    m_live->showStore(m_session);
     m_finishedPerRun.clear();
-    m_shown = 0;
     for (qsizetype i = 0; i < m_playback->cursor(); ++i)
         apply(i);
 }
@@ -78,9 +74,6 @@ void SessionFeeder::apply(qsizetype eventIndex)
         return;
     switch (e.kind) {
     case PlaybackEvent::Kind::AttemptStarted: {
-        if (m_shown >= maxShownAttempts)
-            return;
-        ++m_shown;
         if (!m_finishedPerRun.contains(int(runIndex))) {
             m_finishedPerRun.insert(int(runIndex), 0);
             // Started: what was known then. The outcome, end and totals come with its last attempt.
@@ -108,8 +101,8 @@ void SessionFeeder::apply(qsizetype eventIndex)
     case PlaybackEvent::Kind::AttemptFinished: {
         auto finished = m_finishedPerRun.find(int(runIndex));
         if (finished == m_finishedPerRun.end())
-            return; // its start was beyond maxShownAttempts
-        m_live->onAttemptFinished(s.attempts.record(e.row));
+            return; // not started in the views (a run the session does not know)
+        m_live->onAttemptStored(e.row);
         const SessionRun& run = s.runs.at(runIndex);
         if (++*finished == run.rows.size() && run.outcome != FinalKind::None)
             m_live->onRunFinished(s.runRecord(runIndex, false));

@@ -6,6 +6,8 @@
 // a SessionPlayback reaches them (playback at 1×, 10×, …), each fact only once its moment is reached (a
 // run's outcome with its last attempt, not when it starts), and the playhead is the LiveSession's clock.
 // Going back in time rebuilds the views from the start up to the playback cursor, in one batch.
+// Finished attempts reach the views as rows of the session's own store (LiveSession::showStore()): nothing
+// is copied, so a session of any size is shown whole.
 
 #include "session/playbackevent.h"
 #include "session/session.h"
@@ -22,10 +24,6 @@ class SessionFeeder final : public QObject
 {
     Q_OBJECT
 public:
-    // Views hold every attempt as a full record; beyond this many the feeder stops and says so
-    // (exports, replays and saves still use the whole session).
-    static constexpr qsizetype maxShownAttempts = 200000;
-
     // Clears LIVE and takes it over. ALREADY_SHOWN: LIVE already shows the whole session (it was just
     // recorded into it), so the feeder starts at the end without feeding anything again.
     SessionFeeder(std::shared_ptr<const Session> session, LiveSession* live, bool alreadyShown = false,
@@ -34,9 +32,6 @@ public:
 
     const Session& session() const { return *m_session; }
     SessionPlayback* playback() const { return m_playback; }
-    // Attempts not shown because of maxShownAttempts (0 when the whole session fits).
-    qsizetype hiddenAttempts() const;
-
     void showAll(); // the whole session, at once
     void showNone(); // an empty timeline, playback at the start
 
@@ -48,7 +43,6 @@ private:
     LiveSession* m_live;
     SessionPlayback* m_playback;
     QHash<int, int> m_finishedPerRun; // run index → attempts finished so far
-    qsizetype m_shown = 0;
     bool m_needsRebuild = false;
     bool m_silent = false; // moving the cursor without feeding (alreadyShown)
 };

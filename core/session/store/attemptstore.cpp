@@ -192,15 +192,23 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
     return append(p);
 }
 
+AttemptTimestamps AttemptStore::timestamps(qsizetype row) const
+{
+    const PackedAttempt& p = packed(row);
+    AttemptTimestamps at;
+    std::optional<MonoTime>* times[] = { &at.scheduled, &at.queued, &at.started, &at.connecting, &at.tlsDone,
+        &at.requestSent, &at.headersReceived, &at.firstByte, &at.finished };
+    for (int i = 0; i < PackedAttempt::SlotCount; ++i)
+        *times[i] = mono(p.at[i]);
+    return at;
+}
+
 AttemptRecord AttemptStore::record(qsizetype row) const
 {
     const PackedAttempt& p = packed(row);
     const StringPool& s = m_strings;
     AttemptRecord a;
-    std::optional<MonoTime>* times[] = { &a.at.scheduled, &a.at.queued, &a.at.started, &a.at.connecting, &a.at.tlsDone,
-        &a.at.requestSent, &a.at.headersReceived, &a.at.firstByte, &a.at.finished };
-    for (int i = 0; i < PackedAttempt::SlotCount; ++i)
-        *times[i] = mono(p.at[i]);
+    a.at = timestamps(row);
     a.runId = p.runId;
     a.index = p.index;
     a.phaseReached = AttemptPhase(p.phaseReached);

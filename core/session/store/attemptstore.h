@@ -31,6 +31,7 @@ public:
     // (nearly) all different — an attempt-id header, a request id — stored without the dedupe table.
     quint32 headerValueId(quint32 nameId, QByteArrayView value);
     AttemptRecord record(qsizetype row) const;
+    AttemptTimestamps timestamps(qsizetype row) const; // the moments alone, without building the record
 
     StringPool& strings() { return m_strings; }
     const StringPool& strings() const { return m_strings; }
