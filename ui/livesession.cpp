@@ -97,29 +97,20 @@ void LiveSession::clear()
     emit cleared();
 }
 
-int LiveSession::upsertRun(const RunRecord& run)
+int LiveSession::upsertRun(const RunSummary& run)
 {
     int index = m_runIndex.value(run.runId, -1);
     if (index < 0) {
         index = int(m_runs.size());
         m_runIndex.insert(run.runId, index);
-        m_runs << RunRecord();
+        m_runs << RunSummary();
         m_runAttempts << RunAttempts();
     }
-    // The facts without the attempts: those are in m_attempts already (a run cancelled before its first
-    // attempt finished brings its only attempt here; it is counted, not stored twice).
-    RunRecord& stored = m_runs[index];
-    stored = run;
-    stored.attempts = {};
-    RunAttempts& counts = m_runAttempts[index];
-    if (run.attempts.size() > counts.count) {
-        counts.count = int(run.attempts.size());
-        counts.lastFinished = run.attempts.last().at.finished;
-    }
+    m_runs[index] = run; // the facts; its attempts came one by one (onAttemptFinished / onAttemptStored)
     return index;
 }
 
-void LiveSession::onRunStarted(const RunRecord& run)
+void LiveSession::onRunStarted(const RunSummary& run)
 {
     const int index = upsertRun(run);
     if (run.startedAt)
@@ -226,7 +217,7 @@ void LiveSession::onWaitScheduled(const WaitInfo& wait)
     touch(runIndex(wait.runId));
 }
 
-void LiveSession::onRunFinished(const RunRecord& run)
+void LiveSession::onRunFinished(const RunSummary& run)
 {
     const int index = upsertRun(run);
     if (run.finishedAt)

@@ -45,7 +45,7 @@ public:
 
     // Runs in the order they started: their facts only (`attempts` is empty: each attempt is held once,
     // in the store; attemptCount() and lastAttemptFinished() say what a view needs per run).
-    const QList<RunRecord>& runs() const { return m_runs; }
+    const QList<RunSummary>& runs() const { return m_runs; }
     int attemptCount(int runIndex) const { return m_runAttempts.value(runIndex).count; }
     std::optional<MonoTime> lastAttemptFinished(int runIndex) const { return m_runAttempts.value(runIndex).lastFinished; }
     // Finished attempts of every run, in the order they finished: attempt I is row attemptRow(I) of store().
@@ -81,13 +81,13 @@ public:
     void clear();
 
 public Q_SLOTS:
-    void onRunStarted(const RunRecord& run);
+    void onRunStarted(const RunSummary& run);
     void onAttemptStarted(const AttemptRecord& attempt);
     void onAttemptPhase(const AttemptPhaseEvent& event);
     void onAttemptFinished(const AttemptRecord& attempt);
     void onAttemptStored(qsizetype row); // a finished attempt, as a row of the shown store (showStore())
     void onWaitScheduled(const WaitInfo& wait);
-    void onRunFinished(const RunRecord& run);
+    void onRunFinished(const RunSummary& run);
     void onLabEvent(const LabEvent& event);
 
 Q_SIGNALS:
@@ -95,7 +95,7 @@ Q_SIGNALS:
     void cleared();
 
 private:
-    int upsertRun(const RunRecord& run); // the run's index; appended when new, replaced otherwise
+    int upsertRun(const RunSummary& run); // the run's index; appended when new, replaced otherwise
     void touch(int runIndex);
     void seen(double ms);
     void schedule();
@@ -107,7 +107,7 @@ private:
         int count = 0;
         std::optional<MonoTime> lastFinished;
     };
-    QList<RunRecord> m_runs;
+    QList<RunSummary> m_runs;
     QList<RunAttempts> m_runAttempts; // parallel to m_runs
     QHash<int, int> m_runIndex;
     std::shared_ptr<const class Session> m_shown;

@@ -77,7 +77,7 @@ QString writeFile(const QString& path, const QByteArray& bytes)
     return {};
 }
 
-void printSummary(const RunSetup& setup, const QList<RunRecord>& runs, const FaultServer& lab, CliIo& io)
+void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const FaultServer& lab, CliIo& io)
 {
     const RunReport::Totals totals = RunReport::totalsOf(runs);
     if (setup.json) {
@@ -88,7 +88,7 @@ void printSummary(const RunSetup& setup, const QList<RunRecord>& runs, const Fau
         return;
     }
     io.out << RunReport::summaryLine(totals) << '\n';
-    for (const RunRecord& r : runs) {
+    for (const RunSummary& r : runs) {
         if (!r.succeeded())
             io.out << tr("run %1: %2 — %3").arg(r.runId).arg(finalKindName(r.outcome), r.reason) << '\n';
     }
@@ -125,7 +125,7 @@ int runRun(const QStringList& args, CliIo& io)
         return CliExit::Failed;
     }
 
-    QList<RunRecord> runs;
+    QList<RunSummary> runs;
     QEventLoop loop;
     // --json: each attempt as the session format writes it (secrets redacted), read from the batch's session.
     const Session& session = batch.session();
@@ -150,7 +150,7 @@ int runRun(const QStringList& args, CliIo& io)
         }
         io.out.flush();
     });
-    QObject::connect(&engine, &RetryEngine::runFinished, &engine, [&](const RunRecord& r) { runs.append(r); });
+    QObject::connect(&engine, &RetryEngine::runFinished, &engine, [&](const RunSummary& r) { runs.append(r); });
     QObject::connect(&batch, &Batch::idle, &loop, &QEventLoop::quit);
     for (int i = 0; i < setup->repeat; ++i)
         batch.submit(setup->spec, setup->policy);
@@ -171,7 +171,7 @@ int runRun(const QStringList& args, CliIo& io)
         io.err << "retrylab run: " << message << '\n';
     if (!errors.isEmpty())
         return CliExit::Failed;
-    const bool allSucceeded = std::all_of(runs.cbegin(), runs.cend(), [](const RunRecord& r) { return r.succeeded(); });
+    const bool allSucceeded = std::all_of(runs.cbegin(), runs.cend(), [](const RunSummary& r) { return r.succeeded(); });
     return allSucceeded ? CliExit::Ok : CliExit::Failed;
 }
 

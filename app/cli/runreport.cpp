@@ -51,12 +51,12 @@ QString RunReport::attemptLine(const AttemptRecord& a)
         .arg(start, 0, 'f', 1).arg(took, 0, 'f', 1).arg(queued, result, decision, wait, reason);
 }
 
-RunReport::Totals RunReport::totalsOf(const QList<RunRecord>& runs)
+RunReport::Totals RunReport::totalsOf(const QList<RunSummary>& runs)
 {
     Totals t;
     QList<double> latencies;
-    for (const RunRecord& r : runs) {
-        t.attempts += int(r.attempts.size());
+    for (const RunSummary& r : runs) {
+        t.attempts += r.attemptCount;
         t.succeeded += r.succeeded();
         t.waited += r.totalWait;
         if (r.startedAt && r.finishedAt)

@@ -24,7 +24,7 @@ struct Totals
     double p50Ms = 0.0;
     double p95Ms = 0.0;
 };
-Totals totalsOf(const QList<RunRecord>& runs);
+Totals totalsOf(const QList<RunSummary>& runs);
 // "2 runs, 3 attempts, 100.0% succeeded, amplification 1.50, latency p50 … ms p95 … ms, waiting … ms".
 QString summaryLine(const Totals& totals);
 QJsonObject summaryJson(const Totals& totals);

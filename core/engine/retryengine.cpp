@@ -28,6 +28,7 @@ void RetryEngine::registerMetaTypes()
     qRegisterMetaType<AttemptRecord>();
     qRegisterMetaType<AttemptPhaseEvent>();
     qRegisterMetaType<WaitInfo>();
+    qRegisterMetaType<RunSummary>();
     qRegisterMetaType<RunRecord>();
     qRegisterMetaType<AttemptPhase>();
 }
@@ -331,6 +332,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
 
     if (run.cancelling || record.abortReason == AbortReason::Cancelled) {
         run.record.attempts.append(record);
+        run.record.attemptCount = int(run.record.attempts.size());
         Q_EMIT attemptFinished(record);
         finishRun(runId, FinalKind::Cancelled, tr("cancelled during attempt %1").arg(record.index));
         return;
@@ -372,6 +374,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     record.budgetAfter = budget.view();
     record.budgetAfter.hostResetIn = hostResetIn(run.target);
     run.record.attempts.append(record);
+    run.record.attemptCount = int(run.record.attempts.size());
     Q_EMIT attemptFinished(record);
     if (!m_runs.count(runId))
         return; // a slot cancelled it

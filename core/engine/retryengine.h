@@ -65,12 +65,12 @@ public:
     static void registerMetaTypes();
 
 Q_SIGNALS:
-    void runStarted(const RunRecord& run); // left the queue; no attempts yet
+    void runStarted(const RunSummary& run); // left the queue; no attempts yet
     void attemptStarted(const AttemptRecord& attempt); // request part and at.scheduled/at.started set
     void attemptPhase(const AttemptPhaseEvent& event);
     void attemptFinished(const AttemptRecord& attempt); // complete, with its decision
     void waitScheduled(const WaitInfo& wait);
-    void runFinished(const RunRecord& run);
+    void runFinished(const RunSummary& run);
     void idle(); // no run queued or in progress
 
 private:

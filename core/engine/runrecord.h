@@ -11,8 +11,10 @@
 
 #include <cstdint>
 
-// One logical request: what was asked, under which policy and seed, every attempt and how it ended.
-struct RunRecord
+// One logical request's facts: what was asked, under which policy and seed, how many attempts it made and
+// how it ended. What the engine's runStarted / runFinished carry: the attempts themselves each came once,
+// with attemptFinished, and are held once, in the session's store.
+struct RunSummary
 {
     int runId = 0;
     RequestSpec request;
@@ -21,7 +23,7 @@ struct RunRecord
     MonoTime submittedAt { 0 };
     std::optional<MonoTime> startedAt;
     std::optional<MonoTime> finishedAt;
-    QList<AttemptRecord> attempts;
+    int attemptCount = 0; // attempts finished so far
     FinalKind outcome = FinalKind::None; // None while running
     QString reason; // the final decision's reason (or why the run was cancelled)
     std::optional<Millis> serverAskedFor; // rate-limited: the server's Retry-After
@@ -31,4 +33,11 @@ struct RunRecord
     bool succeeded() const { return outcome == FinalKind::Success; }
 };
 
+// A run with its attempts, for the code that holds a whole run in hand (a report, a judge, a test).
+struct RunRecord : RunSummary
+{
+    QList<AttemptRecord> attempts;
+};
+
+Q_DECLARE_METATYPE(RunSummary)
 Q_DECLARE_METATYPE(RunRecord)

@@ -170,6 +170,7 @@ RunRecord runRecord(const ObservedRun& run, int runId, const RecordOptions& opti
     RunRecord r;
     r.runId = runId;
     r.observed = run.grouping;
+    r.attemptCount = int(run.attempts.size());
     if (run.attempts.isEmpty())
         return r;
     const LabExchange& first = run.attempts.first().exchange;

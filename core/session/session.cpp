@@ -73,7 +73,7 @@ SessionRun& Session::appendRun(SessionRun&& r)
     return runs.last();
 }
 
-void Session::setRunFacts(const RunRecord& r)
+void Session::setRunFacts(const RunSummary& r)
 {
     SessionRun& s = run(r.runId);
     s.policy = r.observed ? -1 : addPolicy(r.policy);
@@ -87,6 +87,14 @@ void Session::setRunFacts(const RunRecord& r)
     s.serverAskedForMs = r.serverAskedFor ? r.serverAskedFor->count() : PackedAttempt::kUnset;
     s.totalWaitMs = r.totalWait.count();
     s.observed = r.observed;
+}
+
+qsizetype Session::appendAttempt(const AttemptRecord& a)
+{
+    SessionRun& s = run(a.runId);
+    const qsizetype row = attempts.append(a);
+    s.rows.append(quint32(row));
+    return row;
 }
 
 void Session::addAttempt(const AttemptRecord& a)
@@ -121,6 +129,7 @@ RunRecord Session::runRecord(qsizetype i, bool withAttempts) const
         r.startedAt = MonoTime(s.startedNs);
     if (s.finishedNs != PackedAttempt::kUnset)
         r.finishedAt = MonoTime(s.finishedNs);
+    r.attemptCount = int(s.rows.size());
     r.outcome = s.outcome;
     r.reason = s.reason;
     if (s.serverAskedForMs != PackedAttempt::kUnset)

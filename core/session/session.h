@@ -39,8 +39,9 @@ public:
     SessionRun& run(int runId); // created when missing
     const SessionRun* findRun(int runId) const;
     qsizetype runIndex(int runId) const { return m_runIndex.value(runId, -1); }
-    void setRunFacts(const RunRecord& run); // everything but the attempts
-    void addAttempt(const AttemptRecord& attempt); // to its run
+    void setRunFacts(const RunSummary& run); // everything but the attempts
+    qsizetype appendAttempt(const AttemptRecord& attempt); // to its run, as it finished; returns its row
+    void addAttempt(const AttemptRecord& attempt); // the same, unless its run has it already (a journal read twice)
     void addRun(const RunRecord& run); // facts and attempts
     void rebuildIndex();
     SessionRun& appendRun(const SessionRun& run); // a run not in the session yet

@@ -77,7 +77,7 @@ void SessionRecorder::attachLab(FaultServer* lab)
     connect(lab, &FaultServer::labEvent, this, &SessionRecorder::recordLabEvent);
 }
 
-void SessionRecorder::noteRunFacts(const RunRecord& run, bool finished)
+void SessionRecorder::noteRunFacts(const RunSummary& run, bool finished)
 {
     const qsizetype policies = m_session.policies.size();
     const qsizetype requests = m_session.requests.size();
@@ -90,24 +90,20 @@ void SessionRecorder::noteRunFacts(const RunRecord& run, bool finished)
     m_journal.writeRun(facts, finished);
 }
 
-void SessionRecorder::recordRunStarted(const RunRecord& run)
+void SessionRecorder::recordRunStarted(const RunSummary& run)
 {
     noteRunFacts(run, false);
 }
 
 void SessionRecorder::recordAttempt(const AttemptRecord& attempt)
 {
-    const qsizetype before = m_session.attemptCount();
-    m_session.addAttempt(attempt);
-    if (m_session.attemptCount() > before)
-        m_journal.writeAttempt(m_session.attempts, m_session.attempts.packed(m_session.attemptCount() - 1));
+    const qsizetype row = m_session.appendAttempt(attempt); // each attempt comes once, as it finished
+    m_journal.writeAttempt(m_session.attempts, m_session.attempts.packed(row));
 }
 
-void SessionRecorder::recordRunFinished(const RunRecord& run)
+void SessionRecorder::recordRunFinished(const RunSummary& run)
 {
     // A run cancelled while queued never started: its facts arrive here first.
-    for (const AttemptRecord& a : run.attempts)
-        recordAttempt(a);
     noteRunFacts(run, true);
 }
 

@@ -48,13 +48,13 @@ public:
     QString sessionPath() const { return m_path; }
     QString journalPath() const { return SessionJournal::pathFor(m_path); }
 
-    void recordRunStarted(const RunRecord& run);
+    void recordRunStarted(const RunSummary& run);
     void recordAttempt(const AttemptRecord& attempt);
-    void recordRunFinished(const RunRecord& run);
+    void recordRunFinished(const RunSummary& run);
     void recordLabEvent(const LabEvent& event);
 
 private:
-    void noteRunFacts(const RunRecord& run, bool finished);
+    void noteRunFacts(const RunSummary& run, bool finished);
 
     QString m_path;
     Session m_session;

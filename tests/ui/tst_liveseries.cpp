@@ -301,7 +301,7 @@ void TestLiveSeries::summaryIncremental()
     SessionSummaryBuilder b;
     QObject::connect(&session, &LiveSession::refreshed, &session, [&](const LiveSessionDelta& d) { b.update(session, d); });
     fill(session);
-    RunRecord again = session.runs().at(1);
+    RunSummary again = session.runs().at(1);
     session.onRunFinished(again); // reported twice
     session.flush();
     QCOMPARE(b.summary().finishedRuns, 2);

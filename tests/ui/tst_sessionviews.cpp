@@ -2,7 +2,10 @@
 // Saved sessions in the views: the feeder shows a session all at once or event by event (playback), the
 // compare model ranks B against A measure by measure, the compare view keeps both timelines on one time
 // axis, and views export as PNG and SVG.
+#include "live/timelinemodel.h"
+#include "live/wholesessiondelta.h"
 #include "livesession.h"
+#include "run/attemptstablemodel.h"
 #include "sessions/chartexport.h"
 #include "sessions/comparemodel.h"
 #include "sessions/compareview.h"
@@ -62,6 +65,37 @@ class TestSessionViews : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Views once stopped at 200 000 attempts, each copied as a full record. Now a session of any size is
+    // shown whole, read from the session's own store: rows, not copies.
+    void everyAttemptOfABigSessionIsShown()
+    {
+        const int runs = 52000; // 208 000 attempts
+        const auto session = makeSession(runs, 4);
+        LiveSession live;
+        live.setRefreshInterval(0);
+        AttemptsTableModel table(&live);
+        QAbstractItemModelTester tester(&table, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        SessionFeeder feeder(session, &live);
+        feeder.showAll();
+        live.flush();
+        QCOMPARE(live.finishedAttempts(), session->attemptCount());
+        QCOMPARE(live.finishedAttempts(), qsizetype(208000));
+        QCOMPARE(&live.store(), &session->attempts);
+        QVERIFY2(live.attemptBytes() <= qsizetype(sizeof(quint32)) * 2 * live.finishedAttempts(),
+            qPrintable(QString::number(live.attemptBytes()))); // the row numbers alone
+        QCOMPARE(table.rowCount(), 208000);
+        const int last = table.rowCount() - 1;
+        QCOMPARE(table.index(last, AttemptsTableModel::Run).data().toInt(), live.packedAttempt(last).runId);
+        QCOMPARE(table.index(last, AttemptsTableModel::Attempt).data().toInt(), live.packedAttempt(last).index);
+        QCOMPARE(table.rowOf(runs, 4), last);
+        TimelineModel timeline;
+        timeline.update(live, wholeSessionDelta(live));
+        QCOMPARE(timeline.laneCount(), runs);
+        QVERIFY(timeline.segmentCount() >= 208000);
+        QCOMPARE(timeline.waitCount(), runs * 3);
+        QCOMPARE(timeline.outcomeCount(), runs);
+    }
+
     void feederShowsEveryAttemptRunAndWait()
     {
         LiveSession live;
@@ -74,8 +108,8 @@ private Q_SLOTS:
         QCOMPARE(live.runs().size(), 3);
         QCOMPARE(live.waits().size(), 9); // three retries per run
         QVERIFY(live.inFlight().isEmpty());
-        for (const RunRecord& r : live.runs()) {
-            QVERIFY(r.attempts.isEmpty()); // held once, in attempts()
+        for (const RunSummary& r : live.runs()) {
+            QCOMPARE(r.attemptCount, 4); // the facts say how many; the attempts are held once, in the store
             QCOMPARE(live.attemptCount(live.runIndex(r.runId)), 4);
             QCOMPARE(live.lastAttemptFinished(live.runIndex(r.runId)), session->runRecord(live.runIndex(r.runId)).attempts.last().at.finished);
             QCOMPARE(r.outcome, session->runs.at(live.runIndex(r.runId)).outcome);

@@ -24,9 +24,13 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace {
+
+constexpr qsizetype kMaxLogLines = 2000; // the log shows the latest lab events only
 
 QLabel* bigNumber(QWidget* parent)
 {
@@ -97,7 +101,7 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     connect(m_resetBeforeRun, &QCheckBox::toggled, m_controller, &RunController::setResetLabBeforeRun);
 
     m_log->setReadOnly(true);
-    m_log->setMaximumBlockCount(2000);
+    m_log->setMaximumBlockCount(int(kMaxLogLines));
     m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_log->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -234,7 +238,9 @@ void LabPanel::onSessionRefreshed(const LiveSessionDelta& delta)
 {
     const QList<LabEvent>& events = m_controller->session()->labEvents();
     QStringList lines;
-    for (qsizetype i = delta.labEventsBefore; i < delta.labEventsAfter && i < events.size(); ++i) {
+    // The log keeps its last kMaxLogLines lines: a larger delta (a session opened whole) writes only those.
+    const qsizetype from = std::max(delta.labEventsBefore, delta.labEventsAfter - kMaxLogLines);
+    for (qsizetype i = from; i < delta.labEventsAfter && i < events.size(); ++i) {
         const LabEvent& e = events.at(i);
         const QString at = tr("+%1 ms").arg(e.atMs);
         switch (e.kind) {

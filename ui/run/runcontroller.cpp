@@ -266,11 +266,11 @@ void RunController::stop()
     m_batch->cancelAll();
 }
 
-void RunController::onRunFinished(const RunRecord& run)
+void RunController::onRunFinished(const RunSummary& run)
 {
     ++m_finished;
     m_succeeded += run.succeeded() ? 1 : 0;
-    m_attempts += int(run.attempts.size());
+    m_attempts += run.attemptCount;
     emit progressChanged(m_finished, m_submitted);
     emit statusChanged(statusText());
 }

@@ -24,7 +24,7 @@ class FaultServer;
 class LiveObservation;
 class LiveSession;
 struct FaultScenario;
-struct RunRecord;
+struct RunSummary;
 
 class RunController : public QObject
 {
@@ -97,7 +97,7 @@ Q_SIGNALS:
     void recordingSaved(const QString& path, bool ok, const QString& error);
 
 private:
-    void onRunFinished(const RunRecord& run);
+    void onRunFinished(const RunSummary& run);
     void onIdle();
     void fail(const QString& message);
     void startRecording();

@@ -83,17 +83,19 @@ void SessionFeeder::apply(qsizetype eventIndex)
             started.reason.clear();
             started.serverAskedFor.reset();
             started.totalWait = Millis(0);
+            started.attemptCount = 0;
             m_live->onRunStarted(started);
         }
-        // In flight: only the moments reached when it was handed to the transport.
-        const AttemptRecord full = s.attempts.record(e.row);
+        // In flight: only the moments reached when it was handed to the transport (read from the packed
+        // row: no whole record is built for an attempt about to finish).
+        const AttemptTimestamps at = s.attempts.timestamps(e.row);
         AttemptRecord started;
-        started.runId = full.runId;
-        started.index = full.index;
-        started.method = full.method;
-        started.url = full.url;
-        started.at.scheduled = full.at.scheduled;
-        started.at.started = full.at.started;
+        started.runId = p.runId;
+        started.index = p.index;
+        started.method = s.attempts.strings().string(p.method);
+        started.url = QUrl::fromEncoded(s.attempts.strings().bytes(p.url));
+        started.at.scheduled = at.scheduled;
+        started.at.started = at.started;
         started.phaseReached = AttemptPhase::Started;
         m_live->onAttemptStarted(started);
         break;
@@ -111,15 +113,15 @@ void SessionFeeder::apply(qsizetype eventIndex)
     case PlaybackEvent::Kind::WaitStarted: {
         if (!m_finishedPerRun.contains(int(runIndex)))
             return;
-        const AttemptRecord a = s.attempts.record(e.row);
-        if (!a.decision)
+        const std::optional<RetryDecision> decision = s.attempts.decision(e.row);
+        if (!decision)
             return;
         WaitInfo wait;
-        wait.runId = a.runId;
-        wait.nextIndex = a.index + 1;
+        wait.runId = p.runId;
+        wait.nextIndex = p.index + 1;
         wait.scheduledAt = MonoTime(e.atNs);
-        wait.dueAt = MonoTime(e.atNs + a.decision->delay.count() * 1000000);
-        wait.decision = *a.decision;
+        wait.dueAt = MonoTime(e.atNs + decision->delay.count() * 1000000);
+        wait.decision = *decision;
         m_live->onWaitScheduled(wait);
         break;
     }

@@ -203,6 +203,30 @@ AttemptTimestamps AttemptStore::timestamps(qsizetype row) const
     return at;
 }
 
+std::optional<RetryDecision> AttemptStore::decision(qsizetype row) const
+{
+    const PackedAttempt& p = packed(row);
+    if (p.verdict < 0)
+        return std::nullopt;
+    const StringPool& s = m_strings;
+    RetryDecision d;
+    d.verdict = Verdict(p.verdict);
+    d.finalKind = FinalKind(p.finalKind);
+    d.delay = Millis(p.delayMs == PackedAttempt::kUnset ? 0 : p.delayMs);
+    d.ceiling = Millis(p.ceilingMs);
+    d.delayLow = Millis(p.delayLowMs);
+    d.delayHigh = Millis(p.delayHighMs);
+    d.source = DelaySource(p.delaySource);
+    d.hintHeader = s.string(p.hintHeader);
+    if (p.serverAskedForMs != PackedAttempt::kUnset)
+        d.serverAskedFor = Millis(p.serverAskedForMs);
+    d.ruleName = s.string(p.ruleName);
+    d.throttling = p.throttling;
+    d.quotaCost = p.quotaCost;
+    d.reason = s.string(p.reason);
+    return d;
+}
+
 AttemptRecord AttemptStore::record(qsizetype row) const
 {
     const PackedAttempt& p = packed(row);
@@ -241,24 +265,7 @@ AttemptRecord AttemptStore::record(qsizetype row) const
     a.abortReason = AbortReason(p.abortReason);
     if (p.redirectTarget)
         a.redirectTarget = QUrl::fromEncoded(s.bytes(p.redirectTarget));
-    if (p.verdict >= 0) {
-        RetryDecision d;
-        d.verdict = Verdict(p.verdict);
-        d.finalKind = FinalKind(p.finalKind);
-        d.delay = Millis(p.delayMs == PackedAttempt::kUnset ? 0 : p.delayMs);
-        d.ceiling = Millis(p.ceilingMs);
-        d.delayLow = Millis(p.delayLowMs);
-        d.delayHigh = Millis(p.delayHighMs);
-        d.source = DelaySource(p.delaySource);
-        d.hintHeader = s.string(p.hintHeader);
-        if (p.serverAskedForMs != PackedAttempt::kUnset)
-            d.serverAskedFor = Millis(p.serverAskedForMs);
-        d.ruleName = s.string(p.ruleName);
-        d.throttling = p.throttling;
-        d.quotaCost = p.quotaCost;
-        d.reason = s.string(p.reason);
-        a.decision = d;
-    }
+    a.decision = decision(row);
     if (p.retryAfterValid) {
         RetryAfterValue r;
         if (p.retryAfterMs != PackedAttempt::kUnset)

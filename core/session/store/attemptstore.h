@@ -32,6 +32,7 @@ public:
     quint32 headerValueId(quint32 nameId, QByteArrayView value);
     AttemptRecord record(qsizetype row) const;
     AttemptTimestamps timestamps(qsizetype row) const; // the moments alone, without building the record
+    std::optional<RetryDecision> decision(qsizetype row) const; // the decision alone (none: cancelled)
 
     StringPool& strings() { return m_strings; }
     const StringPool& strings() const { return m_strings; }

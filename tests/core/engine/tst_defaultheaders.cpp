@@ -7,6 +7,7 @@
 #include "engine/clock.h"
 #include "engine/requestheaders.h"
 #include "engine/retryengine.h"
+#include "runcollector.h"
 #include "engine/timerscheduler.h"
 
 #include <QJsonArray>
@@ -158,8 +159,7 @@ private Q_SLOTS:
         spec.attemptIdHeader = attemptIdHeader;
         RetryPolicy policy;
         policy.limits.maxAttempts = 1;
-        QList<RunRecord> runs;
-        connect(&engine, &RetryEngine::runFinished, this, [&runs](const RunRecord& r) { runs.append(r); });
+        RunCollector runs(&engine);
         engine.submit(spec, policy);
         QTRY_COMPARE_WITH_TIMEOUT(runs.size(), 1, 15000);
         QCOMPARE(runs.first().attempts.size(), 1);

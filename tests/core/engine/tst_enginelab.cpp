@@ -3,6 +3,7 @@
 // transmission per recorded attempt; the seed rules hold end to end.
 #include "engine/clock.h"
 #include "engine/retryengine.h"
+#include "runcollector.h"
 #include "engine/timerscheduler.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
@@ -42,7 +43,7 @@ Outcome TestEngineLab::runAll(FaultServer& lab, const RetryPolicy& policy, QList
     engine.setConcurrencyLimit(1);
     lab.setClockOrigin(clock.origin());
     Outcome out;
-    connect(&engine, &RetryEngine::runFinished, this, [&out](const RunRecord& r) {
+    const RunCollector collected(&engine, [&out](const RunRecord& r) {
         out.runs.append(r);
         out.attempts += int(r.attempts.size());
     });

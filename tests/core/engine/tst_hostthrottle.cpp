@@ -6,6 +6,7 @@
 #include "engine/manualclock.h"
 #include "engine/manualscheduler.h"
 #include "engine/retryengine.h"
+#include "runcollector.h"
 #include "engine/timerscheduler.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
@@ -55,13 +56,9 @@ HttpHeaderList ietf(int remaining, int reset)
         { "RateLimit", "\"default\";r=" + QByteArray::number(remaining) + ";t=" + QByteArray::number(reset) } };
 }
 
-QList<RunRecord> runsOf(const QSignalSpy& spy)
+QList<RunRecord> runsOf(const RunCollector& collected)
 {
-    QList<RunRecord> out;
-    for (const auto& args : spy)
-        out << args.at(0).value<RunRecord>();
-    std::sort(out.begin(), out.end(), [](const RunRecord& a, const RunRecord& b) { return a.runId < b.runId; });
-    return out;
+    return collected.byRunId();
 }
 
 QByteArray rateLimitedScenario()
@@ -173,7 +170,7 @@ void TestHostThrottle::firstAttemptWaitsForReportedReset()
     policy.limits.maxAttempts = 1; // the first run takes what it gets
     m_script.answers = { { status, {}, headers, 100ms }, { 200, {}, {}, 100ms } };
     QSignalSpy waits(m_engine.get(), &RetryEngine::waitScheduled);
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     m_engine->submit(getSpec(), policy);
     m_engine->submit(getSpec(), policy);
     while (m_scheduler->runNext()) { }
@@ -205,7 +202,7 @@ void TestHostThrottle::failsFastBeyondMaxWait()
 {
     RetryPolicy policy = throttled(true, Millis(1000));
     m_script.answers = { { 200, {}, ietf(0, 5), 100ms } };
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     QSignalSpy started(m_engine.get(), &RetryEngine::attemptStarted);
     for (int i = 0; i < 3; ++i)
         m_engine->submit(getSpec(), policy);
@@ -228,7 +225,7 @@ void TestHostThrottle::retryWaitsForRetryAfterOf503()
 {
     // The policy reads no hint itself: the throttle's reset (BudgetView::hostResetIn) sets the wait.
     m_script.answers = { { 503, {}, { { "Retry-After", "3" } }, 100ms }, { 200, {}, {}, 100ms } };
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     m_engine->submit(getSpec(), throttled());
     while (m_scheduler->runNext()) { }
     const RunRecord r = runsOf(runs).first();
@@ -243,7 +240,7 @@ void TestHostThrottle::retryWaitsForRetryAfterOf503()
     // Beyond maxWait the decision stops (decide.cpp), reporting rate-limited.
     init();
     m_script.answers = { { 503, {}, { { "Retry-After", "60" } }, 100ms } };
-    QSignalSpy runs2(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs2(m_engine.get());
     m_engine->submit(getSpec(), throttled(true, Millis(10000)));
     while (m_scheduler->runNext()) { }
     const RunRecord r2 = runsOf(runs2).first();
@@ -255,7 +252,7 @@ void TestHostThrottle::otherHostsAreNotHeld()
 {
     RetryPolicy policy = throttled();
     m_script.answers = { { 200, {}, ietf(0, 5), 100ms }, { 200, {}, {}, 100ms } };
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     m_engine->submit(getSpec(9), policy);
     m_engine->submit(getSpec(10), policy); // another port: another host:port
     while (m_scheduler->runNext()) { }
@@ -269,7 +266,7 @@ void TestHostThrottle::otherHostsAreNotHeld()
 void TestHostThrottle::cancelWhileHeldLeavesNothing()
 {
     m_script.answers = { { 200, {}, ietf(0, 5), 100ms } };
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     QSignalSpy started(m_engine.get(), &RetryEngine::attemptStarted);
     m_engine->submit(getSpec(), throttled());
     const int second = m_engine->submit(getSpec(), throttled());
@@ -314,14 +311,13 @@ void TestHostThrottle::realLabRateLimiter()
     lab.loadScenario(*loaded.scenario);
     RetryPolicy policy = throttled(enabled, Millis(5000));
     policy.limits.maxAttempts = 1; // a 429 is final: it shows whether the throttle kept it away
-    QList<RunRecord> done;
-    connect(&engine, &RetryEngine::runFinished, this, [&done](const RunRecord& r) { done << r; });
+    RunCollector collected(&engine);
     RequestSpec spec;
     spec.url = QUrl(u"http://127.0.0.1:%1/t"_s.arg(lab.port()));
     for (int i = 0; i < 3; ++i)
         engine.submit(spec, policy);
-    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 3, 20000);
-    std::sort(done.begin(), done.end(), [](const RunRecord& a, const RunRecord& b) { return a.runId < b.runId; });
+    QTRY_COMPARE_WITH_TIMEOUT(collected.size(), 3, 20000);
+    const QList<RunRecord> done = collected.byRunId();
     QCOMPARE(lab.ledger().requestsReceived(), 3);
     const AttemptRecord& second = done.at(1).attempts.first();
     QVERIFY(second.rateLimit.mostRestrictive());

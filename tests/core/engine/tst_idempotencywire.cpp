@@ -3,6 +3,7 @@
 // idempotencykey.h), the same on every attempt of a run, and the record keeps the key itself.
 #include "engine/clock.h"
 #include "engine/retryengine.h"
+#include "runcollector.h"
 #include "engine/timerscheduler.h"
 #include "http/idempotencykey.h"
 #include "rawfaultserver.h"
@@ -67,10 +68,10 @@ void TestIdempotencyWire::headerMatchesFormat()
         spec.keyMode = IdempotencyKeyMode::Value;
         spec.idempotencyKey = given;
     }
-    QSignalSpy runs(&engine, &RetryEngine::runFinished);
+    RunCollector runs(&engine);
     engine.submit(spec, policy);
     QTRY_COMPARE_WITH_TIMEOUT(runs.size(), 1, 20000);
-    const auto run = runs.at(0).at(0).value<RunRecord>();
+    const auto run = runs.at(0);
     QCOMPARE(run.outcome, FinalKind::Success);
     QCOMPARE(run.attempts.size(), 2);
     QCOMPARE(server.requests, 2);

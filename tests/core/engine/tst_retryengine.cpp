@@ -4,6 +4,7 @@
 #include "engine/manualclock.h"
 #include "engine/manualscheduler.h"
 #include "engine/retryengine.h"
+#include "runcollector.h"
 #include "policy/randomsource.h"
 #include "scriptedtransport.h"
 
@@ -91,11 +92,11 @@ void TestRetryEngine::retriesThenSucceeds()
     m_script.answers = { { 503, {}, {}, 100ms }, { 502, {}, {}, 100ms }, { 200, {}, {}, 100ms } };
     QSignalSpy finished(m_engine.get(), &RetryEngine::attemptFinished);
     QSignalSpy waits(m_engine.get(), &RetryEngine::waitScheduled);
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     m_engine->submit(getSpec(), retry5xx());
     while (m_scheduler->runNext()) { }
     QCOMPARE(runs.size(), 1);
-    const auto run = runs.at(0).at(0).value<RunRecord>();
+    const auto run = runs.at(0);
     QCOMPARE(run.outcome, FinalKind::Success);
     QCOMPARE(run.attempts.size(), 3);
     QCOMPARE(finished.size(), 3);
@@ -122,11 +123,11 @@ void TestRetryEngine::stopsWhenWaitWouldCrossDeadline()
     m_script.answers = { { 503, {}, {}, 100ms } };
     RequestSpec spec = getSpec();
     spec.deadline = Millis(2000);
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     m_engine->submit(spec, retry5xx(5));
     while (m_scheduler->runNext()) { }
     QCOMPARE(runs.size(), 1);
-    const auto run = runs.at(0).at(0).value<RunRecord>();
+    const auto run = runs.at(0);
     QCOMPARE(run.outcome, FinalKind::Deadline);
     QCOMPARE(run.attempts.size(), 2); // 100 ms, wait 1 s, 100 ms, then a 2 s wait would cross 2 s
 }
@@ -134,10 +135,10 @@ void TestRetryEngine::stopsWhenWaitWouldCrossDeadline()
 void TestRetryEngine::givesUpAfterMaxAttempts()
 {
     m_script.answers = { { 503, {}, {}, 10ms } };
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     m_engine->submit(getSpec(), retry5xx(3));
     while (m_scheduler->runNext()) { }
-    const auto run = runs.at(0).at(0).value<RunRecord>();
+    const auto run = runs.at(0);
     QCOMPARE(run.attempts.size(), 3);
     QCOMPARE(run.outcome, FinalKind::ServerError);
     QCOMPARE(m_script.started, 3);
@@ -150,7 +151,7 @@ void TestRetryEngine::concurrencyLimitQueuesRuns()
     int maxRunning = 0;
     connect(m_engine.get(), &RetryEngine::attemptStarted, this,
         [&] { maxRunning = std::max(maxRunning, m_engine->runningCount()); });
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     QSignalSpy idle(m_engine.get(), &RetryEngine::idle);
     for (int i = 0; i < 5; ++i)
         m_engine->submit(getSpec(), retry5xx());
@@ -178,7 +179,7 @@ void TestRetryEngine::cancel()
     m_engine->setConcurrencyLimit(1);
     QSignalSpy all(m_engine.get(), &RetryEngine::attemptStarted);
     QSignalSpy finished(m_engine.get(), &RetryEngine::attemptFinished);
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     QSignalSpy waits(m_engine.get(), &RetryEngine::waitScheduled);
     const int first = m_engine->submit(getSpec(), retry5xx());
     const int second = m_engine->submit(getSpec(), retry5xx());
@@ -189,7 +190,7 @@ void TestRetryEngine::cancel()
         m_scheduler->advanceBy(150ms); // attempt 1 done, waiting 1 s
     m_engine->cancel(target);
     QCOMPARE(runs.size(), 1);
-    const auto run = runs.at(0).at(0).value<RunRecord>();
+    const auto run = runs.at(0);
     QCOMPARE(run.runId, target);
     QCOMPARE(run.outcome, FinalKind::Cancelled);
     // Every started attempt of the cancelled run was reported finished, exactly once.
@@ -206,14 +207,15 @@ void TestRetryEngine::cancel()
                 n += v.value<AttemptRecord>().runId == target;
             else if (v.canConvert<WaitInfo>())
                 n += v.value<WaitInfo>().runId == target;
-            else if (v.canConvert<RunRecord>())
-                n += v.value<RunRecord>().runId == target;
         }
         return n;
     };
-    const int before = countFor(all) + countFor(finished) + countFor(waits) + countFor(runs);
+    const auto runsFor = [target](const RunCollector& collected) {
+        return std::count_if(collected.runs().cbegin(), collected.runs().cend(), [target](const RunRecord& r) { return r.runId == target; });
+    };
+    const auto before = countFor(all) + countFor(finished) + countFor(waits) + runsFor(runs);
     while (m_scheduler->runNext()) { }
-    QCOMPARE(countFor(all) + countFor(finished) + countFor(waits) + countFor(runs), before);
+    QCOMPARE(countFor(all) + countFor(finished) + countFor(waits) + runsFor(runs), before);
     QVERIFY(m_engine->isIdle());
 }
 
@@ -221,7 +223,7 @@ void TestRetryEngine::cancelAllLeavesNothing()
 {
     m_script.answers = { { 503, {}, {}, 100ms } };
     m_engine->setConcurrencyLimit(2);
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     QSignalSpy started(m_engine.get(), &RetryEngine::runStarted);
     for (int i = 0; i < 4; ++i)
         m_engine->submit(getSpec(), retry5xx());
@@ -268,10 +270,10 @@ void TestRetryEngine::throttlingCountsOnlyRetryableFailures()
     pushback.invalidMeansStop = true;
     p.hints = { pushback };
     m_script.answers = { { status, {}, headers, 10ms } };
-    QSignalSpy runs(m_engine.get(), &RetryEngine::runFinished);
+    RunCollector runs(m_engine.get());
     m_engine->submit(getSpec(), p);
     while (m_scheduler->runNext()) { }
-    const auto run = runs.at(0).at(0).value<RunRecord>();
+    const auto run = runs.at(0);
     QCOMPARE(run.attempts.size(), 1);
     QCOMPARE(run.attempts.at(0).budgetAfter.throttlingTokens.value_or(-1), tokensAfter);
 
@@ -285,7 +287,7 @@ void TestRetryEngine::throttlingCountsOnlyRetryableFailures()
         m_script.started = 0;
         m_engine->submit(getSpec(), p);
         while (m_scheduler->runNext()) { }
-        const auto last = runs.last().at(0).value<RunRecord>();
+        const auto last = runs.last();
         QCOMPARE(last.outcome, FinalKind::Success);
         QCOMPARE(last.attempts.size(), 2);
     }

@@ -8,6 +8,7 @@
 // what the server saw.
 #include "engine/clock.h"
 #include "engine/retryengine.h"
+#include "runcollector.h"
 #include "engine/timerscheduler.h"
 #include "engine/wireslots.h"
 #include "lab/faultserver.h"
@@ -111,7 +112,7 @@ Batch TestWireConcurrency::run(const QList<RequestSpec>& specs, const RetryPolic
     RetryEngine engine(m_clock, scheduler);
     engine.setConcurrencyLimit(concurrency);
     Batch batch;
-    connect(&engine, &RetryEngine::runFinished, this, [&](const RunRecord& r) {
+    const RunCollector collected(&engine, [&](const RunRecord& r) {
         batch.runs.append(r);
         batch.attempts += r.attempts;
     });

@@ -5,6 +5,7 @@
 // loopback (every replayed attempt reached it); repeated answer header lines kept in the scenario.
 #include "engine/clock.h"
 #include "engine/retryengine.h"
+#include "../engine/runcollector.h"
 #include "engine/timerscheduler.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
@@ -105,7 +106,7 @@ private Q_SLOTS:
         lab.loadScenario(*scenario.scenario);
         m_recorded.scenario = scenario.scenario->source;
         connect(&lab, &FaultServer::labEvent, this, [this](const LabEvent& e) { m_recorded.labEvents.append(e); });
-        connect(&engine, &RetryEngine::runFinished, this, [this](const RunRecord& r) { m_recorded.addRun(r); });
+        const RunCollector collected(&engine, [this](const RunRecord& r) { m_recorded.addRun(r); });
         QSignalSpy idle(&engine, &RetryEngine::idle);
         RequestSpec spec;
         spec.method = u"POST"_s;
