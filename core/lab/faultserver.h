@@ -22,6 +22,7 @@
 #include <optional>
 
 class ExchangePlayback;
+class ForwardStream;
 class LabConnection;
 class LabTlsServer;
 class QTcpServer;
@@ -68,6 +69,9 @@ public:
     // equal within one server, never across servers.
     const QByteArray& redactionSalt() const { return m_redactionSalt; }
     int openConnectionCount() const { return int(m_connections.size()); }
+    // The most bytes a streamed answer ever had waiting for its client (since start or reset): what the
+    // proxy holds per answer, whatever the answer's size.
+    qint64 streamPeakBufferedBytes() const;
 
     // Timestamps are milliseconds since ORIGIN (by default: since this server was constructed).
     void setClockOrigin(const QElapsedTimer& origin)
@@ -115,6 +119,12 @@ private:
     void relay(LabConnection* connection, const LabRequest& request, const FaultStep& step, LabEvent event,
         const UpstreamResult& result, std::function<void(bool)> onDone);
     void noteUpstream(quint64 requestId, const UpstreamResult& result);
+    // A plain forward streams: the head when the upstream's is in, the body as it comes (forwardstream.h).
+    LabResponse relayedHead(const FaultStep& step, int status, const HttpHeaderList& upstreamHeaders) const;
+    void startStream(quint64 connectionId, const LabRequest& request, const FaultStep& step, const LabEvent& event,
+        UpstreamCall* call);
+    void endStream(quint64 requestId, LabEvent event, const UpstreamResult& result);
+    void noteStream(quint64 requestId, const ForwardStream& stream);
     void abandonUpstream(quint64 requestId); // the client left while its request was upstream
     void abandonAllUpstream();
     // Idle keep-alive connections to an http:// upstream: each carries one forwarded request at a time,
@@ -157,6 +167,8 @@ private:
     LabLedger m_ledger;
     ExchangeTracker m_exchanges;
     QHash<quint64, UpstreamCall*> m_upstreamCalls; // by request id, while upstream
+    QHash<quint64, ForwardStream*> m_streams; // by request id, while an answer streams to its client
+    qint64 m_streamPeakBuffered = 0;
     QList<QTcpSocket*> m_idleUpstream; // newest last
     QByteArray m_redactionSalt; // the ledger's redacted secrets compare equal within one server
     QElapsedTimer m_clock;

@@ -7,6 +7,7 @@
 // unless told otherwise.
 #include "lab/faultserver.h"
 
+#include "forwardtestsupport.h"
 #include "labtestsupport.h"
 
 #include <QElapsedTimer>
@@ -23,79 +24,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// The Python upstream, started per test; counts the requests it received (one "REQ" line each).
-class PythonUpstream
-{
-public:
-    bool start(bool tls = false)
-    {
-        QStringList args { QStringLiteral(RETRYLAB_TEST_DATA "/upstream/upstream_server.py") };
-        if (tls) {
-            args << u"--tls"_s << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-cert.pem")
-                 << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-key.pem");
-        }
-        m_process.start(u"python3"_s, args);
-        if (!m_process.waitForStarted(5000))
-            return false;
-        (void)QTest::qWaitFor([&] { return m_process.canReadLine() || m_process.state() != QProcess::Running; }, 10000);
-        const QByteArray line = m_process.readLine().trimmed();
-        m_port = line.startsWith("PORT ") ? quint16(line.mid(5).toUInt()) : 0;
-        return m_port != 0;
-    }
-    ~PythonUpstream()
-    {
-        m_process.kill();
-        m_process.waitForFinished(3000);
-    }
-    quint16 port() const { return m_port; }
-    int requestsReceived()
-    {
-        m_out += m_process.readAllStandardOutput();
-        return int(m_out.count("REQ "));
-    }
-
-private:
-    QProcess m_process;
-    QByteArray m_out;
-    quint16 m_port = 0;
-};
-
-struct CurlAnswer
-{
-    int exitCode = -1;
-    QByteArray head;
-    QByteArray body;
-    QByteArray header(const QByteArray& name) const
-    {
-        for (const QByteArray& line : head.split('\n')) {
-            const qsizetype colon = line.indexOf(':');
-            if (colon > 0 && line.left(colon).compare(name, Qt::CaseInsensitive) == 0)
-                return line.mid(colon + 1).trimmed();
-        }
-        return {};
-    }
-    int status() const { return head.startsWith("HTTP/1.1 ") ? head.mid(9, 3).toInt() : 0; }
-};
-
-// curl as the client, the event loop (and so the lab) running meanwhile.
-CurlAnswer curl(const QStringList& args)
-{
-    CurlAnswer answer;
-    QProcess p;
-    p.start(u"curl"_s, QStringList { u"-sS"_s, u"-D"_s, u"-"_s } + args);
-    if (!p.waitForStarted(5000) || !QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, 20000)) {
-        p.kill();
-        p.waitForFinished(2000);
-        return answer;
-    }
-    answer.exitCode = p.exitCode();
-    const QByteArray out = p.readAllStandardOutput();
-    const qsizetype end = out.indexOf("\r\n\r\n");
-    answer.head = out.left(end);
-    answer.body = end < 0 ? QByteArray() : out.mid(end + 4);
-    return answer;
-}
 
 FaultScenario forwardAll(const QByteArray& stepJson = R"({"kind":"forward","repeat":"forever"})")
 {
@@ -187,7 +115,15 @@ void TestForward::chunkedAnswerRelayed()
     FaultServerOptions options;
     options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
     QVERIFY(server.start(options));
+    // A plain forward streams: the body goes on chunked as it comes (tst_forwardstream has the big ones).
     server.loadScenario(forwardAll());
+    const CurlAnswer streamed = curl({ server.url().toString() + u"/x/chunked"_s });
+    QCOMPARE(streamed.status(), 200);
+    QCOMPARE(streamed.body, "alpha-beta-gamma"_ba);
+    QCOMPARE(streamed.header("Transfer-Encoding"), "chunked"_ba);
+    QVERIFY(streamed.header("Content-Length").isEmpty());
+    // A forward with a delay holds the whole answer first (scenario-format.md): reframed with its length.
+    server.loadScenario(forwardAll(R"({"kind":"forward","delay_ms":1,"repeat":"forever"})"));
     const CurlAnswer a = curl({ server.url().toString() + u"/x/chunked"_s });
     QCOMPARE(a.status(), 200);
     QCOMPARE(a.body, "alpha-beta-gamma"_ba);
@@ -263,13 +199,16 @@ void TestForward::upstreamFailures_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QByteArray>("error");
     QTest::addColumn<int>("upstreamRequests");
-    QTest::addRow("refused") << u"/x/echo"_s << true << 502 << "refused"_ba << 0;
-    QTest::addRow("reset before answering") << u"/x/reset"_s << false << 502 << "reset"_ba << 1;
-    QTest::addRow("garbage") << u"/x/garbage"_s << false << 502 << "garbage"_ba << 1;
-    QTest::addRow("hangs past the timeout") << u"/x/hang"_s << false << 504 << "timeout"_ba << 1;
-    QTest::addRow("trickles a body without end") << u"/x/trickle"_s << false << 504 << "timeout"_ba << 1;
+    QTest::addColumn<bool>("buffered"); // a forward that holds the whole answer (a delay) instead of streaming
+    QTest::addRow("refused") << u"/x/echo"_s << true << 502 << "refused"_ba << 0 << false;
+    QTest::addRow("reset before answering") << u"/x/reset"_s << false << 502 << "reset"_ba << 1 << false;
+    QTest::addRow("garbage") << u"/x/garbage"_s << false << 502 << "garbage"_ba << 1 << false;
+    QTest::addRow("hangs past the timeout") << u"/x/hang"_s << false << 504 << "timeout"_ba << 1 << false;
+    QTest::addRow("buffered: trickles a body without end") << u"/x/trickle"_s << false << 504 << "timeout"_ba << 1 << true;
     // An answer longer than the upstream's max body (256 KiB here) is cut off, and said so — not garbage.
-    QTest::addRow("endless body past the max body") << u"/x/endless"_s << false << 502 << "too_large"_ba << 1;
+    QTest::addRow("buffered: endless body past the max body") << u"/x/endless"_s << false << 502 << "too_large"_ba << 1 << true;
+    QTest::addRow("announced length past the max body") << u"/x/bytes/300000"_s << false << 502 << "too_large"_ba << 1 << false;
+    // Streamed, the same limits cut the answer after its head went out (status 200): tst_forwardstream.
 }
 
 void TestForward::upstreamFailures()
@@ -279,6 +218,7 @@ void TestForward::upstreamFailures()
     QFETCH(int, status);
     QFETCH(QByteArray, error);
     QFETCH(int, upstreamRequests);
+    QFETCH(bool, buffered);
     PythonUpstream python;
     QVERIFY(python.start());
     quint16 port = python.port();
@@ -293,7 +233,7 @@ void TestForward::upstreamFailures()
     options.upstream.timeout = std::chrono::milliseconds(600);
     options.upstream.maxBodyBytes = 256 * 1024;
     QVERIFY(server.start(options));
-    server.loadScenario(forwardAll());
+    server.loadScenario(buffered ? forwardAll(R"({"kind":"forward","delay_ms":1,"repeat":"forever"})") : forwardAll());
     QSignalSpy events(&server, &FaultServer::labEvent);
     QSignalSpy finished(&server, &FaultServer::exchangeFinished);
     const CurlAnswer a = curl({ server.url().toString() + path });
