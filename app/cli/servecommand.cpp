@@ -84,7 +84,7 @@ int serve(const QStringList& args, CliIo& io)
     if (cli.isSet(u"list"_s)) {
         for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s, u"json"_s,
                  u"max-requests"_s, u"duration"_s, u"upstream"_s, u"upstream-ca"_s, u"upstream-insecure"_s,
-                 u"upstream-timeout"_s, u"upstream-max-body"_s }) {
+                 u"upstream-timeout"_s, u"upstream-max-body"_s, u"forwarded-headers"_s }) {
             if (cli.isSet(other)) {
                 io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
                 return CliExit::Usage;
@@ -237,7 +237,7 @@ CliCommand serveCommand()
         "Usage: retrylab serve [--scenario NAME|FILE] [--port N] [--bind ADDR] [--tls] [--seed S]\n"
         "                      [--json] [--max-requests N] [--duration S]\n"
         "                      [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]\n"
-        "                                      [--upstream-max-body BYTES]]\n"
+        "                                      [--upstream-max-body BYTES] [--forwarded-headers]]\n"
         "       retrylab serve --list\n"
         "\n"
         "Serves a fault scenario on 127.0.0.1 (and [::1]) until SIGINT or SIGTERM, then exits 0.\n"
@@ -261,6 +261,8 @@ CliCommand serveCommand()
         "  --upstream-max-body BYTES  an answer body longer than this is refused 502 too_large, or cut\n"
         "                        when it streams (default 67108864, 64 MiB; answers stream, held whole\n"
         "                        only for forward steps with delay_ms, dribble or then)\n"
+        "  --forwarded-headers   add Via: 1.1 retrylab and X-Forwarded-For/-Host/-Proto to forwarded\n"
+        "                        requests (off by default; a scenario says \"forwarded_headers\": true)\n"
         "  --list                list the built-in scenarios (retrylab run --scenario S --list-routes: its routes)\n"
         "\n"
         "Control endpoints (not counted as scenario requests):\n"

@@ -14,6 +14,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QTimer>
 
@@ -21,10 +22,14 @@ using namespace Qt::StringLiterals;
 
 UpstreamTarget FaultServer::upstream() const
 {
-    if (m_options.upstream.isSet())
-        return m_options.upstream;
+    if (m_options.upstream.isSet()) {
+        UpstreamTarget given = m_options.upstream;
+        given.forwardedHeaders = given.forwardedHeaders || m_scenario.forwardedHeaders;
+        return given;
+    }
     UpstreamTarget fromScenario = m_options.upstream; // its TLS settings and timeout, the scenario's URL
     fromScenario.base = m_scenario.upstream;
+    fromScenario.forwardedHeaders = fromScenario.forwardedHeaders || m_scenario.forwardedHeaders;
     return fromScenario;
 }
 
@@ -49,7 +54,8 @@ void FaultServer::forward(LabConnection* connection, const LabRequest& request, 
         return;
     }
     const bool keepAlive = !target.isTls();
-    auto* call = new UpstreamCall(target, target.requestBytes(request, keepAlive), request.method == "HEAD",
+    const ForwardedClient client { connection->peerAddress(), qobject_cast<QSslSocket*>(connection->socket()) != nullptr };
+    auto* call = new UpstreamCall(target, target.requestBytes(request, keepAlive, client), request.method == "HEAD",
         [this] { return nowMs(); }, keepAlive ? takeIdleUpstream() : nullptr, this);
     m_upstreamCalls.insert(request.id, call);
     const quint64 generation = m_generation;

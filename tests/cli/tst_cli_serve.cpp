@@ -85,6 +85,7 @@ void TestCliServe::badArgumentsExit2_data()
     QTest::addRow("upstream-max-body past 1 GiB")
         << QStringList { u"serve"_s, u"--upstream"_s, u"http://127.0.0.1"_s, u"--upstream-max-body"_s, u"1073741825"_s };
     QTest::addRow("upstream-max-body without upstream") << QStringList { u"serve"_s, u"--upstream-max-body"_s, u"1024"_s };
+    QTest::addRow("forwarded-headers without upstream") << QStringList { u"serve"_s, u"--forwarded-headers"_s };
     QTest::addRow("forward scenario without upstream")
         << QStringList { u"serve"_s, u"--scenario"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json") };
 }

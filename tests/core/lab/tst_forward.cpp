@@ -48,6 +48,8 @@ private slots:
     void answerLostAfterUpstreamApplied();
     void clientLeavingAbandonsTheUpstreamRequest();
     void faultsMixWithForwarding();
+    void forwardedHeaders_data();
+    void forwardedHeaders();
 };
 
 void TestForward::initTestCase()
@@ -357,6 +359,59 @@ void TestForward::faultsMixWithForwarding()
     QCOMPARE(a.header("RateLimit-Remaining"), "4"_ba);
     QCOMPARE(QJsonDocument::fromJson(a.body).object().value(u"target"_s).toString(), u"/x/echo"_s);
     QTRY_COMPARE(python.requestsReceived(), 1);
+}
+
+// Via and X-Forwarded-* (RFC 9110 §7.6.3 for Via): off unless asked for, by the scenario or the option; an
+// incoming chain is appended to, never replaced. Python echoes what it received.
+void TestForward::forwardedHeaders_data()
+{
+    QTest::addColumn<bool>("option");
+    QTest::addColumn<bool>("scenarioField");
+    QTest::addColumn<bool>("incomingChain");
+    QTest::addRow("off by default") << false << false << false;
+    QTest::addRow("off by default, the client's own fields untouched") << false << false << true;
+    QTest::addRow("on by the option (serve --forwarded-headers)") << true << false << false;
+    QTest::addRow("on by the scenario's forwarded_headers") << false << true << false;
+    QTest::addRow("on, appended to the client's Via and X-Forwarded-For") << true << false << true;
+}
+
+void TestForward::forwardedHeaders()
+{
+    QFETCH(bool, option);
+    QFETCH(bool, scenarioField);
+    QFETCH(bool, incomingChain);
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    options.upstream.forwardedHeaders = option;
+    QVERIFY(server.start(options));
+    FaultScenario scenario = forwardAll();
+    scenario.forwardedHeaders = scenarioField;
+    server.loadScenario(scenario);
+    QStringList args { server.url().toString() + u"/x/echo"_s, u"-H"_s, u"Host: api.example.test"_s };
+    if (incomingChain)
+        args << u"-H"_s << u"X-Forwarded-For: 203.0.113.7"_s << u"-H"_s << u"Via: 1.1 edge"_s;
+    const CurlAnswer a = curl(args);
+    QCOMPARE(a.status(), 200);
+    QHash<QString, QString> seen;
+    const QJsonArray headers = QJsonDocument::fromJson(a.body).object().value(u"headers"_s).toArray();
+    for (const QJsonValue& pair : headers)
+        seen.insert(pair.toArray().at(0).toString().toLower(), pair.toArray().at(1).toString());
+    const bool on = option || scenarioField;
+    if (!on) {
+        QCOMPARE(seen.value(u"via"_s), incomingChain ? u"1.1 edge"_s : QString());
+        QCOMPARE(seen.value(u"x-forwarded-for"_s), incomingChain ? u"203.0.113.7"_s : QString());
+        QVERIFY(!seen.contains(u"x-forwarded-host"_s));
+        QVERIFY(!seen.contains(u"x-forwarded-proto"_s));
+        return;
+    }
+    QCOMPARE(seen.value(u"via"_s), incomingChain ? u"1.1 edge, 1.1 retrylab"_s : u"1.1 retrylab"_s);
+    QCOMPARE(seen.value(u"x-forwarded-for"_s), incomingChain ? u"203.0.113.7, 127.0.0.1"_s : u"127.0.0.1"_s);
+    QCOMPARE(seen.value(u"x-forwarded-host"_s), u"api.example.test"_s);
+    QCOMPARE(seen.value(u"x-forwarded-proto"_s), u"http"_s);
+    QCOMPARE(seen.value(u"host"_s), u"127.0.0.1:%1"_s.arg(python.port())); // Host still names the upstream
 }
 
 QTEST_GUILESS_MAIN(TestForward)
