@@ -132,6 +132,7 @@ private:
     QTcpSocket* takeIdleUpstream();
     void keepIdleUpstream(QTcpSocket* socket);
     void dropIdleUpstream();
+    void sweepIdleUpstream(); // closes the pool's connections idle for 2 s
     static QString outcomeOf(const FaultStep& step, bool answered, const LabExchange& exchange);
     void refuseOverCapacity(QTcpSocket* socket, int limit);
     // The server's options with the scenario's limits applied over them.
@@ -170,6 +171,7 @@ private:
     QHash<quint64, ForwardStream*> m_streams; // by request id, while an answer streams to its client
     qint64 m_streamPeakBuffered = 0;
     QList<QTcpSocket*> m_idleUpstream; // newest last
+    QTimer* m_idleSweep = nullptr;
     QByteArray m_redactionSalt; // the ledger's redacted secrets compare equal within one server
     QElapsedTimer m_clock;
     std::function<qint64()> m_now;

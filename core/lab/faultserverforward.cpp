@@ -224,6 +224,7 @@ void FaultServer::abandonUpstream(quint64 requestId)
 namespace {
 constexpr qint64 kIdleUpstreamMs = 2000; // well under common keep-alive timeouts (nginx 75 s, Apache 5 s)
 constexpr qsizetype kMaxIdleUpstream = 64;
+constexpr qint64 kIdleSweepMs = 250; // an idle connection is closed 2 to 2.25 s after its last answer
 }
 
 QTcpSocket* FaultServer::takeIdleUpstream()
@@ -249,8 +250,6 @@ void FaultServer::keepIdleUpstream(QTcpSocket* socket)
     }
     socket->setParent(this);
     socket->setProperty("retrylabIdleSince", nowMs());
-    const int round = socket->property("retrylabIdleRound").toInt() + 1; // which stay in the pool this is
-    socket->setProperty("retrylabIdleRound", round);
     // Anything from an idle upstream connection (bytes nobody asked for, its close) ends it.
     auto drop = [this, socket] {
         if (m_idleUpstream.removeOne(socket)) {
@@ -260,13 +259,32 @@ void FaultServer::keepIdleUpstream(QTcpSocket* socket)
     };
     connect(socket, &QIODevice::readyRead, this, drop);
     connect(socket, &QAbstractSocket::disconnected, this, drop);
-    // So does its idle time running out: closed then, not held (with its descriptor) until a next request
-    // looks at it. A later stay in the pool has a round of its own.
-    QTimer::singleShot(std::chrono::milliseconds(kIdleUpstreamMs), socket, [socket, round, drop] {
-        if (socket->property("retrylabIdleRound").toInt() == round)
-            drop();
-    });
     m_idleUpstream.append(socket);
+    // So does its idle time running out: closed then, not held (with its descriptor) until a next request
+    // looks at it. One sweep timer for the whole pool: a timer per kept connection (thousands pending at a
+    // few thousand requests a second) made every timer start and stop in the lab scan them all.
+    if (!m_idleSweep) {
+        m_idleSweep = new QTimer(this);
+        connect(m_idleSweep, &QTimer::timeout, this, &FaultServer::sweepIdleUpstream);
+    }
+    if (!m_idleSweep->isActive())
+        m_idleSweep->start(std::chrono::milliseconds(kIdleSweepMs));
+}
+
+void FaultServer::sweepIdleUpstream()
+{
+    const qint64 now = nowMs();
+    for (qsizetype i = m_idleUpstream.size() - 1; i >= 0; --i) {
+        QTcpSocket* socket = m_idleUpstream.at(i);
+        if (now - socket->property("retrylabIdleSince").toLongLong() >= kIdleUpstreamMs) {
+            m_idleUpstream.removeAt(i);
+            disconnect(socket, nullptr, this, nullptr);
+            socket->abort();
+            socket->deleteLater();
+        }
+    }
+    if (m_idleUpstream.isEmpty() && m_idleSweep)
+        m_idleSweep->stop();
 }
 
 void FaultServer::dropIdleUpstream()
