@@ -139,8 +139,12 @@ void UpstreamCall::onReadyRead()
     }
     switch (state) {
     case UpstreamResponseReader::State::NeedMore:
-        if (m_socket->bytesAvailable() > 0 && !m_paused) // a slice left bytes behind: the rest, next turn
+        if (m_paused)
+            return; // resuming reads on (setPaused)
+        if (m_socket->bytesAvailable() > 0) // a slice left bytes behind: the rest, next turn
             QTimer::singleShot(0, this, &UpstreamCall::onReadyRead);
+        else if (m_socket->state() == QAbstractSocket::UnconnectedState) // the close waited behind the bytes
+            QTimer::singleShot(0, this, &UpstreamCall::onError);
         return;
     case UpstreamResponseReader::State::Complete:
         succeed();
