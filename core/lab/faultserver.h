@@ -129,8 +129,9 @@ private:
     void abandonAllUpstream();
     // Idle keep-alive connections to an http:// upstream: each carries one forwarded request at a time,
     // and a request is never re-sent on another one (at most one upstream request per client request).
-    QTcpSocket* takeIdleUpstream();
-    void keepIdleUpstream(QTcpSocket* socket);
+    static QString poolKey(const UpstreamTarget& target);
+    QTcpSocket* takeIdleUpstream(const QString& key);
+    void keepIdleUpstream(QTcpSocket* socket, const QString& key);
     void dropIdleUpstream();
     void sweepIdleUpstream(); // closes the pool's connections idle for 2 s
     static QString outcomeOf(const FaultStep& step, bool answered, const LabExchange& exchange);

@@ -53,10 +53,11 @@ void FaultServer::forward(LabConnection* connection, const LabRequest& request, 
         relay(connection, request, step, event, none, onDone);
         return;
     }
-    const bool keepAlive = !target.isTls();
+    const bool keepAlive = true; // http and https alike: kept connections are per upstream (poolKey)
     const ForwardedClient client { connection->peerAddress(), qobject_cast<QSslSocket*>(connection->socket()) != nullptr };
     auto* call = new UpstreamCall(target, target.requestBytes(request, keepAlive, client), request.method == "HEAD",
-        [this] { return nowMs(); }, keepAlive ? takeIdleUpstream() : nullptr, this);
+        [this] { return nowMs(); }, keepAlive ? takeIdleUpstream(poolKey(target)) : nullptr, this);
+    call->setPoolKey(poolKey(target));
     m_upstreamCalls.insert(request.id, call);
     const quint64 generation = m_generation;
     const quint64 connectionId = connection->id();
@@ -76,7 +77,7 @@ void FaultServer::forward(LabConnection* connection, const LabRequest& request, 
             if (generation != m_generation)
                 return;
             if (QTcpSocket* idle = call->takeReusableConnection())
-                keepIdleUpstream(idle);
+                keepIdleUpstream(idle, call->poolKey());
             if (m_streams.contains(request.id)) {
                 endStream(request.id, event, result);
                 return;
@@ -227,10 +228,20 @@ constexpr qsizetype kMaxIdleUpstream = 64;
 constexpr qint64 kIdleSweepMs = 250; // an idle connection is closed 2 to 2.25 s after its last answer
 }
 
-QTcpSocket* FaultServer::takeIdleUpstream()
+QString FaultServer::poolKey(const UpstreamTarget& target)
 {
-    while (!m_idleUpstream.isEmpty()) {
-        QTcpSocket* socket = m_idleUpstream.takeLast();
+    // A kept connection serves only the upstream it was opened to, with the same trust: a scenario reloaded
+    // with another upstream (or other TLS settings) must not inherit the old one's connections.
+    return target.base.scheme() + u"://"_s + target.base.host() + u":"_s + QString::number(target.port()) + u" "_s + target.caFile
+        + (target.insecure ? u" insecure"_s : QString());
+}
+
+QTcpSocket* FaultServer::takeIdleUpstream(const QString& key)
+{
+    for (qsizetype i = m_idleUpstream.size() - 1; i >= 0; --i) {
+        if (m_idleUpstream.at(i)->property("retrylabPoolKey").toString() != key)
+            continue;
+        QTcpSocket* socket = m_idleUpstream.takeAt(i);
         disconnect(socket, nullptr, this, nullptr);
         const bool fresh = nowMs() - socket->property("retrylabIdleSince").toLongLong() < kIdleUpstreamMs;
         if (fresh && socket->state() == QAbstractSocket::ConnectedState && socket->bytesAvailable() == 0)
@@ -241,7 +252,7 @@ QTcpSocket* FaultServer::takeIdleUpstream()
     return nullptr;
 }
 
-void FaultServer::keepIdleUpstream(QTcpSocket* socket)
+void FaultServer::keepIdleUpstream(QTcpSocket* socket, const QString& key)
 {
     if (m_idleUpstream.size() >= kMaxIdleUpstream) {
         socket->abort();
@@ -250,6 +261,7 @@ void FaultServer::keepIdleUpstream(QTcpSocket* socket)
     }
     socket->setParent(this);
     socket->setProperty("retrylabIdleSince", nowMs());
+    socket->setProperty("retrylabPoolKey", key);
     // Anything from an idle upstream connection (bytes nobody asked for, its close) ends it.
     auto drop = [this, socket] {
         if (m_idleUpstream.removeOne(socket)) {

@@ -183,7 +183,7 @@ void UpstreamCall::onError()
         return;
     case QAbstractSocket::RemoteHostClosedError:
     case QAbstractSocket::UnknownSocketError: // disconnected() without an error
-        if (m_target.isTls() && !m_result.tlsMs) {
+        if (m_target.isTls() && !m_result.tlsMs && !m_reused) {
             fail(u"tls"_s, tr("the upstream closed the connection during the TLS handshake"));
             return;
         }
@@ -237,7 +237,7 @@ void UpstreamCall::succeed()
     if (!m_streaming)
         m_result.body = m_reader->body();
     m_result.endMs = m_now();
-    m_reusable = m_reader->connectionReusable() && !m_target.isTls();
+    m_reusable = m_reader->connectionReusable();
     if (!m_reusable)
         m_socket->abort();
     emit finished(m_result);

@@ -59,6 +59,8 @@ public:
     // After a successful finished(): the connection, when it may carry another request (else null).
     // The caller owns it.
     QTcpSocket* takeReusableConnection();
+    QString poolKey() const { return m_poolKey; } // set by the server: which pool a kept connection goes to
+    void setPoolKey(const QString& key) { m_poolKey = key; }
 
 signals:
     void finished(const UpstreamResult& result);
@@ -84,6 +86,7 @@ private:
     bool m_reused = false;
     bool m_reusable = false;
     bool m_streaming = false;
+    QString m_poolKey;
     bool m_paused = false;
     bool m_headEmitted = false;
 };

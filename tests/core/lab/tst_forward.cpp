@@ -156,6 +156,16 @@ void TestForward::upstreamConnectionKeptAlive()
     const CurlAnswer third = curl({ server.url().toString() + u"/x/echo"_s });
     QCOMPARE(third.status(), 200);
     QTRY_COMPARE(python.requestsReceived(), 4);
+    // Another upstream (a scenario reloaded, another port): the kept connection to the first is not reused.
+    PythonUpstream other;
+    QVERIFY(other.start());
+    server.stop();
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(other.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    QCOMPARE(curl({ server.url().toString() + u"/x/echo"_s }).status(), 200);
+    QTRY_COMPARE(other.requestsReceived(), 1);
+    QCOMPARE(python.requestsReceived(), 4);
 }
 
 // The pool keeps an idle upstream connection at most 2 s (scenario-format.md, Forwarding), then closes it
@@ -294,6 +304,15 @@ void TestForward::httpsUpstream()
     } else {
         QVERIFY(x.upstreamTlsMs && *x.upstreamTlsMs >= *x.upstreamConnectedMs);
         QTRY_COMPARE(python.requestsReceived(), 1);
+        // The TLS connection is kept like a plain one: the next request rides it, without a new handshake.
+        const CurlAnswer b = curl({ server.url().toString() + u"/x/echo"_s });
+        QCOMPARE(b.status(), 200);
+        const int port1 = QJsonDocument::fromJson(a.body).object().value(u"peer_port"_s).toInt();
+        QVERIFY(port1 > 0);
+        QCOMPARE(QJsonDocument::fromJson(b.body).object().value(u"peer_port"_s).toInt(), port1);
+        QTRY_COMPARE(finished.size(), 2);
+        QVERIFY(!finished.at(1).first().value<LabExchange>().upstreamTlsMs); // no second handshake
+        QTRY_COMPARE(python.requestsReceived(), 2);
     }
 }
 
