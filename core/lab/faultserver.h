@@ -127,7 +127,7 @@ private:
     void noteStream(quint64 requestId, const ForwardStream& stream);
     void abandonUpstream(quint64 requestId); // the client left while its request was upstream
     void abandonAllUpstream();
-    // Idle keep-alive connections to an http:// upstream: each carries one forwarded request at a time,
+    // Idle keep-alive connections to the upstream (http or https): each carries one forwarded request at a time,
     // and a request is never re-sent on another one (at most one upstream request per client request).
     static QString poolKey(const UpstreamTarget& target);
     QTcpSocket* takeIdleUpstream(const QString& key);
