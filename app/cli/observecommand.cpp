@@ -33,7 +33,7 @@ constexpr int kDrainMs = 10000;
 
 const char* const kUsage = R"(Usage: retrylab observe [--scenario NAME|FILE] [--port P] [--session FILE] [--window S] [--json]
                         [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]
-                                        [--upstream-max-body BYTES]]
+                                        [--upstream-max-body BYTES] [--forwarded-headers]]
                         -- COMMAND [ARGS…]
 
 Starts the fault lab on 127.0.0.1, runs COMMAND with RETRYLAB_URL=http://127.0.0.1:PORT (and RETRYLAB_BASE_URL,
@@ -55,6 +55,7 @@ Options:
   --upstream-insecure   do not verify the upstream's certificate (said so on every exchange)
   --upstream-timeout S  an upstream slower than this is answered 504 (default 30)
   --upstream-max-body BYTES  an answer body longer than this is answered 502 too_large (default 64 MiB)
+  --forwarded-headers   add Via and X-Forwarded-For/-Host/-Proto to forwarded requests (off by default)
   --session FILE        record the observed runs as a session (journalled while it runs, like run --session)
   --window S            how long after a failed answer a repetition still counts as a retry (default 300 s)
   --json                one JSON object per attempt, and a last one with the summary

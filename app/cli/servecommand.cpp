@@ -87,8 +87,8 @@ int serve(const QStringList& args, CliIo& io)
     }
     if (cli.isSet(u"list"_s)) {
         for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s, u"json"_s,
-                 u"max-requests"_s, u"duration"_s, u"session"_s, u"window"_s, u"upstream"_s, u"upstream-ca"_s, u"upstream-insecure"_s,
-                 u"upstream-timeout"_s, u"upstream-max-body"_s }) {
+                 u"max-requests"_s, u"duration"_s, u"session"_s, u"window"_s, u"upstream"_s, u"upstream-ca"_s,
+                 u"upstream-insecure"_s, u"upstream-timeout"_s, u"upstream-max-body"_s, u"forwarded-headers"_s }) {
             if (cli.isSet(other)) {
                 io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
                 return CliExit::Usage;
@@ -288,7 +288,7 @@ CliCommand serveCommand()
         "Usage: retrylab serve [--scenario NAME|FILE] [--port N] [--bind ADDR] [--tls] [--seed S]\n"
         "                      [--json] [--max-requests N] [--duration S] [--session FILE [--window S]]\n"
         "                      [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]\n"
-        "                                      [--upstream-max-body BYTES]]\n"
+        "                                      [--upstream-max-body BYTES] [--forwarded-headers]]\n"
         "       retrylab serve --list\n"
         "\n"
         "Serves a fault scenario on 127.0.0.1 (and [::1]) until SIGINT or SIGTERM, then exits 0.\n"
@@ -314,8 +314,11 @@ CliCommand serveCommand()
         "  --upstream-ca FILE    PEM certificates trusted for the upstream besides the system's\n"
         "  --upstream-insecure   do not verify the upstream's certificate (said so on every exchange)\n"
         "  --upstream-timeout S  an upstream slower than this is answered 504 (default 30)\n"
-        "  --upstream-max-body BYTES  an answer body longer than this is cut off and answered 502 too_large\n"
-        "                        (default 67108864, 64 MiB; each answer in flight holds up to this much)\n"
+        "  --upstream-max-body BYTES  an answer body longer than this is refused 502 too_large, or cut\n"
+        "                        when it streams (default 67108864, 64 MiB; answers stream, held whole\n"
+        "                        only for forward steps with delay_ms, dribble or then)\n"
+        "  --forwarded-headers   add Via: 1.1 retrylab and X-Forwarded-For/-Host/-Proto to forwarded\n"
+        "                        requests (off by default; a scenario says \"forwarded_headers\": true)\n"
         "  --list                list the built-in scenarios (retrylab run --scenario S --list-routes: its routes)\n"
         "\n"
         "Control endpoints (not counted as scenario requests):\n"

@@ -13,14 +13,15 @@ namespace UpstreamChoice {
 void declare(CliArgs& cli)
 {
     cli.option(u"upstream"_s).option(u"upstream-ca"_s).flag(u"upstream-insecure"_s).option(u"upstream-timeout"_s);
-    cli.option(u"upstream-max-body"_s);
+    cli.option(u"upstream-max-body"_s).flag(u"forwarded-headers"_s);
 }
 
 std::optional<UpstreamTarget> read(CliArgs& cli, QString* error)
 {
     const std::optional<QString> url = cli.value(u"upstream"_s);
     if (!url) {
-        for (const QString& other : { u"upstream-ca"_s, u"upstream-insecure"_s, u"upstream-timeout"_s, u"upstream-max-body"_s }) {
+        for (const QString& other : { u"upstream-ca"_s, u"upstream-insecure"_s, u"upstream-timeout"_s, u"upstream-max-body"_s,
+                 u"forwarded-headers"_s }) {
             if (cli.isSet(other)) {
                 *error = QCoreApplication::translate("cli", "--%1 needs --upstream URL").arg(other);
                 return std::nullopt;
@@ -32,6 +33,7 @@ std::optional<UpstreamTarget> read(CliArgs& cli, QString* error)
     target.base = QUrl(*url, QUrl::StrictMode);
     target.caFile = cli.value(u"upstream-ca"_s).value_or(QString());
     target.insecure = cli.isSet(u"upstream-insecure"_s);
+    target.forwardedHeaders = cli.isSet(u"forwarded-headers"_s);
     if (target.insecure && !target.caFile.isEmpty()) {
         *error = QCoreApplication::translate("cli", "give --upstream-ca or --upstream-insecure, not both");
         return std::nullopt;

@@ -11,7 +11,7 @@
 class CliArgs;
 
 // The upstream a command was given (`--upstream URL [--upstream-ca FILE | --upstream-insecure]
-// [--upstream-timeout S] [--upstream-max-body BYTES]`), and the scenario that forwards everything (pure
+// [--upstream-timeout S] [--upstream-max-body BYTES] [--forwarded-headers]`), and the scenario that forwards everything (pure
 // observation).
 namespace UpstreamChoice {
 

@@ -39,6 +39,7 @@ struct FaultScenario
     FaultServerLimits limits; // set ones replace the server's own while this scenario plays
     QJsonObject source; // the document it was loaded from (served by GET /_lab/scenario)
     QUrl upstream; // where `forward` steps send requests (FaultServerOptions::upstream overrides it)
+    bool forwardedHeaders = false; // "forwarded_headers": Via and X-Forwarded-* on forwarded requests
 
     bool hasForwardSteps() const;
 

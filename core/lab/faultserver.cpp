@@ -229,6 +229,7 @@ void FaultServer::reset()
     m_sharedLimiter = m_scenario.rateLimit ? std::optional<RateLimiter>(RateLimiter(*m_scenario.rateLimit)) : std::nullopt;
     m_idempotency.clear();
     m_ledger.clear();
+    m_streamPeakBuffered = 0;
     m_scenarioStartMs = nowMs();
     if (m_started) {
         if (m_refusing > 0 || !m_v4) {

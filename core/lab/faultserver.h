@@ -22,6 +22,7 @@
 #include <optional>
 
 class ExchangePlayback;
+class ForwardStream;
 class LabConnection;
 class LabTlsServer;
 class QTcpServer;
@@ -68,6 +69,9 @@ public:
     // equal within one server, never across servers.
     const QByteArray& redactionSalt() const { return m_redactionSalt; }
     int openConnectionCount() const { return int(m_connections.size()); }
+    // The most bytes a streamed answer ever had waiting for its client (since start or reset): what the
+    // proxy holds per answer, whatever the answer's size.
+    qint64 streamPeakBufferedBytes() const;
 
     // Timestamps are milliseconds since ORIGIN (by default: since this server was constructed).
     void setClockOrigin(const QElapsedTimer& origin)
@@ -115,13 +119,21 @@ private:
     void relay(LabConnection* connection, const LabRequest& request, const FaultStep& step, LabEvent event,
         const UpstreamResult& result, std::function<void(bool)> onDone);
     void noteUpstream(quint64 requestId, const UpstreamResult& result);
+    // A plain forward streams: the head when the upstream's is in, the body as it comes (forwardstream.h).
+    LabResponse relayedHead(const FaultStep& step, int status, const HttpHeaderList& upstreamHeaders) const;
+    void startStream(quint64 connectionId, const LabRequest& request, const FaultStep& step, const LabEvent& event,
+        UpstreamCall* call);
+    void endStream(quint64 requestId, LabEvent event, const UpstreamResult& result);
+    void noteStream(quint64 requestId, const ForwardStream& stream);
     void abandonUpstream(quint64 requestId); // the client left while its request was upstream
     void abandonAllUpstream();
-    // Idle keep-alive connections to an http:// upstream: each carries one forwarded request at a time,
+    // Idle keep-alive connections to the upstream (http or https): each carries one forwarded request at a time,
     // and a request is never re-sent on another one (at most one upstream request per client request).
-    QTcpSocket* takeIdleUpstream();
-    void keepIdleUpstream(QTcpSocket* socket);
+    static QString poolKey(const UpstreamTarget& target);
+    QTcpSocket* takeIdleUpstream(const QString& key);
+    void keepIdleUpstream(QTcpSocket* socket, const QString& key);
     void dropIdleUpstream();
+    void sweepIdleUpstream(); // closes the pool's connections idle for 2 s
     static QString outcomeOf(const FaultStep& step, bool answered, const LabExchange& exchange);
     void refuseOverCapacity(QTcpSocket* socket, int limit);
     // The server's options with the scenario's limits applied over them.
@@ -157,7 +169,10 @@ private:
     LabLedger m_ledger;
     ExchangeTracker m_exchanges;
     QHash<quint64, UpstreamCall*> m_upstreamCalls; // by request id, while upstream
+    QHash<quint64, ForwardStream*> m_streams; // by request id, while an answer streams to its client
+    qint64 m_streamPeakBuffered = 0;
     QList<QTcpSocket*> m_idleUpstream; // newest last
+    QTimer* m_idleSweep = nullptr;
     QByteArray m_redactionSalt; // the ledger's redacted secrets compare equal within one server
     QElapsedTimer m_clock;
     std::function<qint64()> m_now;

@@ -403,7 +403,7 @@ ScenarioLoader::Result ScenarioLoader::fromObject(const QJsonObject& o)
     Reader r;
     const QString root = u"$"_s;
     r.checkKeys(o, root, { u"format", u"name", u"description", u"seed", u"routes", u"rate_limit", u"outages", u"fallback_status",
-                           u"limits", u"upstream" });
+                           u"limits", u"upstream", u"forwarded_headers" });
     FaultScenario scenario;
     if (!o.contains(u"format"_s))
         r.problem(u"$.format"_s, u"is required (1)"_s);
@@ -423,6 +423,12 @@ ScenarioLoader::Result ScenarioLoader::fromObject(const QJsonObject& o)
             r.problem(u"$.upstream"_s, why);
         else
             scenario.upstream = target.base;
+    }
+    if (o.contains(u"forwarded_headers"_s)) {
+        if (o.value(u"forwarded_headers"_s).isBool())
+            scenario.forwardedHeaders = o.value(u"forwarded_headers"_s).toBool();
+        else
+            r.problem(u"$.forwarded_headers"_s, u"must be true or false"_s);
     }
     if (auto status = r.integer(o, root, u"fallback_status"_s, 200, 599))
         scenario.fallbackStatus = int(*status);

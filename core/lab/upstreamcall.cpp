@@ -88,6 +88,24 @@ void UpstreamCall::abort()
     m_socket->abort();
 }
 
+void UpstreamCall::setPaused(bool paused)
+{
+    if (m_paused == paused)
+        return;
+    m_paused = paused;
+    if (!paused) // what arrived meanwhile (and a close that waited behind it)
+        QTimer::singleShot(0, this, [this] {
+            onReadyRead();
+            if (!m_done && m_socket->state() == QAbstractSocket::UnconnectedState)
+                onError();
+        });
+}
+
+QByteArray UpstreamCall::takeBody()
+{
+    return m_reader->takeBody();
+}
+
 void UpstreamCall::onConnected()
 {
     m_socket->write(m_request);
@@ -95,15 +113,38 @@ void UpstreamCall::onConnected()
 
 void UpstreamCall::onReadyRead()
 {
-    if (m_done)
+    if (m_done || m_paused)
         return;
-    const QByteArray bytes = m_socket->readAll();
+    const QByteArray bytes = m_socket->read(kReadSliceBytes);
     if (bytes.isEmpty())
         return;
     if (!m_result.firstByteMs)
         m_result.firstByteMs = m_now();
-    switch (m_reader->feed(bytes)) {
+    const UpstreamResponseReader::State state = m_reader->feed(bytes);
+    if (m_streaming && m_reader->headComplete() && state != UpstreamResponseReader::State::Garbage
+        && state != UpstreamResponseReader::State::TooLarge) {
+        if (!m_headEmitted) {
+            m_headEmitted = true;
+            m_result.status = m_reader->status();
+            m_result.headers = m_reader->headers();
+            emit headReceived();
+            if (m_done)
+                return;
+        }
+        if (!m_reader->body().isEmpty()) {
+            emit bodyReceived();
+            if (m_done)
+                return;
+        }
+    }
+    switch (state) {
     case UpstreamResponseReader::State::NeedMore:
+        if (m_paused)
+            return; // resuming reads on (setPaused)
+        if (m_socket->bytesAvailable() > 0) // a slice left bytes behind: the rest, next turn
+            QTimer::singleShot(0, this, &UpstreamCall::onReadyRead);
+        else if (m_socket->state() == QAbstractSocket::UnconnectedState) // the close waited behind the bytes
+            QTimer::singleShot(0, this, &UpstreamCall::onError);
         return;
     case UpstreamResponseReader::State::Complete:
         succeed();
@@ -121,8 +162,11 @@ void UpstreamCall::onError()
 {
     if (m_done)
         return;
-    onReadyRead(); // what arrived before the end still counts
-    if (m_done)
+    if (m_paused && m_socket->bytesAvailable() > 0)
+        return; // the bytes before the end are relayed first; resuming comes back here
+    while (!m_done && !m_paused && m_socket->bytesAvailable() > 0)
+        onReadyRead(); // what arrived before the end still counts
+    if (m_done || m_paused)
         return;
     const QAbstractSocket::SocketError error = m_socket->error();
     switch (error) {
@@ -139,7 +183,7 @@ void UpstreamCall::onError()
         return;
     case QAbstractSocket::RemoteHostClosedError:
     case QAbstractSocket::UnknownSocketError: // disconnected() without an error
-        if (m_target.isTls() && !m_result.tlsMs) {
+        if (m_target.isTls() && !m_result.tlsMs && !m_reused) {
             fail(u"tls"_s, tr("the upstream closed the connection during the TLS handshake"));
             return;
         }
@@ -190,9 +234,10 @@ void UpstreamCall::succeed()
     m_result.ok = true;
     m_result.status = m_reader->status();
     m_result.headers = m_reader->headers();
-    m_result.body = m_reader->body();
+    if (!m_streaming)
+        m_result.body = m_reader->body();
     m_result.endMs = m_now();
-    m_reusable = m_reader->connectionReusable() && !m_target.isTls();
+    m_reusable = m_reader->connectionReusable();
     if (!m_reusable)
         m_socket->abort();
     emit finished(m_result);

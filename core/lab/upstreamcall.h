@@ -42,15 +42,30 @@ public:
         QTcpSocket* reused = nullptr, QObject* parent = nullptr);
     ~UpstreamCall() override;
 
+    // Streaming (a plain forward): headReceived() once the answer's head is in, bodyReceived() whenever body
+    // bytes are (takeBody() hands them over, nothing is held), then finished() — whose result then has no
+    // body. A failure after the head still ends in finished() with ok false. Call before start().
+    void setStreaming(bool streaming) { m_streaming = streaming; }
+    // Backpressure: while paused nothing is read from the upstream (its bytes wait in the kernel, and TCP
+    // slows the upstream down); resuming reads what waits.
+    void setPaused(bool paused);
+    bool isPaused() const { return m_paused; }
+    QByteArray takeBody();
+    const UpstreamResponseReader& reader() const { return *m_reader; }
+
     void start();
     void abort();
     const UpstreamResult& result() const { return m_result; } // so far
     // After a successful finished(): the connection, when it may carry another request (else null).
     // The caller owns it.
     QTcpSocket* takeReusableConnection();
+    QString poolKey() const { return m_poolKey; } // set by the server: which pool a kept connection goes to
+    void setPoolKey(const QString& key) { m_poolKey = key; }
 
 signals:
     void finished(const UpstreamResult& result);
+    void headReceived(); // streaming: result() has the status and headers
+    void bodyReceived(); // streaming: takeBody() has bytes
 
 private:
     void onConnected();
@@ -70,4 +85,8 @@ private:
     bool m_done = false;
     bool m_reused = false;
     bool m_reusable = false;
+    bool m_streaming = false;
+    QString m_poolKey;
+    bool m_paused = false;
+    bool m_headEmitted = false;
 };

@@ -42,6 +42,17 @@ UpstreamResponseReader::State UpstreamResponseReader::tooLarge(qint64 announced)
     return m_state = State::TooLarge;
 }
 
+void UpstreamResponseReader::append(qsizetype n)
+{
+    if (m_body.isEmpty() && n == m_buffer.size())
+        m_body = std::exchange(m_buffer, {}); // the whole read is body: handed over without a copy
+    else {
+        m_body += QByteArrayView(m_buffer).first(n);
+        m_buffer.remove(0, n);
+    }
+    m_bodyTotal += n;
+}
+
 UpstreamResponseReader::State UpstreamResponseReader::feed(const QByteArray& bytes)
 {
     if (m_state != State::NeedMore)
@@ -122,17 +133,16 @@ UpstreamResponseReader::State UpstreamResponseReader::parseBody()
 {
     switch (m_framing) {
     case Framing::Length: {
-        const qsizetype take = qsizetype(std::min<qint64>(m_length - m_body.size(), m_buffer.size()));
-        m_body += m_buffer.left(take);
+        const qsizetype take = qsizetype(std::min<qint64>(m_length - m_bodyTotal, m_buffer.size()));
+        append(take);
         // Bytes after the framed body stay in the buffer: they are not part of this answer, and a connection
         // that carried them must not be reused (the next answer would be read from the wrong place).
         m_buffer.remove(0, take);
-        return m_state = m_body.size() == m_length ? State::Complete : State::NeedMore;
+        return m_state = m_bodyTotal == m_length ? State::Complete : State::NeedMore;
     }
     case Framing::Close:
-        m_body += m_buffer;
-        m_buffer.clear();
-        if (m_body.size() > m_maxBody)
+        append(m_buffer.size());
+        if (m_bodyTotal > m_maxBody)
             return tooLarge(-1);
         return State::NeedMore;
     case Framing::Chunked:
@@ -158,7 +168,7 @@ UpstreamResponseReader::State UpstreamResponseReader::parseBody()
                 m_chunkLeft = size.trimmed().toLongLong(&ok, 16);
                 if (!ok || m_chunkLeft < 0 || size.trimmed().isEmpty())
                     return garbage(tr("the upstream sent a malformed chunk size"));
-                if (m_body.size() + m_chunkLeft > m_maxBody)
+                if (m_bodyTotal + m_chunkLeft > m_maxBody)
                     return tooLarge(-1);
                 m_buffer.remove(0, eol + 2);
                 if (m_chunkLeft == 0) {
@@ -168,15 +178,14 @@ UpstreamResponseReader::State UpstreamResponseReader::parseBody()
             }
             if (m_buffer.size() < m_chunkLeft + 2) {
                 const qsizetype take = std::min<qsizetype>(m_buffer.size(), qsizetype(m_chunkLeft));
-                m_body += m_buffer.left(take);
+                append(take);
                 m_chunkLeft -= take;
-                m_buffer.remove(0, take);
                 return State::NeedMore;
             }
-            m_body += m_buffer.left(qsizetype(m_chunkLeft));
             if (m_buffer.mid(qsizetype(m_chunkLeft), 2) != "\r\n")
                 return garbage(tr("the upstream's chunk does not end with CRLF"));
-            m_buffer.remove(0, qsizetype(m_chunkLeft) + 2);
+            append(qsizetype(m_chunkLeft));
+            m_buffer.remove(0, 2);
             m_chunkLeft = -1;
         }
     }
@@ -192,7 +201,7 @@ UpstreamResponseReader::State UpstreamResponseReader::finishAtEof()
                                           : tr("the upstream closed the connection in the middle of its header block"));
     if (m_framing == Framing::Close)
         return m_state = State::Complete;
-    return garbage(tr("the upstream closed the connection before the end of its body (%1 bytes read)").arg(m_body.size()));
+    return garbage(tr("the upstream closed the connection before the end of its body (%1 bytes read)").arg(m_bodyTotal));
 }
 
 bool UpstreamResponseReader::connectionReusable() const

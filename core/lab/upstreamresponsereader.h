@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <utility>
+
 // Reads an upstream's HTTP/1.x answer from the bytes as they arrive: status line, header fields, and the
 // body framed by Transfer-Encoding: chunked, Content-Length, or the end of the connection (RFC 9112 §6.3).
 // Interim 1xx answers are skipped. Anything that is not HTTP is Garbage, with the reason; an answer whose
@@ -15,6 +17,7 @@ class UpstreamResponseReader
 {
 public:
     enum class State { NeedMore, Complete, Garbage, TooLarge };
+    enum class Framing { Length, Chunked, Close };
 
     explicit UpstreamResponseReader(qsizetype maxBodyBytes = 64 * 1024 * 1024, bool headRequest = false)
         : m_maxBody(maxBodyBytes)
@@ -30,6 +33,12 @@ public:
     int status() const { return m_status; }
     const HttpHeaderList& headers() const { return m_headers; }
     const QByteArray& body() const { return m_body; }
+    // Streaming: the body bytes read since the last call (de-chunked), handed over and no longer held.
+    // MAXBODYBYTES still bounds the whole body, counted as it passes.
+    QByteArray takeBody() { return std::exchange(m_body, {}); }
+    qint64 bodyBytesRead() const { return m_bodyTotal; }
+    Framing framing() const { return m_framing; }
+    qint64 contentLength() const { return m_length; } // Framing::Length: the announced length
     const QString& problem() const { return m_problem; }
     // Complete, framed by length or chunks, nothing after it, and the upstream did not say close: the
     // connection may carry another request.
@@ -40,6 +49,7 @@ private:
     State parseBody();
     State garbage(const QString& why);
     State tooLarge(qint64 announced);
+    void append(qsizetype n); // the first N buffered bytes are body
 
     QByteArray m_buffer;
     qsizetype m_maxBody;
@@ -48,7 +58,8 @@ private:
     int m_status = 0;
     HttpHeaderList m_headers;
     QByteArray m_body;
-    enum class Framing { Length, Chunked, Close } m_framing = Framing::Close;
+    qint64 m_bodyTotal = 0; // body bytes read, held or handed over
+    Framing m_framing = Framing::Close;
     qint64 m_length = 0;
     qint64 m_chunkLeft = -1; // chunked: bytes left of the current chunk (-1: a size line is next)
     bool m_trailers = false;

@@ -98,7 +98,7 @@ QByteArray UpstreamTarget::upstreamTarget(const LabRequest& request) const
     return prefix + pathAndQuery;
 }
 
-QByteArray UpstreamTarget::requestBytes(const LabRequest& request, bool keepAlive) const
+QByteArray UpstreamTarget::requestBytes(const LabRequest& request, bool keepAlive, const ForwardedClient& client) const
 {
     const bool defaultPort = base.port() < 0 || base.port() == (isTls() ? 443 : 80);
     QByteArray host = base.host(QUrl::FullyEncoded).toLatin1();
@@ -108,10 +108,28 @@ QByteArray UpstreamTarget::requestBytes(const LabRequest& request, bool keepAliv
         host += ':' + QByteArray::number(base.port());
 
     QByteArray out = request.method + ' ' + upstreamTarget(request) + " HTTP/1.1\r\nHost: " + host + "\r\n";
-    for (const auto& [name, value] : withoutHopByHop(request.headers)) {
+    const HttpHeaderList fields = withoutHopByHop(request.headers);
+    for (const auto& [name, value] : fields) {
         if (name.compare("Host", Qt::CaseInsensitive) == 0 || name.compare("Content-Length", Qt::CaseInsensitive) == 0)
             continue;
+        if (forwardedHeaders
+            && (name.compare("Via", Qt::CaseInsensitive) == 0 || name.compare("X-Forwarded-For", Qt::CaseInsensitive) == 0))
+            continue; // written once below, with this hop appended
         out += name + ": " + value + "\r\n";
+    }
+    if (forwardedHeaders) {
+        const auto appended = [&](QByteArrayView name, const QByteArray& hop) {
+            const QByteArray before = combinedHeader(fields, name);
+            return before.isEmpty() ? hop : before + ", " + hop;
+        };
+        out += "Via: " + appended("Via", "1.1 retrylab") + "\r\n";
+        if (!client.address.isEmpty())
+            out += "X-Forwarded-For: " + appended("X-Forwarded-For", client.address.toLatin1()) + "\r\n";
+        const QByteArray clientHost = combinedHeader(request.headers, "Host");
+        if (!hasHeader(fields, "X-Forwarded-Host") && !clientHost.isEmpty())
+            out += "X-Forwarded-Host: " + clientHost + "\r\n";
+        if (!hasHeader(fields, "X-Forwarded-Proto"))
+            out += QByteArray("X-Forwarded-Proto: ") + (client.tls ? "https" : "http") + "\r\n";
     }
     // The body was de-chunked on arrival: it goes upstream with its length (RFC 9112 §6.2), and a request
     // that came with framing keeps it even when empty.

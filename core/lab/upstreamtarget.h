@@ -11,6 +11,13 @@
 
 struct LabRequest;
 
+// Who the lab forwards a request for: what Via / X-Forwarded-* say about the client.
+struct ForwardedClient
+{
+    QString address; // the client's IP address, as the lab saw it
+    bool tls = false; // it reached the lab over TLS
+};
+
 // The one upstream a lab forwards to (issue 12 §1): its base URL (http:// or https://, an optional path
 // prefix), how its certificate is checked, how long one forwarded request may take and how much of its
 // answer is held. The lab forwards
@@ -25,6 +32,9 @@ struct UpstreamTarget
     // in flight may hold this much, so it bounds the proxy's memory per forwarded request.
     qint64 maxBodyBytes = qint64(64) << 20;
     static constexpr qint64 kMaxBodyLimit = qint64(1) << 30; // what --upstream-max-body accepts at most
+    // Via and X-Forwarded-* on each forwarded request (--forwarded-headers, or the scenario's
+    // "forwarded_headers"); off by default: the upstream sees the client's fields only.
+    bool forwardedHeaders = false;
 
     bool isSet() const { return !base.isEmpty(); }
     bool isTls() const { return base.scheme() == QLatin1String("https"); }
@@ -39,7 +49,10 @@ struct UpstreamTarget
     // Proxy-Connection, Keep-Alive, TE, Transfer-Encoding, Upgrade), Content-Length set from the
     // (de-chunked) body, and "Connection: keep-alive" (KEEPALIVE: the connection may carry the next
     // forwarded request) or "Connection: close".
-    QByteArray requestBytes(const LabRequest& request, bool keepAlive = false) const;
+    // With forwardedHeaders: "Via: 1.1 retrylab" appended to any Via (RFC 9110 §7.6.3), CLIENT's address
+    // appended to any X-Forwarded-For chain, and X-Forwarded-Host (the client's Host) and X-Forwarded-Proto
+    // (http or https) set unless an earlier proxy set them.
+    QByteArray requestBytes(const LabRequest& request, bool keepAlive = false, const ForwardedClient& client = {}) const;
     // The upstream path for REQUEST's target: base path + the target's path and query (an absolute-form
     // target contributes only its path and query).
     QByteArray upstreamTarget(const LabRequest& request) const;

@@ -96,6 +96,7 @@ void TestCliServe::badArgumentsExit2_data()
     QTest::addRow("window not a number")
         << QStringList { u"serve"_s, u"--session"_s, u"/tmp/retrylab-unused.json"_s, u"--window"_s, u"soon"_s };
     QTest::addRow("session with list") << QStringList { u"serve"_s, u"--list"_s, u"--session"_s, u"/tmp/x.json"_s };
+    QTest::addRow("forwarded-headers without upstream") << QStringList { u"serve"_s, u"--forwarded-headers"_s };
     QTest::addRow("forward scenario without upstream")
         << QStringList { u"serve"_s, u"--scenario"_s, QStringLiteral(RETRYLAB_TEST_DATA "/upstream/forward-503-503.json") };
 }

@@ -7,6 +7,7 @@
 // unless told otherwise.
 #include "lab/faultserver.h"
 
+#include "forwardtestsupport.h"
 #include "labtestsupport.h"
 
 #include <QElapsedTimer>
@@ -23,79 +24,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// The Python upstream, started per test; counts the requests it received (one "REQ" line each).
-class PythonUpstream
-{
-public:
-    bool start(bool tls = false)
-    {
-        QStringList args { QStringLiteral(RETRYLAB_TEST_DATA "/upstream/upstream_server.py") };
-        if (tls) {
-            args << u"--tls"_s << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-cert.pem")
-                 << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-key.pem");
-        }
-        m_process.start(u"python3"_s, args);
-        if (!m_process.waitForStarted(5000))
-            return false;
-        (void)QTest::qWaitFor([&] { return m_process.canReadLine() || m_process.state() != QProcess::Running; }, 10000);
-        const QByteArray line = m_process.readLine().trimmed();
-        m_port = line.startsWith("PORT ") ? quint16(line.mid(5).toUInt()) : 0;
-        return m_port != 0;
-    }
-    ~PythonUpstream()
-    {
-        m_process.kill();
-        m_process.waitForFinished(3000);
-    }
-    quint16 port() const { return m_port; }
-    int requestsReceived()
-    {
-        m_out += m_process.readAllStandardOutput();
-        return int(m_out.count("REQ "));
-    }
-
-private:
-    QProcess m_process;
-    QByteArray m_out;
-    quint16 m_port = 0;
-};
-
-struct CurlAnswer
-{
-    int exitCode = -1;
-    QByteArray head;
-    QByteArray body;
-    QByteArray header(const QByteArray& name) const
-    {
-        for (const QByteArray& line : head.split('\n')) {
-            const qsizetype colon = line.indexOf(':');
-            if (colon > 0 && line.left(colon).compare(name, Qt::CaseInsensitive) == 0)
-                return line.mid(colon + 1).trimmed();
-        }
-        return {};
-    }
-    int status() const { return head.startsWith("HTTP/1.1 ") ? head.mid(9, 3).toInt() : 0; }
-};
-
-// curl as the client, the event loop (and so the lab) running meanwhile.
-CurlAnswer curl(const QStringList& args)
-{
-    CurlAnswer answer;
-    QProcess p;
-    p.start(u"curl"_s, QStringList { u"-sS"_s, u"-D"_s, u"-"_s } + args);
-    if (!p.waitForStarted(5000) || !QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, 20000)) {
-        p.kill();
-        p.waitForFinished(2000);
-        return answer;
-    }
-    answer.exitCode = p.exitCode();
-    const QByteArray out = p.readAllStandardOutput();
-    const qsizetype end = out.indexOf("\r\n\r\n");
-    answer.head = out.left(end);
-    answer.body = end < 0 ? QByteArray() : out.mid(end + 4);
-    return answer;
-}
 
 FaultScenario forwardAll(const QByteArray& stepJson = R"({"kind":"forward","repeat":"forever"})")
 {
@@ -120,6 +48,8 @@ private slots:
     void answerLostAfterUpstreamApplied();
     void clientLeavingAbandonsTheUpstreamRequest();
     void faultsMixWithForwarding();
+    void forwardedHeaders_data();
+    void forwardedHeaders();
 };
 
 void TestForward::initTestCase()
@@ -187,7 +117,15 @@ void TestForward::chunkedAnswerRelayed()
     FaultServerOptions options;
     options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
     QVERIFY(server.start(options));
+    // A plain forward streams: the body goes on chunked as it comes (tst_forwardstream has the big ones).
     server.loadScenario(forwardAll());
+    const CurlAnswer streamed = curl({ server.url().toString() + u"/x/chunked"_s });
+    QCOMPARE(streamed.status(), 200);
+    QCOMPARE(streamed.body, "alpha-beta-gamma"_ba);
+    QCOMPARE(streamed.header("Transfer-Encoding"), "chunked"_ba);
+    QVERIFY(streamed.header("Content-Length").isEmpty());
+    // A forward with a delay holds the whole answer first (scenario-format.md): reframed with its length.
+    server.loadScenario(forwardAll(R"({"kind":"forward","delay_ms":1,"repeat":"forever"})"));
     const CurlAnswer a = curl({ server.url().toString() + u"/x/chunked"_s });
     QCOMPARE(a.status(), 200);
     QCOMPARE(a.body, "alpha-beta-gamma"_ba);
@@ -218,6 +156,16 @@ void TestForward::upstreamConnectionKeptAlive()
     const CurlAnswer third = curl({ server.url().toString() + u"/x/echo"_s });
     QCOMPARE(third.status(), 200);
     QTRY_COMPARE(python.requestsReceived(), 4);
+    // Another upstream (a scenario reloaded, another port): the kept connection to the first is not reused.
+    PythonUpstream other;
+    QVERIFY(other.start());
+    server.stop();
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(other.port()));
+    QVERIFY(server.start(options));
+    server.loadScenario(forwardAll());
+    QCOMPARE(curl({ server.url().toString() + u"/x/echo"_s }).status(), 200);
+    QTRY_COMPARE(other.requestsReceived(), 1);
+    QCOMPARE(python.requestsReceived(), 4);
 }
 
 // The pool keeps an idle upstream connection at most 2 s (scenario-format.md, Forwarding), then closes it
@@ -263,13 +211,16 @@ void TestForward::upstreamFailures_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QByteArray>("error");
     QTest::addColumn<int>("upstreamRequests");
-    QTest::addRow("refused") << u"/x/echo"_s << true << 502 << "refused"_ba << 0;
-    QTest::addRow("reset before answering") << u"/x/reset"_s << false << 502 << "reset"_ba << 1;
-    QTest::addRow("garbage") << u"/x/garbage"_s << false << 502 << "garbage"_ba << 1;
-    QTest::addRow("hangs past the timeout") << u"/x/hang"_s << false << 504 << "timeout"_ba << 1;
-    QTest::addRow("trickles a body without end") << u"/x/trickle"_s << false << 504 << "timeout"_ba << 1;
+    QTest::addColumn<bool>("buffered"); // a forward that holds the whole answer (a delay) instead of streaming
+    QTest::addRow("refused") << u"/x/echo"_s << true << 502 << "refused"_ba << 0 << false;
+    QTest::addRow("reset before answering") << u"/x/reset"_s << false << 502 << "reset"_ba << 1 << false;
+    QTest::addRow("garbage") << u"/x/garbage"_s << false << 502 << "garbage"_ba << 1 << false;
+    QTest::addRow("hangs past the timeout") << u"/x/hang"_s << false << 504 << "timeout"_ba << 1 << false;
+    QTest::addRow("buffered: trickles a body without end") << u"/x/trickle"_s << false << 504 << "timeout"_ba << 1 << true;
     // An answer longer than the upstream's max body (256 KiB here) is cut off, and said so — not garbage.
-    QTest::addRow("endless body past the max body") << u"/x/endless"_s << false << 502 << "too_large"_ba << 1;
+    QTest::addRow("buffered: endless body past the max body") << u"/x/endless"_s << false << 502 << "too_large"_ba << 1 << true;
+    QTest::addRow("announced length past the max body") << u"/x/bytes/300000"_s << false << 502 << "too_large"_ba << 1 << false;
+    // Streamed, the same limits cut the answer after its head went out (status 200): tst_forwardstream.
 }
 
 void TestForward::upstreamFailures()
@@ -279,6 +230,7 @@ void TestForward::upstreamFailures()
     QFETCH(int, status);
     QFETCH(QByteArray, error);
     QFETCH(int, upstreamRequests);
+    QFETCH(bool, buffered);
     PythonUpstream python;
     QVERIFY(python.start());
     quint16 port = python.port();
@@ -293,7 +245,7 @@ void TestForward::upstreamFailures()
     options.upstream.timeout = std::chrono::milliseconds(600);
     options.upstream.maxBodyBytes = 256 * 1024;
     QVERIFY(server.start(options));
-    server.loadScenario(forwardAll());
+    server.loadScenario(buffered ? forwardAll(R"({"kind":"forward","delay_ms":1,"repeat":"forever"})") : forwardAll());
     QSignalSpy events(&server, &FaultServer::labEvent);
     QSignalSpy finished(&server, &FaultServer::exchangeFinished);
     const CurlAnswer a = curl({ server.url().toString() + path });
@@ -352,6 +304,15 @@ void TestForward::httpsUpstream()
     } else {
         QVERIFY(x.upstreamTlsMs && *x.upstreamTlsMs >= *x.upstreamConnectedMs);
         QTRY_COMPARE(python.requestsReceived(), 1);
+        // The TLS connection is kept like a plain one: the next request rides it, without a new handshake.
+        const CurlAnswer b = curl({ server.url().toString() + u"/x/echo"_s });
+        QCOMPARE(b.status(), 200);
+        const int port1 = QJsonDocument::fromJson(a.body).object().value(u"peer_port"_s).toInt();
+        QVERIFY(port1 > 0);
+        QCOMPARE(QJsonDocument::fromJson(b.body).object().value(u"peer_port"_s).toInt(), port1);
+        QTRY_COMPARE(finished.size(), 2);
+        QVERIFY(!finished.at(1).first().value<LabExchange>().upstreamTlsMs); // no second handshake
+        QTRY_COMPARE(python.requestsReceived(), 2);
     }
 }
 
@@ -417,6 +378,59 @@ void TestForward::faultsMixWithForwarding()
     QCOMPARE(a.header("RateLimit-Remaining"), "4"_ba);
     QCOMPARE(QJsonDocument::fromJson(a.body).object().value(u"target"_s).toString(), u"/x/echo"_s);
     QTRY_COMPARE(python.requestsReceived(), 1);
+}
+
+// Via and X-Forwarded-* (RFC 9110 §7.6.3 for Via): off unless asked for, by the scenario or the option; an
+// incoming chain is appended to, never replaced. Python echoes what it received.
+void TestForward::forwardedHeaders_data()
+{
+    QTest::addColumn<bool>("option");
+    QTest::addColumn<bool>("scenarioField");
+    QTest::addColumn<bool>("incomingChain");
+    QTest::addRow("off by default") << false << false << false;
+    QTest::addRow("off by default, the client's own fields untouched") << false << false << true;
+    QTest::addRow("on by the option (serve --forwarded-headers)") << true << false << false;
+    QTest::addRow("on by the scenario's forwarded_headers") << false << true << false;
+    QTest::addRow("on, appended to the client's Via and X-Forwarded-For") << true << false << true;
+}
+
+void TestForward::forwardedHeaders()
+{
+    QFETCH(bool, option);
+    QFETCH(bool, scenarioField);
+    QFETCH(bool, incomingChain);
+    PythonUpstream python;
+    QVERIFY(python.start());
+    FaultServer server;
+    FaultServerOptions options;
+    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
+    options.upstream.forwardedHeaders = option;
+    QVERIFY(server.start(options));
+    FaultScenario scenario = forwardAll();
+    scenario.forwardedHeaders = scenarioField;
+    server.loadScenario(scenario);
+    QStringList args { server.url().toString() + u"/x/echo"_s, u"-H"_s, u"Host: api.example.test"_s };
+    if (incomingChain)
+        args << u"-H"_s << u"X-Forwarded-For: 203.0.113.7"_s << u"-H"_s << u"Via: 1.1 edge"_s;
+    const CurlAnswer a = curl(args);
+    QCOMPARE(a.status(), 200);
+    QHash<QString, QString> seen;
+    const QJsonArray headers = QJsonDocument::fromJson(a.body).object().value(u"headers"_s).toArray();
+    for (const QJsonValue& pair : headers)
+        seen.insert(pair.toArray().at(0).toString().toLower(), pair.toArray().at(1).toString());
+    const bool on = option || scenarioField;
+    if (!on) {
+        QCOMPARE(seen.value(u"via"_s), incomingChain ? u"1.1 edge"_s : QString());
+        QCOMPARE(seen.value(u"x-forwarded-for"_s), incomingChain ? u"203.0.113.7"_s : QString());
+        QVERIFY(!seen.contains(u"x-forwarded-host"_s));
+        QVERIFY(!seen.contains(u"x-forwarded-proto"_s));
+        return;
+    }
+    QCOMPARE(seen.value(u"via"_s), incomingChain ? u"1.1 edge, 1.1 retrylab"_s : u"1.1 retrylab"_s);
+    QCOMPARE(seen.value(u"x-forwarded-for"_s), incomingChain ? u"203.0.113.7, 127.0.0.1"_s : u"127.0.0.1"_s);
+    QCOMPARE(seen.value(u"x-forwarded-host"_s), u"api.example.test"_s);
+    QCOMPARE(seen.value(u"x-forwarded-proto"_s), u"http"_s);
+    QCOMPARE(seen.value(u"host"_s), u"127.0.0.1:%1"_s.arg(python.port())); // Host still names the upstream
 }
 
 QTEST_GUILESS_MAIN(TestForward)

@@ -31,6 +31,7 @@ void TestScenarioLoader::badDocuments_data()
     QTest::addRow("path without slash") << R"({"format":1,"name":"n","routes":[{"path":"a","steps":[{"kind":"respond"}]}]})"_ba << u"$.routes[0].path"_s;
     QTest::addRow("no steps") << R"({"format":1,"name":"n","routes":[{"path":"/a","steps":[]}]})"_ba << u"$.routes[0].steps"_s;
     QTest::addRow("upstream not http") << R"({"format":1,"name":"n","upstream":"ftp://h","routes":[{"path":"/a","steps":[{"kind":"forward"}]}]})"_ba << u"$.upstream"_s;
+    QTest::addRow("forwarded_headers not a boolean") << R"({"format":1,"name":"n","forwarded_headers":"yes","routes":[{"path":"/a","steps":[{"kind":"forward"}]}]})"_ba << u"$.forwarded_headers"_s;
     QTest::addRow("forward with a body") << R"({"format":1,"name":"n","routes":[{"path":"/a","steps":[{"kind":"forward","body":"x"}]}]})"_ba << u"$.routes[0].steps[0]"_s;
     QTest::addRow("unknown kind") << head + R"({"kind":"explode"}]}]})" << u"$.routes[0].steps[0].kind"_s;
     QTest::addRow("status out of range") << head + R"({"kind":"respond","status":700}]}]})" << u"$.routes[0].steps[0].status"_s;

@@ -13,6 +13,10 @@ HTTPS. What is done is named by the last segment of the path (/x/echo and /echo 
   /reset      closes with RST before answering
   /endless    200, chunked, 64 KiB chunks as fast as the socket takes them, forever (until it breaks)
   /trickle    200, no length (the body ends with the connection), a byte every 50 ms, forever
+  /bytes/N    200, Content-Length N, the pattern bytes 0..255 repeated (sha256 of it in X-Body-Sha256)
+  /chunkedbytes/N   the same N bytes, Transfer-Encoding: chunked, 64 KiB chunks
+  /closebytes/N     the same N bytes, no length: the body ends with the connection
+  /dies/N     Content-Length N, half of the bytes, then RST (an upstream that dies mid-body)
 """
 import hashlib
 import http.server
@@ -70,6 +74,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         time.sleep(0.05)
             except OSError:  # the lab closed or reset the connection
                 return
+        if path.split("/")[1] in ("bytes", "chunkedbytes", "closebytes", "dies"):
+            self.send_pattern(path.split("/")[1], int(parts[-1]))
+            return
         if path.startswith("/chunked"):
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
@@ -100,6 +107,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(reply)
+
+    def send_pattern(self, how, size):
+        block = bytes(range(256)) * 256
+        digest = hashlib.sha256()
+        for offset in range(0, size, len(block)):
+            digest.update(block[: min(len(block), size - offset)])
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("X-Body-Sha256", digest.hexdigest())
+        if how == "chunkedbytes":
+            self.send_header("Transfer-Encoding", "chunked")
+        elif how == "closebytes":
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        else:
+            self.send_header("Content-Length", str(size))
+        self.end_headers()
+        limit = size // 2 if how == "dies" else size
+        try:
+            for offset in range(0, limit, len(block)):
+                piece = block[: min(len(block), limit - offset)]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if how == "chunkedbytes" else piece)
+            if how == "chunkedbytes":
+                self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            if how == "dies":
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                self.close_connection = True
+        except OSError:  # the lab (or its client) went away
+            self.close_connection = True
 
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
 
