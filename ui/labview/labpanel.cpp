@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "labview/labpanel.h"
 
+#include "labview/scenarioeditor.h"
 #include "labview/scenariooutline.h"
 #include "livesession.h"
 #include "run/runcontroller.h"
@@ -21,6 +22,7 @@
 #include <QTextOption>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -48,7 +50,10 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     , m_address(new QLabel(this))
     , m_scenarios(new QComboBox(this))
     , m_description(new QLabel(this))
-    , m_outline(new ScenarioOutline(this))
+    , m_edit(new QToolButton(this))
+    , m_views(new QStackedWidget(this))
+    , m_outline(new ScenarioOutline(m_views))
+    , m_editor(new ScenarioEditor(m_views))
     , m_requestsLabel(bigNumber(this))
     , m_operationsLabel(bigNumber(this))
     , m_duplicatesLabel(bigNumber(this))
@@ -65,6 +70,13 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     open->setText(tr("Open…"));
     open->setToolTip(tr("Load a scenario JSON file"));
     connect(open, &QToolButton::clicked, this, &LabPanel::openScenarioFile);
+    m_edit->setText(tr("&Edit"));
+    m_edit->setCheckable(true);
+    m_edit->setToolTip(tr("Edit the scenario: routes, steps, answers, upstream — the lab plays each valid change at once"));
+    m_views->addWidget(m_outline);
+    m_views->addWidget(m_editor);
+    connect(m_edit, &QToolButton::toggled, this, &LabPanel::setEditing);
+    connect(m_editor, &ScenarioEditor::scenarioReady, m_controller, &RunController::applyScenario);
     m_description->setWordWrap(true);
     m_description->setForegroundRole(QPalette::PlaceholderText);
     m_recordingNote->setWordWrap(true);
@@ -79,6 +91,7 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     auto* scenarioRow = new QHBoxLayout;
     scenarioRow->addWidget(m_scenarios, 1);
     scenarioRow->addWidget(open);
+    scenarioRow->addWidget(m_edit);
 
     auto* ledger = new QGroupBox(tr("Ledger: what the server saw"), this);
     auto* ledgerForm = new QFormLayout(ledger);
@@ -103,7 +116,7 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setPlaceholderText(tr("Server-side events appear here while requests run."));
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_outline);
+    split->addWidget(m_views);
     split->addWidget(m_log);
     split->setChildrenCollapsible(false);
 
@@ -134,9 +147,23 @@ QString LabPanel::shownScenarioName() const
     return m_recording ? m_recordingScenario : m_controller->lab()->scenario().name;
 }
 
+void LabPanel::setEditing(bool editing)
+{
+    {
+        const QSignalBlocker block(m_edit);
+        m_edit->setChecked(editing);
+    }
+    if (editing && m_editor->appliedDocument() != m_controller->lab()->scenario().source)
+        m_editor->setDocument(m_controller->lab()->scenario().source);
+    m_views->setCurrentWidget(editing && !m_recording ? static_cast<QWidget*>(m_editor) : m_outline);
+}
+
 void LabPanel::showRecording(const QJsonObject& scenario)
 {
     m_recording = true;
+    // A recording's scenario is shown, not edited; the editor keeps the lab's (and any edit under way).
+    m_edit->setEnabled(false);
+    m_views->setCurrentWidget(m_outline);
     const ScenarioLoader::Result loaded = ScenarioLoader::fromObject(scenario);
     m_recordingScenario = loaded.ok() ? loaded.scenario->name : QString();
     const QString live = m_controller->lab()->scenario().name;
@@ -168,6 +195,8 @@ void LabPanel::showLive()
         return;
     m_recording = false;
     m_recordingNote->hide();
+    m_edit->setEnabled(true);
+    setEditing(m_edit->isChecked());
     m_requests = m_operations = -1;
     refreshState();
 }
@@ -197,12 +226,15 @@ void LabPanel::refreshState()
     }
     m_address->setText(on ? lab->url().toDisplayString() : tr("off"));
     const FaultScenario& scenario = lab->scenario();
-    const int index = m_scenarios->findData(scenario.name);
-    if (index >= 0)
-        m_scenarios->setCurrentIndex(index);
+    // A scenario from a file or edited here is not in the list: its name shows in place of one.
+    m_scenarios->setPlaceholderText(scenario.name);
+    m_scenarios->setCurrentIndex(m_scenarios->findData(scenario.name));
     if (!m_recording) {
         m_description->setText(scenario.description);
         m_outline->setScenario(scenario);
+        // Another scenario picked or opened: the editor follows it (its own edits come back unchanged).
+        if (m_editor->appliedDocument() != scenario.source)
+            m_editor->setDocument(scenario.source);
     }
     refreshLedger();
 }
