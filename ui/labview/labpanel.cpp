@@ -115,10 +115,13 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     m_log->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setPlaceholderText(tr("Server-side events appear here while requests run."));
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = m_split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_views);
     split->addWidget(m_log);
     split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    m_log->setMinimumHeight(m_log->fontMetrics().lineSpacing() * 3 + 8);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -155,7 +158,14 @@ void LabPanel::setEditing(bool editing)
     }
     if (editing && m_editor->appliedDocument() != m_controller->lab()->scenario().source)
         m_editor->setDocument(m_controller->lab()->scenario().source);
-    m_views->setCurrentWidget(editing && !m_recording ? static_cast<QWidget*>(m_editor) : m_outline);
+    const bool editor = editing && !m_recording;
+    if (editor != (m_views->currentWidget() == m_editor)) {
+        // The editor takes the room the description and most of the log had (the log keeps three lines).
+        m_description->setVisible(!editor);
+        const int total = m_split->height();
+        m_split->setSizes(editor ? QList<int> { total, 0 } : QList<int> { total * 3 / 5, total * 2 / 5 });
+    }
+    m_views->setCurrentWidget(editor ? static_cast<QWidget*>(m_editor) : m_outline);
 }
 
 void LabPanel::showRecording(const QJsonObject& scenario)

@@ -9,6 +9,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
 class QStackedWidget;
 class QToolButton;
 class RunController;
@@ -65,6 +66,7 @@ private:
     QLabel* m_duplicatesLabel;
     QCheckBox* m_resetBeforeRun;
     QPlainTextEdit* m_log;
+    QSplitter* m_split = nullptr; // the outline or editor above the log
     QLabel* m_recordingNote;
     int m_requests = -1;
     int m_operations = -1;

@@ -29,6 +29,10 @@ RouteForm::RouteForm(QWidget* parent)
     m_idempotency->addItem(tr("keys honoured"), 1);
     m_idempotency->addItem(tr("key required"), 2);
 
+    for (QComboBox* box : { m_mode, m_idempotency }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);

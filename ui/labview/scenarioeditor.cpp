@@ -14,6 +14,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTimer>
@@ -66,7 +68,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent)
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_tree->setMinimumHeight(fontMetrics().lineSpacing() * 7);
+    m_tree->setMinimumHeight(fontMetrics().lineSpacing() * 5);
     auto* empty = new QLabel(tr("Select a route or a step to edit it."), m_forms);
     empty->setWordWrap(true);
     empty->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -78,11 +80,16 @@ ScenarioEditor::ScenarioEditor(QWidget* parent)
     m_judge->setSingleShot(true);
     m_judge->setInterval(250);
 
+    auto* nameRow = new QHBoxLayout;
+    nameRow->addWidget(m_name, 1);
+    auto* seedLabel = new QLabel(tr("S&eed"), this);
+    seedLabel->setBuddy(m_seed);
+    nameRow->addWidget(seedLabel);
+    nameRow->addWidget(m_seed);
     auto* top = new QFormLayout;
     top->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    top->addRow(tr("Na&me"), m_name);
+    top->addRow(tr("Na&me"), nameRow);
     top->addRow(tr("&Upstream"), m_upstream);
-    top->addRow(tr("S&eed"), m_seed);
     auto* newButton = button(tr("New"), tr("Start from one catch-all route answering 200"), this);
     auto* addRoute = button(tr("+ Route"), tr("Add a route after the selected one"), this);
     auto* save = button(tr("Save As…"), tr("Save the scenario as JSON (retrylab serve --scenario FILE plays it)"), this);
@@ -99,8 +106,19 @@ ScenarioEditor::ScenarioEditor(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addLayout(tools);
-    layout->addWidget(m_tree, 1);
-    layout->addWidget(m_forms);
+    // The tree above the selected item's form; the form scrolls rather than make the panel taller.
+    auto* formArea = new QScrollArea(this);
+    formArea->setWidget(m_forms);
+    formArea->setWidgetResizable(true);
+    formArea->setFrameShape(QFrame::NoFrame);
+    formArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_tree);
+    split->addWidget(formArea);
+    split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
     layout->addLayout(bottom);
 
     connect(m_model, &ScenarioEditModel::edited, m_judge, qOverload<>(&QTimer::start));

@@ -108,6 +108,16 @@ StepForm::StepForm(QWidget* parent)
     dribble->setContentsMargins(0, 0, 0, 0);
     dribble->addWidget(m_dribbleBytes, 1);
     dribble->addWidget(new QLabel(tr("every"), m_dribbleRow));
+    // Narrower than their longest values would make them, so that the form fits a narrow dock.
+    const int digits = fontMetrics().horizontalAdvance(u"0000000 ms"_s) + 24;
+    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*> { m_retryAfter, m_delay, m_duration, m_truncateAfter })
+        box->setMinimumWidth(digits);
+    for (QSpinBox* box : { m_dribbleBytes, m_dribbleInterval })
+        box->setMinimumWidth(fontMetrics().horizontalAdvance(u"0000 ms"_s) + 24);
+    for (QComboBox* box : { m_kind, m_retryForm, m_then, m_applied }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(6);
+    }
     dribble->addWidget(m_dribbleInterval, 1);
     m_headers->setPlaceholderText(tr("Name: value, one a line"));
     m_headers->setTabChangesFocus(true);
@@ -125,7 +135,6 @@ StepForm::StepForm(QWidget* parent)
 
     m_form->setContentsMargins(0, 0, 0, 0);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_form->addRow(tr("&Kind"), m_kind);
     m_form->addRow(tr("&Weight"), m_weight);
     m_form->addRow(tr("Repeat"), m_repeat);
