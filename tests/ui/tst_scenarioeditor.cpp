@@ -128,6 +128,7 @@ private Q_SLOTS:
     void curlGetsTheSameAnswers();
     void rowsAddedMovedRemoved();
     void invalidEditKeepsTheLastValid();
+    void weightEditedInTheTree();
     void saveAsReadsBackEqual();
     void savedFileServedByRetrylabServe();
 
@@ -351,6 +352,30 @@ void TestScenarioEditor::invalidEditKeepsTheLastValid()
     m_editor->setDocument(valid);
     QVERIFY(m_editor->applyNow());
     QCOMPARE(m_controller->lab()->scenario().source, valid);
+}
+
+void TestScenarioEditor::weightEditedInTheTree()
+{
+    const QJsonObject valid = m_editor->document();
+    clickRow(m_editor, 0, 1); // the 503, its form shown
+    QTreeView* tree = m_editor->tree();
+    tree->edit(m_editor->model()->stepIndex(0, 1, 1));
+    auto* spin = tree->viewport()->findChild<QSpinBox*>();
+    QVERIFY(spin);
+    spin->selectAll();
+    QTest::keyClicks(spin, u"7"_s);
+    QTest::keyClick(spin, Qt::Key_Return); // the delegate commits it a moment later
+    QTRY_COMPARE(m_editor->model()->step(0, 1).value(u"weight"_s).toInt(), 7);
+    QCOMPARE(m_editor->stepForm()->weightBox()->value(), 7);
+    // The form's next edit keeps the weight the tree set.
+    type(m_editor->stepForm()->statusBox(), u"504"_s);
+    QCOMPARE(m_editor->model()->step(0, 1).value(u"weight"_s).toInt(), 7);
+    QCOMPARE(m_editor->model()->step(0, 1).value(u"status"_s).toInt(), 504);
+    QTRY_COMPARE(m_controller->lab()->scenario().routes.first().steps.at(1).weight, 7);
+    // Back as it was, through the form.
+    type(m_editor->stepForm()->weightBox(), u"5"_s);
+    type(m_editor->stepForm()->statusBox(), u"503"_s);
+    QTRY_COMPARE(m_controller->lab()->scenario().source, valid);
 }
 
 void TestScenarioEditor::saveAsReadsBackEqual()

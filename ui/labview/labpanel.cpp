@@ -173,7 +173,7 @@ void LabPanel::showRecording(const QJsonObject& scenario)
     m_recording = true;
     // A recording's scenario is shown, not edited; the editor keeps the lab's (and any edit under way).
     m_edit->setEnabled(false);
-    m_views->setCurrentWidget(m_outline);
+    setEditing(m_edit->isChecked()); // the outline, while the recording is shown
     const ScenarioLoader::Result loaded = ScenarioLoader::fromObject(scenario);
     m_recordingScenario = loaded.ok() ? loaded.scenario->name : QString();
     const QString live = m_controller->lab()->scenario().name;

@@ -133,6 +133,15 @@ ScenarioEditor::ScenarioEditor(QWidget* parent)
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ScenarioEditor::showSelected);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ScenarioEditor::showSelected);
+    // A weight edited in the tree for the step the form shows: the form takes it, or its next edit would
+    // write its older copy back.
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this] {
+        const QModelIndex current = m_tree->currentIndex();
+        const int route = ScenarioEditModel::routeOf(current);
+        const int step = ScenarioEditModel::stepOf(current);
+        if (step >= 0 && m_forms->currentWidget() == m_stepForm && m_model->step(route, step) != m_stepForm->step())
+            m_stepForm->setStep(m_model->step(route, step));
+    });
     connect(m_routeForm, &RouteForm::routeEdited, this, [this](const QJsonObject& route) {
         const int r = ScenarioEditModel::routeOf(m_tree->currentIndex());
         QJsonObject edited = route;
