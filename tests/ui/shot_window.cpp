@@ -2,7 +2,7 @@
 // Not a test: the whole window on whatever screen the platform gives it (run it under
 //   xvfb-run -s '-screen 0 1280x720x24', or with QT_SCALE_FACTOR=2 on 1600x1000), after a real Run N× of
 // the demo against the built-in lab, and then its dialogs, playback and Compare. Saves:
-//   main.png main-attempts.png lab-panel.png policy-form.png policy-decisions.png policy-editor.png
+//   main.png main-attempts.png lab-panel.png (editing the scenario) main-lab-editor.png policy-form.png policy-decisions.png policy-editor.png
 //   curl-paste.png request-options.png help.png playback.png compare.png
 // Used to look at the window as a user would, and for packaging/screenshots/ (the README's main views).
 //   shot_window [--out DIR] [--repeat N]
@@ -14,6 +14,7 @@
 #include "editors/requesteditor.h"
 #include "lab/faultserver.h"
 #include "labview/labpanel.h"
+#include "labview/scenarioeditor.h"
 #include "run/attemptspage.h"
 #include "run/attemptstablemodel.h"
 #include "run/runcontroller.h"
@@ -94,7 +95,13 @@ int main(int argc, char** argv)
     settle(900);
     save(&w, u"main.png"_s);
     raiseDock(w, u"LabDock"_s);
+    // The lab panel editing the scenario the batch ran against, its 503 with Retry-After selected.
+    w.labPanel()->setEditing(true);
+    w.labPanel()->editor()->select(0, 2);
+    settle();
     save(w.labPanel(), u"lab-panel.png"_s);
+    save(&w, u"main-lab-editor.png"_s);
+    w.labPanel()->setEditing(false);
 
     // The attempts, a 429 selected.
     w.liveViews()->setCurrentWidget(w.attemptsPage());

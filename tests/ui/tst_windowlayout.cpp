@@ -13,6 +13,9 @@
 #include "run/runcontroller.h"
 #include "editors/curlpastedialog.h"
 #include "editors/requestoptionsdialog.h"
+#include "labview/labpanel.h"
+#include "labview/scenarioeditor.h"
+#include "labview/stepform.h"
 #include "shell/elidedlabel.h"
 #include "shell/helpwindow.h"
 #include "shell/windowfit.h"
@@ -160,6 +163,30 @@ private Q_SLOTS:
         window.showHelpPage(0);
         QVERIFY(QTest::qWaitForWindowExposed(window.helpWindow()));
         QVERIFY(LayoutCheck::problems(window.helpWindow()).isEmpty());
+    }
+
+    // The lab panel editing its scenario (issue 12 §4): clean on this screen, and the selected item's form
+    // as wide as the room it scrolls in (nothing under the scroll bar or cut off at the dock's edge).
+    void labEditorIsClean()
+    {
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (auto* dock = window.findChild<QDockWidget*>(u"LabDock"_s))
+            dock->raise();
+        window.labPanel()->setEditing(true);
+        ScenarioEditor* editor = window.labPanel()->editor();
+        QVERIFY(editor->isVisible());
+        QWidget* forms = editor->stepForm()->parentWidget();
+        const std::pair<int, int> items[] = { { 0, -1 }, { 0, 2 }, { 1, 0 } };
+        for (const auto& [route, step] : items) {
+            editor->select(route, step);
+            QCoreApplication::processEvents();
+            const QByteArray when = "lab editor, route " + QByteArray::number(route) + " step " + QByteArray::number(step);
+            checkClean(window, when.constData());
+            QVERIFY2(forms->width() <= forms->parentWidget()->width(),
+                qPrintable(u"%1: form %2 wide in %3"_s.arg(QLatin1String(when)).arg(forms->width()).arg(forms->parentWidget()->width())));
+        }
     }
 
     void restoresASavedGeometryOnlyIfItFits()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "labview/labpanel.h"
 
+#include "labview/scenarioeditor.h"
 #include "labview/scenariooutline.h"
 #include "livesession.h"
 #include "run/runcontroller.h"
@@ -21,6 +22,7 @@
 #include <QTextOption>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -52,7 +54,10 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     , m_address(new QLabel(this))
     , m_scenarios(new QComboBox(this))
     , m_description(new QLabel(this))
-    , m_outline(new ScenarioOutline(this))
+    , m_edit(new QToolButton(this))
+    , m_views(new QStackedWidget(this))
+    , m_outline(new ScenarioOutline(m_views))
+    , m_editor(new ScenarioEditor(m_views))
     , m_requestsLabel(bigNumber(this))
     , m_operationsLabel(bigNumber(this))
     , m_duplicatesLabel(bigNumber(this))
@@ -69,6 +74,13 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     open->setText(tr("Open…"));
     open->setToolTip(tr("Load a scenario JSON file"));
     connect(open, &QToolButton::clicked, this, &LabPanel::openScenarioFile);
+    m_edit->setText(tr("&Edit"));
+    m_edit->setCheckable(true);
+    m_edit->setToolTip(tr("Edit the scenario: routes, steps, answers, upstream — the lab plays each valid change at once"));
+    m_views->addWidget(m_outline);
+    m_views->addWidget(m_editor);
+    connect(m_edit, &QToolButton::toggled, this, &LabPanel::setEditing);
+    connect(m_editor, &ScenarioEditor::scenarioReady, m_controller, &RunController::applyScenario);
     m_description->setWordWrap(true);
     m_description->setForegroundRole(QPalette::PlaceholderText);
     m_recordingNote->setWordWrap(true);
@@ -83,6 +95,7 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     auto* scenarioRow = new QHBoxLayout;
     scenarioRow->addWidget(m_scenarios, 1);
     scenarioRow->addWidget(open);
+    scenarioRow->addWidget(m_edit);
 
     auto* ledger = new QGroupBox(tr("Ledger: what the server saw"), this);
     auto* ledgerForm = new QFormLayout(ledger);
@@ -106,10 +119,13 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     m_log->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setPlaceholderText(tr("Server-side events appear here while requests run."));
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_outline);
+    auto* split = m_split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_views);
     split->addWidget(m_log);
     split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    m_log->setMinimumHeight(m_log->fontMetrics().lineSpacing() * 3 + 8);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -138,9 +154,30 @@ QString LabPanel::shownScenarioName() const
     return m_recording ? m_recordingScenario : m_controller->lab()->scenario().name;
 }
 
+void LabPanel::setEditing(bool editing)
+{
+    {
+        const QSignalBlocker block(m_edit);
+        m_edit->setChecked(editing);
+    }
+    if (editing && m_editor->appliedDocument() != m_controller->lab()->scenario().source)
+        m_editor->setDocument(m_controller->lab()->scenario().source);
+    const bool editor = editing && !m_recording;
+    if (editor != (m_views->currentWidget() == m_editor)) {
+        // The editor takes the room the description and most of the log had (the log keeps three lines).
+        m_description->setVisible(!editor);
+        const int total = m_split->height();
+        m_split->setSizes(editor ? QList<int> { total, 0 } : QList<int> { total * 3 / 5, total * 2 / 5 });
+    }
+    m_views->setCurrentWidget(editor ? static_cast<QWidget*>(m_editor) : m_outline);
+}
+
 void LabPanel::showRecording(const QJsonObject& scenario)
 {
     m_recording = true;
+    // A recording's scenario is shown, not edited; the editor keeps the lab's (and any edit under way).
+    m_edit->setEnabled(false);
+    setEditing(m_edit->isChecked()); // the outline, while the recording is shown
     const ScenarioLoader::Result loaded = ScenarioLoader::fromObject(scenario);
     m_recordingScenario = loaded.ok() ? loaded.scenario->name : QString();
     const QString live = m_controller->lab()->scenario().name;
@@ -172,6 +209,8 @@ void LabPanel::showLive()
         return;
     m_recording = false;
     m_recordingNote->hide();
+    m_edit->setEnabled(true);
+    setEditing(m_edit->isChecked());
     m_requests = m_operations = -1;
     refreshState();
 }
@@ -201,12 +240,15 @@ void LabPanel::refreshState()
     }
     m_address->setText(on ? lab->url().toDisplayString() : tr("off"));
     const FaultScenario& scenario = lab->scenario();
-    const int index = m_scenarios->findData(scenario.name);
-    if (index >= 0)
-        m_scenarios->setCurrentIndex(index);
+    // A scenario from a file or edited here is not in the list: its name shows in place of one.
+    m_scenarios->setPlaceholderText(scenario.name);
+    m_scenarios->setCurrentIndex(m_scenarios->findData(scenario.name));
     if (!m_recording) {
         m_description->setText(scenario.description);
         m_outline->setScenario(scenario);
+        // Another scenario picked or opened: the editor follows it (its own edits come back unchanged).
+        if (m_editor->appliedDocument() != scenario.source)
+            m_editor->setDocument(scenario.source);
     }
     refreshLedger();
 }

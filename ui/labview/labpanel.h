@@ -9,7 +9,11 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
+class QStackedWidget;
+class QToolButton;
 class RunController;
+class ScenarioEditor;
 class ScenarioOutline;
 struct LiveSessionDelta;
 
@@ -18,6 +22,8 @@ struct LiveSessionDelta;
 // Every action goes through the RunController. While a saved session is shown (opened, played back), the
 // panel shows that recording's scenario and counts the ledger from its events up to the playhead, beside
 // the live lab's state, so the outline, the log and the numbers all describe the same session.
+// Edit swaps the outline for the ScenarioEditor: the lab's scenario edited in place, each valid edit played
+// by the lab at once (through the RunController), saved as scenario JSON.
 class LabPanel : public QWidget
 {
     Q_OBJECT
@@ -28,6 +34,9 @@ public:
     int shownOperations() const { return m_operations; }
     bool isShowingRecording() const { return m_recording; }
     QString shownScenarioName() const;
+    ScenarioEditor* editor() const { return m_editor; }
+    QToolButton* editButton() const { return m_edit; }
+    void setEditing(bool editing);
 
 public Q_SLOTS:
     // A recording is shown in the views: SCENARIO is the document it was recorded with (empty: the lab was
@@ -48,12 +57,16 @@ private:
     QLabel* m_address;
     QComboBox* m_scenarios;
     QLabel* m_description;
+    QToolButton* m_edit;
+    QStackedWidget* m_views;
     ScenarioOutline* m_outline;
+    ScenarioEditor* m_editor;
     QLabel* m_requestsLabel;
     QLabel* m_operationsLabel;
     QLabel* m_duplicatesLabel;
     QCheckBox* m_resetBeforeRun;
     QPlainTextEdit* m_log;
+    QSplitter* m_split = nullptr; // the outline or editor above the log
     QLabel* m_recordingNote;
     int m_requests = -1;
     int m_operations = -1;

@@ -111,6 +111,12 @@ bool RunController::loadScenario(const QString& nameOrPath)
     return true;
 }
 
+void RunController::applyScenario(const FaultScenario& scenario)
+{
+    m_lab->loadScenario(scenario);
+    emit labChanged();
+}
+
 QString RunController::scenarioName() const
 {
     return m_lab->scenario().name;

@@ -47,6 +47,8 @@ public:
     void setLabEnabled(bool enabled);
     bool isLabEnabled() const;
     bool loadScenario(const QString& nameOrPath);
+    // A scenario edited in the window (already through ScenarioLoader): the lab plays it from now on.
+    void applyScenario(const FaultScenario& scenario);
     QString scenarioName() const;
     void resetLab();
     // Reset the lab (ledger, step positions) before each batch, so the ledger matches the attempts shown.
