@@ -73,6 +73,16 @@ PipedCurl curlHashed(const QString& url, const QStringList& extra = {})
     return out;
 }
 
+// What every case forwards through: the lab in front of PYTHON, no body limit short of the largest, forwarding
+// everything.
+FaultServerOptions streamingOptions(const PythonUpstream& python)
+{
+    FaultServerOptions options;
+    options.upstream.base = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(python.port()));
+    options.upstream.maxBodyBytes = UpstreamTarget::kMaxBodyLimit;
+    return options;
+}
+
 } // namespace
 
 class TestForwardStream : public QObject
@@ -120,9 +130,7 @@ void TestForwardStream::largeAnswerStreamed()
     PythonUpstream python;
     QVERIFY(python.start());
     FaultServer server;
-    FaultServerOptions options;
-    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
-    options.upstream.maxBodyBytes = UpstreamTarget::kMaxBodyLimit;
+    FaultServerOptions options = streamingOptions(python);
     options.upstream.timeout = std::chrono::minutes(2);
     QVERIFY(server.start(options));
     server.loadScenario(forwardAll());
@@ -162,9 +170,7 @@ void TestForwardStream::slowClientSlowsTheUpstream()
     PythonUpstream python;
     QVERIFY(python.start());
     FaultServer server;
-    FaultServerOptions options;
-    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
-    options.upstream.maxBodyBytes = UpstreamTarget::kMaxBodyLimit;
+    FaultServerOptions options = streamingOptions(python);
     QVERIFY(server.start(options));
     server.loadScenario(forwardAll());
     QSignalSpy finished(&server, &FaultServer::exchangeFinished);
@@ -208,9 +214,7 @@ void TestForwardStream::clientVanishesMidStream()
     PythonUpstream python;
     QVERIFY(python.start());
     FaultServer server;
-    FaultServerOptions options;
-    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
-    options.upstream.maxBodyBytes = UpstreamTarget::kMaxBodyLimit;
+    FaultServerOptions options = streamingOptions(python);
     QVERIFY(server.start(options));
     server.loadScenario(forwardAll());
     QSignalSpy finished(&server, &FaultServer::exchangeFinished);
