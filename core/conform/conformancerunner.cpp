@@ -191,7 +191,7 @@ private:
         const MonoTime now = m_owner.m_clock.now();
         m_result.elapsed = std::chrono::duration_cast<Millis>(now - m_started);
         const qint64 untilMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_exited ? m_exitedAt : now).count();
-        const QDateTime wallOrigin = QDateTime::currentDateTimeUtc().addMSecs(
+        const QDateTime wallOrigin = m_owner.m_clock.wallNow().addMSecs(
             -std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
         m_result.run = judgedRunOf(m_exchanges, m_exitCode, untilMs, wallOrigin);
         if (m_result.startError.isEmpty()) {

@@ -56,11 +56,17 @@ void TestConformanceView::runsASuiteWithCurl()
     view.policyBox()->setCurrentIndex(view.policyBox()->findData(u"slen"_s));
     view.commandEdit()->setText(uR"(exec curl -sS --fail -o /dev/null --retry 3 -m 3 "$RETRYLAB_URL")"_s);
     QSignalSpy running(&view, &ConformanceView::runningChanged);
+    const QDateTime beforeRun = m_clock.wallNow().toUTC();
     QTest::mouseClick(view.runButton(), Qt::LeftButton);
     QVERIFY(view.isRunning());
     QCOMPARE(view.model()->rowCount(), 2);
     QTRY_VERIFY_WITH_TIMEOUT(!view.isRunning(), 30000);
     QCOMPARE(running.size(), 2);
+    // The report is stamped when the run began (on the window's clock), however late it is saved.
+    const QDateTime stamped = view.report().startedUtc;
+    QVERIFY(stamped >= beforeRun.addMSecs(-1) && stamped <= beforeRun.addSecs(1));
+    QTest::qWait(1100);
+    QCOMPARE(view.report().startedUtc, stamped);
 
     const CaseResult* failed = view.model()->result(0);
     const CaseResult* passed = view.model()->result(1);

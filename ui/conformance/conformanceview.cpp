@@ -208,6 +208,7 @@ void ConformanceView::runSuite()
     m_policyName = policy->name;
     m_suiteName = suite.suite->name;
     m_commandLine = { u"/bin/sh"_s, u"-c"_s, m_command->text() };
+    m_startedUtc = m_clock.wallNow().toUTC(); // the report's timestamp: when the run began, not when it is saved
     m_runner = std::make_unique<ConformanceRunner>(m_clock, m_scheduler, *policy, JudgeOptions {});
     m_model->setPending(suite.suite->cases);
     const int total = int(suite.suite->cases.size());
@@ -248,6 +249,7 @@ void ConformanceView::judgeShownSession()
     }
     m_policyName = policy->name;
     m_suiteName = tr("the shown session");
+    m_startedUtc = m_clock.wallNow().toUTC();
     m_commandLine.clear();
     m_model->setResults(judgeSession(*m_shown, *policy, JudgeOptions {}));
     const ConformanceReport r = report();
@@ -262,7 +264,7 @@ ConformanceReport ConformanceView::report() const
     r.suite = m_suiteName;
     r.policy = m_policyName;
     r.command = m_commandLine;
-    r.startedUtc = QDateTime::currentDateTimeUtc();
+    r.startedUtc = m_startedUtc;
     r.cases = m_model->results();
     return r;
 }

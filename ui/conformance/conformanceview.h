@@ -87,5 +87,6 @@ private:
     QTextBrowser* m_details;
     QString m_suiteName;
     QString m_policyName;
+    QDateTime m_startedUtc;
     QStringList m_commandLine;
 };
