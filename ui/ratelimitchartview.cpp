@@ -140,10 +140,31 @@ void RateLimitChartView::changeEvent(QEvent* event)
 void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
+    const AttemptStore& store = m_session->store();
+    if (&store != m_urlStore) { // URL ids are the store's own
+        m_urls.clear();
+        m_urlStore = &store;
+    }
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < m_session->finishedAttempts(); ++i) {
         const PackedAttempt& p = m_session->packedAttempt(i);
-        if (p.rateLimitHeaders || p.status == 429) // nothing else is plotted: the rest need no record
-            m_data.add(m_session->attempt(i), now);
+        if (!p.rateLimitHeaders && p.status != 429)
+            continue; // nothing else is plotted
+        // What RateLimitSeries reads, and only that, from the packed row: its moments, status, rate-limit
+        // fields, the answer's Date and the URL (parsed once per distinct URL).
+        AttemptRecord facts;
+        facts.at = store.timestamps(m_session->attemptRow(i));
+        if (p.status >= 0)
+            facts.status = p.status;
+        facts.rateLimitHeaders = store.headers(p.rateLimitHeaders);
+        for (int h = 0; h < store.headerCount(p.responseHeaders); ++h) {
+            if (store.headerName(p.responseHeaders, h).compare("date", Qt::CaseInsensitive) == 0)
+                facts.responseHeaders.append({ "date", store.headerValue(p.responseHeaders, h).toByteArray() });
+        }
+        auto url = m_urls.constFind(p.url);
+        if (url == m_urls.cend())
+            url = m_urls.insert(p.url, QUrl::fromEncoded(store.strings().bytes(p.url)));
+        facts.url = *url;
+        m_data.add(facts, now);
     }
     if (delta.attemptsAfter > delta.attemptsBefore || delta.attemptsAfter == 0)
         schedulePush();
@@ -152,6 +173,8 @@ void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
 void RateLimitChartView::onCleared()
 {
     m_data.clear();
+    m_urls.clear(); // a cleared store numbers its strings anew
+    m_urlStore = nullptr;
     for (const QList<QLineSeries*>* list : { &m_remaining, &m_limit }) {
         for (QLineSeries* s : *list) {
             m_chart->removeSeries(s);

@@ -12,9 +12,12 @@
 #include "live/ratelimitseries.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QTimer>
+#include <QUrl>
 #include <QWidget>
 
+class AttemptStore;
 class ChartMarkerItem;
 class LegendStrip;
 class LiveSession;
@@ -58,6 +61,8 @@ private:
     QColor trackColor(int track) const;
 
     LiveSession* m_session;
+    QHash<quint32, QUrl> m_urls; // m_urlStore's URL ids parsed so far
+    const AttemptStore* m_urlStore = nullptr;
     PushPacer m_pacer { kMinPushIntervalMs, [this] { push(); } };
     RateLimitSeries m_data;
     ChartPalette m_palette;

@@ -5,6 +5,8 @@
 #include "live/timelinemodel.h"
 #include "live/wholesessiondelta.h"
 #include "livesession.h"
+#include "live/ratelimitseries.h"
+#include "ratelimitchartview.h"
 #include "run/attemptstablemodel.h"
 #include "sessions/chartexport.h"
 #include "sessions/comparemodel.h"
@@ -65,6 +67,28 @@ class TestSessionViews : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The rate-limit chart reads only what it plots from the packed rows: the same samples and tracks as the
+    // whole records give.
+    void rateLimitChartReadsTheStoreAsTheRecordsSay()
+    {
+        const auto session = makeSession(20, 4);
+        LiveSession live;
+        live.setRefreshInterval(0);
+        RateLimitChartView view(&live);
+        SessionFeeder feeder(session, &live);
+        feeder.showAll();
+        live.flush();
+        RateLimitSeries expected;
+        for (qsizetype i = 0; i < live.finishedAttempts(); ++i)
+            expected.add(live.attempt(i), QDateTime::currentDateTimeUtc());
+        QVERIFY(expected.sampleCount() > 0);
+        QCOMPARE(view.sampleCount(), int(expected.sampleCount()));
+        QTRY_COMPARE(view.trackCount(), int(expected.tracks().size()));
+        const QString host = expected.tracks().first().host; // the URL, read once per distinct URL id
+        QCOMPARE(host, u"127.0.0.1:8080"_s);
+        QVERIFY2(view.legendNames().join(u'\n').contains(u"Remaining — "_s + host), qPrintable(view.legendNames().join(u", "_s)));
+    }
+
     // Views once stopped at 200 000 attempts, each copied as a full record. Now a session of any size is
     // shown whole, read from the session's own store: rows, not copies.
     void everyAttemptOfABigSessionIsShown()
