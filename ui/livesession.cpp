@@ -163,20 +163,39 @@ void LiveSession::showStore(std::shared_ptr<const Session> session)
     m_store = m_shown ? &m_shown->attempts : &m_own;
 }
 
+void LiveSession::followStore(const AttemptStore* store)
+{
+    if (!m_rows.isEmpty())
+        takeOwnership();
+    m_shown.reset();
+    m_store = store ? store : &m_own;
+}
+
+void LiveSession::storeMovedTo(std::shared_ptr<const Session> session)
+{
+    if (!session || session->attempts.size() < m_rows.size() || ownsAttempts() || m_shown) {
+        showStore(std::move(session)); // not the moved store: keep what is shown, as showStore() does
+        return;
+    }
+    m_shown = std::move(session);
+    m_store = &m_shown->attempts;
+}
+
 qsizetype LiveSession::attemptBytes() const
 {
     const qsizetype rows = m_rows.capacity() * qsizetype(sizeof(quint32));
-    return m_shown ? rows : rows + m_own.memoryBytes();
+    return ownsAttempts() ? rows + m_own.memoryBytes() : rows;
 }
 
 void LiveSession::takeOwnership()
 {
-    if (!m_shown)
+    if (ownsAttempts())
         return;
-    const std::shared_ptr<const Session> shown = std::exchange(m_shown, nullptr);
+    const AttemptStore* from = m_store;
+    const std::shared_ptr<const Session> keep = std::exchange(m_shown, nullptr); // alive while copying
     m_store = &m_own;
     for (quint32& row : m_rows)
-        row = quint32(m_own.append(shown->attempts.record(row)));
+        row = quint32(m_own.append(from->record(row)));
 }
 
 void LiveSession::onAttemptFinished(const AttemptRecord& attempt)
@@ -188,9 +207,9 @@ void LiveSession::onAttemptFinished(const AttemptRecord& attempt)
 
 void LiveSession::onAttemptStored(qsizetype row)
 {
-    if (!m_shown || row < 0 || row >= m_shown->attempts.size())
+    if (ownsAttempts() || row < 0 || row >= m_store->size())
         return;
-    finished(m_shown->attempts.packed(row), row);
+    finished(m_store->packed(row), row);
 }
 
 void LiveSession::finished(const PackedAttempt& attempt, qsizetype row)

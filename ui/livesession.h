@@ -56,6 +56,7 @@ public:
     const AttemptStore& store() const { return *m_store; }
     // The memory the finished attempts take here (their rows, and the store when it is this session's own).
     qsizetype attemptBytes() const;
+    bool ownsAttempts() const { return m_store == &m_own; }
     const QList<WaitInfo>& waits() const { return m_waits; }
     const QList<LabEvent>& labEvents() const { return m_labEvents; }
     // Attempts started and not finished yet, with the phases reached so far.
@@ -74,6 +75,11 @@ public:
     // From now on finished attempts are rows of SESSION's store, given by onAttemptStored(); clear()
     // lets go of it. A record given by onAttemptFinished() meanwhile makes the shown rows this session's own.
     void showStore(std::shared_ptr<const class Session> session);
+    // The same for a store still being written (a live batch's recorder; not owned): it must outlive
+    // its use here, until clear(), showStore() or storeMovedTo().
+    void followStore(const AttemptStore* store);
+    // The followed store was moved into SESSION (the recorded batch taken out): the same rows, now held.
+    void storeMovedTo(std::shared_ptr<const class Session> session);
 
     void setRefreshInterval(int ms);
     // Publishes pending changes now (tests, and the end of a run batch).

@@ -14,6 +14,7 @@ Batch::Batch(const Clock& clock, Scheduler& scheduler, QObject* parent)
 {
     m_recorder->setClock(m_clock);
     m_recorder->attach(m_engine.get());
+    connect(m_recorder.get(), &SessionRecorder::attemptStored, this, &Batch::attemptStored);
     connect(m_engine.get(), &RetryEngine::idle, this, &Batch::idle, Qt::QueuedConnection);
 }
 
@@ -63,6 +64,7 @@ bool Batch::journalTo(const QString& sessionPath, QString* error)
         return false;
     m_recorder = std::move(recorder);
     m_recorder->attach(m_engine.get());
+    connect(m_recorder.get(), &SessionRecorder::attemptStored, this, &Batch::attemptStored);
     if (m_lab)
         m_recorder->attachLab(m_lab);
     return true;

@@ -52,7 +52,7 @@ public:
     void cancelAll() { m_engine->cancelAll(); }
     bool isIdle() const { return m_engine->isIdle(); }
 
-    const Session& session() const;
+    const Session& session() const; // the recorder's: journalTo() starts a new one
     // Saves the session where journalTo() said and removes the journal; false (journal kept) on failure.
     bool save(QString* error);
     // The session moved out, and the recorder that journalled it (so its journal can be released once the
@@ -62,6 +62,8 @@ public:
 
 Q_SIGNALS:
     void idle(); // queued: every run has finished and its last signal has been handled
+    // A finished attempt, appended to session().attempts at ROW (for views that read the store itself).
+    void attemptStored(qsizetype row);
 
 private:
     BatchClock m_clock;

@@ -99,6 +99,7 @@ void SessionRecorder::recordAttempt(const AttemptRecord& attempt)
 {
     const qsizetype row = m_session.appendAttempt(attempt); // each attempt comes once, as it finished
     m_journal.writeAttempt(m_session.attempts, m_session.attempts.packed(row));
+    Q_EMIT attemptStored(row);
 }
 
 void SessionRecorder::recordRunFinished(const RunSummary& run)

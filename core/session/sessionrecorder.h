@@ -53,6 +53,9 @@ public:
     void recordRunFinished(const RunSummary& run);
     void recordLabEvent(const LabEvent& event);
 
+Q_SIGNALS:
+    void attemptStored(qsizetype row); // an attempt appended to session().attempts, at ROW
+
 private:
     void noteRunFacts(const RunSummary& run, bool finished);
 

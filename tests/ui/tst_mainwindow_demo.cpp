@@ -83,6 +83,9 @@ private Q_SLOTS:
         QVERIFY(window.timeline()->labTickCount() > 0);
         int retries = 0;
         const LiveSession* live = window.controller()->session();
+        // The views read the batch's own store (one copy of every attempt), not a copy of their own.
+        QVERIFY(!live->ownsAttempts());
+        QVERIFY(live->attemptBytes() <= qsizetype(sizeof(quint32)) * 2 * live->finishedAttempts() + 64);
         for (qsizetype i = 0; i < live->finishedAttempts(); ++i) {
             const AttemptRecord a = live->attempt(i);
             retries += a.decision && a.decision->verdict == Verdict::Retry ? 1 : 0;

@@ -154,7 +154,9 @@ bool RunController::run(const RunPlan& plan)
         return false;
     }
 
-    // A batch per press: it starts at t = 0 and the lab stamps its events on the same axis.
+    // A batch per press: it starts at t = 0 and the lab stamps its events on the same axis. The views let go
+    // of the last batch's store first.
+    m_session->clear();
     m_batch.reset();
     m_batch = std::make_unique<Batch>(m_clock, m_scheduler);
     m_batch->setConcurrency(plan.concurrency);
@@ -163,13 +165,15 @@ bool RunController::run(const RunPlan& plan)
     if (m_resetLabBeforeRun)
         resetLab();
 
-    m_session->clear();
+    m_session->clear(); // also what resetting the lab reported
     startRecording();
+    // The views read the batch's own store: each finished attempt is a row the recorder appended.
+    m_session->followStore(&m_batch->session().attempts);
+    connect(m_batch.get(), &Batch::attemptStored, m_session, &LiveSession::onAttemptStored);
     RetryEngine* engine = &m_batch->engine();
     connect(engine, &RetryEngine::runStarted, m_session, &LiveSession::onRunStarted);
     connect(engine, &RetryEngine::attemptStarted, m_session, &LiveSession::onAttemptStarted);
     connect(engine, &RetryEngine::attemptPhase, m_session, &LiveSession::onAttemptPhase);
-    connect(engine, &RetryEngine::attemptFinished, m_session, &LiveSession::onAttemptFinished);
     connect(engine, &RetryEngine::waitScheduled, m_session, &LiveSession::onWaitScheduled);
     connect(engine, &RetryEngine::runFinished, m_session, &LiveSession::onRunFinished);
     connect(engine, &RetryEngine::runFinished, this, &RunController::onRunFinished);
@@ -356,6 +360,7 @@ void RunController::finishRecording()
     m_recording = false;
     // The lab's last events (the final answer's ledger entry) are in; the session is moved, not copied.
     auto session = std::make_shared<const Session>(m_batch->takeSession());
+    m_session->storeMovedTo(session); // the rows the views read, now in the taken session
     std::unique_ptr<SessionRecorder> taken = m_batch->takeRecorder();
     const QString path = taken->sessionPath();
     SessionRecorder* recorder = taken.release();
