@@ -134,10 +134,9 @@ UpstreamResponseReader::State UpstreamResponseReader::parseBody()
     switch (m_framing) {
     case Framing::Length: {
         const qsizetype take = qsizetype(std::min<qint64>(m_length - m_bodyTotal, m_buffer.size()));
-        append(take);
+        append(take); // takes them out of the buffer
         // Bytes after the framed body stay in the buffer: they are not part of this answer, and a connection
         // that carried them must not be reused (the next answer would be read from the wrong place).
-        m_buffer.remove(0, take);
         return m_state = m_bodyTotal == m_length ? State::Complete : State::NeedMore;
     }
     case Framing::Close:
