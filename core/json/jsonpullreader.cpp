@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -52,8 +53,12 @@ bool JsonPullReader::fill()
     if (m_pos < m_buf.size())
         return true;
     m_consumed += m_buf.size();
-    m_buf.resize(m_chunk);
-    const qint64 n = m_device.read(m_buf.data(), m_chunk);
+    // A file smaller than a chunk gets a buffer its size (plus room to see the end), not a whole chunk.
+    qint64 want = m_chunk;
+    if (!m_device.isSequential())
+        want = std::min(want, std::max(m_device.size() - m_device.pos() + 1, qint64(4096)));
+    m_buf.resize(qsizetype(want));
+    const qint64 n = m_device.read(m_buf.data(), want);
     m_buf.resize(n > 0 ? qsizetype(n) : 0);
     m_pos = 0;
     return n > 0;

@@ -103,9 +103,9 @@ quint32 AttemptStore::headerValueId(quint32 nameId, QByteArrayView value)
 
 PackedAttempt& AttemptStore::appendDefault()
 {
-    if (m_chunks.empty() || m_chunks.back().size() >= kChunk) {
+    if (m_chunks.empty() || m_chunks.back().size() >= capacity(m_chunks.size() - 1)) {
         m_chunks.emplace_back();
-        m_chunks.back().reserve(kChunk);
+        m_chunks.back().reserve(capacity(m_chunks.size() - 1));
     }
     ++m_size;
     return m_chunks.back().emplace_back();

@@ -12,6 +12,7 @@
 #include "session/store/packedattempt.h"
 #include "session/store/stringpool.h"
 
+#include <bit>
 #include <vector>
 
 class AttemptStore
@@ -20,8 +21,16 @@ public:
     AttemptStore();
 
     qsizetype size() const { return m_size; }
-    const PackedAttempt& packed(qsizetype row) const { return m_chunks[size_t(row) / kChunk][size_t(row) % kChunk]; }
-    PackedAttempt& packed(qsizetype row) { return m_chunks[size_t(row) / kChunk][size_t(row) % kChunk]; }
+    const PackedAttempt& packed(qsizetype row) const
+    {
+        const Slot s = locate(size_t(row));
+        return m_chunks[s.chunk][s.offset];
+    }
+    PackedAttempt& packed(qsizetype row)
+    {
+        const Slot s = locate(size_t(row));
+        return m_chunks[s.chunk][s.offset];
+    }
 
     qsizetype append(const AttemptRecord& record); // returns the row
     qsizetype append(const PackedAttempt& attempt); // texts already interned in strings()
@@ -48,12 +57,35 @@ public:
     quint32 headerNameId(quint32 offset, int i) const { return m_headerArena[offset + 1 + 2 * size_t(i)]; }
     quint32 headerValueIdAt(quint32 offset, int i) const { return m_headerArena[offset + 2 + 2 * size_t(i)]; }
 
-    void reserve(qsizetype attempts) { m_chunks.reserve(size_t(attempts) / kChunk + 1); }
+    void reserve(qsizetype attempts) { m_chunks.reserve(locate(size_t(attempts)).chunk + 1); }
     void clear();
     qsizetype memoryBytes() const;
 
 private:
     static constexpr size_t kChunk = (size_t(4) << 20) / sizeof(PackedAttempt); // attempts in 4 MiB (two huge pages)
+    static constexpr size_t kFirst = 64; // attempts in the first chunk; chunk i < kGrowing holds kFirst << i
+    static constexpr size_t kGrowing = [] {
+        size_t n = 0;
+        while ((kFirst << n) < kChunk)
+            ++n;
+        return n;
+    }();
+    static constexpr size_t kInGrowing = kFirst * ((size_t(1) << kGrowing) - 1); // rows in the growing chunks
+    static constexpr size_t capacity(size_t chunk) { return chunk < kGrowing ? kFirst << chunk : kChunk; }
+    struct Slot
+    {
+        size_t chunk;
+        size_t offset;
+    };
+    static Slot locate(size_t row)
+    {
+        if (row < kInGrowing) {
+            const size_t chunk = size_t(std::bit_width(row / kFirst + 1)) - 1;
+            return { chunk, row - kFirst * ((size_t(1) << chunk) - 1) };
+        }
+        const size_t rest = row - kInGrowing;
+        return { kGrowing + rest / kChunk, rest % kChunk };
+    }
     using Chunk = std::vector<PackedAttempt, HugePageAllocator<PackedAttempt>>;
     struct ValueStats
     {
@@ -62,7 +94,7 @@ private:
         bool unique = false;
     };
 
-    std::vector<Chunk> m_chunks; // each reserved to kChunk
+    std::vector<Chunk> m_chunks; // chunk i reserved to capacity(i), never beyond
     qsizetype m_size = 0;
     std::vector<ValueStats> m_valueStats; // by header name id
     std::vector<quint32> m_recentBlocks; // by a hash of the block: the offset of the last block with it
