@@ -206,8 +206,8 @@ void DelayChartView::onRefreshed(const LiveSessionDelta& delta)
     const QList<WaitInfo>& waits = m_session->waits();
     for (qsizetype i = delta.waitsBefore; i < delta.waitsAfter && i < waits.size(); ++i)
         m_data.add(waits.at(i));
-    if (!m_session->runs().isEmpty() && (!m_policy || !(*m_policy == m_session->runs().last().policy))) {
-        m_policy = m_session->runs().last().policy;
+    if (m_session->lastPolicy() && (!m_policy || !(*m_policy == *m_session->lastPolicy()))) {
+        m_policy = m_session->lastPolicy();
         m_envelopeRetries = 0; // redraw the envelope for the new policy
         const QString name = m_policy->name.isEmpty() ? tr("policy") : m_policy->name;
         m_ceiling->setName(tr("Ceiling of %1 (before jitter)").arg(name));

@@ -80,6 +80,7 @@ void LiveSession::clear()
 {
     m_timer.stop();
     m_runs.clear();
+    m_lastPolicy.reset();
     m_runAttempts.clear();
     m_runIndex.clear();
     m_shown.reset();
@@ -103,10 +104,15 @@ int LiveSession::upsertRun(const RunSummary& run)
     if (index < 0) {
         index = int(m_runs.size());
         m_runIndex.insert(run.runId, index);
-        m_runs << RunSummary();
+        m_runs << RunProgress();
         m_runAttempts << RunAttempts();
     }
-    m_runs[index] = run; // the facts; its attempts came one by one (onAttemptFinished / onAttemptStored)
+    // The facts; its attempts came one by one (onAttemptFinished / onAttemptStored). The request and the
+    // policy are not kept per run (they are most of a RunSummary's 950 bytes): only the newest run's policy,
+    // which the delay chart draws its envelope from.
+    m_runs[index] = run;
+    if (index == m_runs.size() - 1 && !(m_lastPolicy && *m_lastPolicy == run.policy))
+        m_lastPolicy = run.policy;
     return index;
 }
 

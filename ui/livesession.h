@@ -20,6 +20,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 // The ranges that grew and the runs that changed since the last refresh. Lists only grow between
 // clear() calls, so [before, after) is exactly what a view has not seen.
@@ -45,7 +46,8 @@ public:
 
     // Runs in the order they started: their facts only (`attempts` is empty: each attempt is held once,
     // in the store; attemptCount() and lastAttemptFinished() say what a view needs per run).
-    const QList<RunSummary>& runs() const { return m_runs; }
+    const QList<RunProgress>& runs() const { return m_runs; }
+    const std::optional<RetryPolicy>& lastPolicy() const { return m_lastPolicy; } // the newest run's
     int attemptCount(int runIndex) const { return m_runAttempts.value(runIndex).count; }
     std::optional<MonoTime> lastAttemptFinished(int runIndex) const { return m_runAttempts.value(runIndex).lastFinished; }
     // Finished attempts of every run, in the order they finished: attempt I is row attemptRow(I) of store().
@@ -113,7 +115,8 @@ private:
         int count = 0;
         std::optional<MonoTime> lastFinished;
     };
-    QList<RunSummary> m_runs;
+    QList<RunProgress> m_runs;
+    std::optional<RetryPolicy> m_lastPolicy;
     QList<RunAttempts> m_runAttempts; // parallel to m_runs
     QHash<int, int> m_runIndex;
     std::shared_ptr<const class Session> m_shown;

@@ -11,14 +11,11 @@
 
 #include <cstdint>
 
-// One logical request's facts: what was asked, under which policy and seed, how many attempts it made and
-// how it ended. What the engine's runStarted / runFinished carry: the attempts themselves each came once,
-// with attemptFinished, and are held once, in the session's store.
-struct RunSummary
+// How one logical request went: its seed, its moments, how many attempts it made and how it ended. Small
+// (about 150 bytes): what a live view keeps per run, without the request and policy it was asked with.
+struct RunProgress
 {
     int runId = 0;
-    RequestSpec request;
-    RetryPolicy policy; // snapshot taken when the run started
     std::uint64_t seed = 0;
     MonoTime submittedAt { 0 };
     std::optional<MonoTime> startedAt;
@@ -31,6 +28,15 @@ struct RunSummary
     std::optional<ObservedGrouping> observed; // a client's run seen by the lab, not the engine's: how it was grouped
 
     bool succeeded() const { return outcome == FinalKind::Success; }
+};
+
+// One logical request's facts: what was asked, under which policy, and how it went. What the engine's
+// runStarted / runFinished carry: the attempts themselves each came once, with attemptFinished, and are
+// held once, in the session's store.
+struct RunSummary : RunProgress
+{
+    RequestSpec request;
+    RetryPolicy policy; // snapshot taken when the run started
 };
 
 // A run with its attempts, for the code that holds a whole run in hand (a report, a judge, a test).

@@ -301,7 +301,8 @@ void TestLiveSeries::summaryIncremental()
     SessionSummaryBuilder b;
     QObject::connect(&session, &LiveSession::refreshed, &session, [&](const LiveSessionDelta& d) { b.update(session, d); });
     fill(session);
-    RunSummary again = session.runs().at(1);
+    RunSummary again;
+    static_cast<RunProgress&>(again) = session.runs().at(1);
     session.onRunFinished(again); // reported twice
     session.flush();
     QCOMPARE(b.summary().finishedRuns, 2);

@@ -132,7 +132,7 @@ private Q_SLOTS:
         QCOMPARE(live.runs().size(), 3);
         QCOMPARE(live.waits().size(), 9); // three retries per run
         QVERIFY(live.inFlight().isEmpty());
-        for (const RunSummary& r : live.runs()) {
+        for (const RunProgress& r : live.runs()) {
             QCOMPARE(r.attemptCount, 4); // the facts say how many; the attempts are held once, in the store
             QCOMPARE(live.attemptCount(live.runIndex(r.runId)), 4);
             QCOMPARE(live.lastAttemptFinished(live.runIndex(r.runId)), session->runRecord(live.runIndex(r.runId)).attempts.last().at.finished);

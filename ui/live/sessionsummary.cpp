@@ -23,13 +23,13 @@ void SessionSummaryBuilder::clear()
 
 void SessionSummaryBuilder::update(const LiveSession& session, const LiveSessionDelta& delta)
 {
-    const QList<RunSummary>& runs = session.runs();
+    const QList<RunProgress>& runs = session.runs();
     m_runs = int(runs.size());
     m_attempts = int(session.finishedAttempts());
     for (const int index : delta.changedRuns) {
         if (index < 0 || index >= runs.size() || m_finished.contains(index))
             continue;
-        const RunSummary& r = runs.at(index);
+        const RunProgress& r = runs.at(index);
         if (r.outcome == FinalKind::None)
             continue;
         m_finished.insert(index);

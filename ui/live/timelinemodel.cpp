@@ -52,13 +52,13 @@ void TimelineModel::addLab(const LabEvent& event, int ref, int lane)
 
 void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& delta)
 {
-    const QList<RunSummary>& runs = session.runs();
+    const QList<RunProgress>& runs = session.runs();
     const auto seen = [this](double ms) {
         m_startMs = m_anything ? std::min(m_startMs, ms) : ms;
         m_anything = true;
     };
     while (m_lanes.size() < runs.size()) {
-        const RunSummary& run = runs.at(m_lanes.size());
+        const RunProgress& run = runs.at(m_lanes.size());
         if (run.startedAt)
             seen(toMs(*run.startedAt));
         m_lanes.append(QList<TimelineMark>());
@@ -97,7 +97,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     for (const int index : delta.changedRuns) {
         if (index < 0 || index >= m_lanes.size() || m_finalMarked.at(index))
             continue;
-        const RunSummary& run = runs.at(index);
+        const RunProgress& run = runs.at(index);
         if (run.outcome == FinalKind::None)
             continue;
         double at = run.finishedAt ? toMs(*run.finishedAt) : 0.0;
@@ -283,7 +283,7 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
     case TimelineMark::Kind::Outcome: {
         if (m.ref < 0 || m.ref >= session.runs().size())
             return {};
-        const RunSummary& r = session.runs().at(m.ref);
+        const RunProgress& r = session.runs().at(m.ref);
         QStringList lines;
         lines << tr("Run %1 finished: %2").arg(r.runId).arg(finalKindName(r.outcome));
         lines << r.reason;
