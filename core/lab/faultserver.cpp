@@ -230,6 +230,7 @@ void FaultServer::reset()
     m_idempotency.clear();
     m_ledger.clear();
     m_streamPeakBuffered = 0;
+    m_uploadPeakUnsent = 0;
     m_scenarioStartMs = nowMs();
     if (m_started) {
         if (m_refusing > 0 || !m_v4) {
@@ -287,6 +288,7 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
     auto* connection = new LabConnection(id, socket, parserLimits(), timeouts(), this);
     m_connections.insert(id, connection);
     connect(connection, &LabConnection::requestReady, this, &FaultServer::onRequest);
+    connect(connection, &LabConnection::headReceived, this, &FaultServer::onHead);
     connection->setClock([this] { return nowMs(); });
     connect(connection, &LabConnection::requestRejected, this, &FaultServer::onRejected);
     connect(connection, &LabConnection::closedByLab, this, [this](LabConnection* c, const QString& why) {
@@ -321,6 +323,7 @@ HttpParserLimits FaultServer::parserLimits() const
     limits.maxHeaderBytes = set.headerBytes.value_or(limits.maxHeaderBytes);
     limits.maxHeaderCount = set.headerCount.value_or(limits.maxHeaderCount);
     limits.maxBodyBytes = set.bodyBytes.value_or(limits.maxBodyBytes);
+    limits.maxStreamedBodyBytes = set.forwardBodyBytes.value_or(limits.maxStreamedBodyBytes);
     return limits;
 }
 

@@ -31,6 +31,7 @@ class QTimer;
 struct LabRequest;
 class UpstreamCall;
 struct UpstreamResult;
+class UploadStream;
 
 // The fault lab: an HTTP/1.1 server on loopback that answers according to a FaultScenario, at the level
 // faults really happen (bytes and timing on real sockets). Every event is reported as a LabEvent stamped
@@ -72,6 +73,8 @@ public:
     // The most bytes a streamed answer ever had waiting for its client (since start or reset): what the
     // proxy holds per answer, whatever the answer's size.
     qint64 streamPeakBufferedBytes() const;
+    // The most request-body bytes a streamed upload ever had waiting for the upstream (since start or reset).
+    qint64 uploadPeakUnsentBytes() const;
 
     // Timestamps are milliseconds since ORIGIN (by default: since this server was constructed).
     void setClockOrigin(const QElapsedTimer& origin)
@@ -100,6 +103,12 @@ private:
     void onNewConnection(QTcpServer* server);
     void adopt(QTcpSocket* socket, LabTlsMode tlsMode);
     void onRequest(LabConnection* connection, const LabRequest& request);
+    // A request's head, its body to come: when it will be forwarded, its body is streamed (faultserverupload.cpp).
+    void onHead(LabConnection* connection, const LabRequest& head);
+    bool forwardsAtHead(const LabRequest& head) const;
+    void startUpload(LabConnection* connection, const LabRequest& request, UpstreamCall* call);
+    void onUploadFailed(quint64 requestId, int status, const QString& reason);
+    void noteUpload(LabExchange& exchange); // the streamed body's facts into its exchange, as it ends
     void handleControl(LabConnection* connection, const LabRequest& request);
     void answerNow(LabConnection* connection, const LabRequest& request, LabResponse response, LabEvent event);
     void play(LabConnection* connection, const LabRequest& request, qsizetype routeIndex, LabEvent event,
@@ -171,6 +180,8 @@ private:
     QHash<quint64, UpstreamCall*> m_upstreamCalls; // by request id, while upstream
     QHash<quint64, ForwardStream*> m_streams; // by request id, while an answer streams to its client
     qint64 m_streamPeakBuffered = 0;
+    QHash<quint64, UploadStream*> m_uploads; // by request id, while a request body streams upstream
+    qint64 m_uploadPeakUnsent = 0;
     QList<QTcpSocket*> m_idleUpstream; // newest last
     QTimer* m_idleSweep = nullptr;
     QByteArray m_redactionSalt; // the ledger's redacted secrets compare equal within one server

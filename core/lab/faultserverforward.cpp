@@ -10,6 +10,7 @@
 #include "lab/ratelimitheaders.h"
 #include "lab/upstreamcall.h"
 #include "lab/upstreamresponsereader.h"
+#include "lab/uploadstream.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -55,10 +56,15 @@ void FaultServer::forward(LabConnection* connection, const LabRequest& request, 
     }
     const bool keepAlive = true; // http and https alike: kept connections are per upstream (poolKey)
     const ForwardedClient client { connection->peerAddress(), qobject_cast<QSslSocket*>(connection->socket()) != nullptr };
-    auto* call = new UpstreamCall(target, target.requestBytes(request, keepAlive, client), request.method == "HEAD",
-        [this] { return nowMs(); }, keepAlive ? takeIdleUpstream(poolKey(target)) : nullptr, this);
+    // A streamed body (faultserverupload.cpp): the head goes now, the body as it arrives.
+    const QByteArray sent = request.bodyStreamed ? target.requestHead(request, keepAlive, client)
+                                                 : target.requestBytes(request, keepAlive, client);
+    auto* call = new UpstreamCall(target, sent, request.method == "HEAD", [this] { return nowMs(); },
+        keepAlive ? takeIdleUpstream(poolKey(target)) : nullptr, this);
     call->setPoolKey(poolKey(target));
     m_upstreamCalls.insert(request.id, call);
+    if (request.bodyStreamed)
+        startUpload(connection, request, call);
     const quint64 generation = m_generation;
     const quint64 connectionId = connection->id();
     // Only modifiers that need the whole answer before its first byte goes out keep it buffered.
@@ -216,6 +222,9 @@ void FaultServer::abandonUpstream(quint64 requestId)
         sofar.detail = tr("the client left after %1 body bytes of the answer").arg(stream->bodyBytesWritten());
         stream->deleteLater();
     }
+    if (const UploadStream* upload = m_uploads.value(requestId); upload && !upload->isEnded())
+        sofar.detail = tr("the client left after %1 of its request; the upstream request was aborted")
+                           .arg(upload->progress());
     sofar.endMs = nowMs();
     noteUpstream(requestId, sofar);
     call->abort();

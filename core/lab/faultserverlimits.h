@@ -17,6 +17,7 @@ struct FaultServerLimits
     std::optional<qsizetype> headerBytes; // all header lines together → 431
     std::optional<int> headerCount; // → 431
     std::optional<qsizetype> bodyBytes; // Content-Length or de-chunked size → 413
+    std::optional<qint64> forwardBodyBytes; // a body streamed to the upstream (0: no limit) → 413
     std::optional<std::chrono::milliseconds> idleTimeout; // keep-alive connection with nothing sent: closed
     std::optional<std::chrono::milliseconds> headerTimeout; // first byte to the end of the head → 408
     std::optional<std::chrono::milliseconds> requestTimeout; // first byte to the end of the body → 408

@@ -51,6 +51,9 @@ void HttpRequestParser::reset()
     m_consumed = 0;
     m_headerBytes = 0;
     m_remaining = 0;
+    m_bodyBytes = 0;
+    m_streaming = false;
+    m_chunk.clear();
     m_errorStatus = 0;
     m_errorReason.clear();
 }
@@ -90,8 +93,20 @@ bool HttpRequestParser::takeLine(QByteArray& buffer, QByteArray& line, qsizetype
     return true;
 }
 
+void HttpRequestParser::streamBody()
+{
+    if (m_state == State::HeadComplete)
+        m_streaming = true;
+}
+
 HttpRequestParser::State HttpRequestParser::feed(QByteArray& buffer)
 {
+    if (m_state == State::HeadComplete) { // the caller chose how the body is taken: its declared length is checked now
+        m_state = State::NeedMore;
+        const qint64 limit = m_streaming ? m_limits.maxStreamedBodyBytes : qint64(m_limits.maxBodyBytes);
+        if ((limit > 0 || !m_streaming) && m_request.contentLength > limit)
+            return fail(413, u"body larger than %1 bytes"_s.arg(limit));
+    }
     if (m_state != State::NeedMore)
         return m_state;
     QByteArray line;
@@ -115,6 +130,10 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArray& buffer)
             if (line.isEmpty()) {
                 if (!finishHeaders())
                     return m_state;
+                if (m_pauseAtHead && (m_phase == Phase::Body || m_phase == Phase::ChunkSize)) {
+                    m_state = State::HeadComplete; // a body follows: the caller chooses how it is taken
+                    return m_state;
+                }
                 break;
             }
             if (!parseHeaderLine(line))
@@ -280,7 +299,9 @@ bool HttpRequestParser::finishHeaders()
             first = false;
         }
     }
-    if (length > m_limits.maxBodyBytes) {
+    m_request.contentLength = lengths.isEmpty() ? -1 : length;
+    // Refused before its body is waited for; when pausing at the head, once the caller chose how to take it.
+    if (!m_pauseAtHead && length > m_limits.maxBodyBytes) {
         fail(413, u"body larger than %1 bytes"_s.arg(m_limits.maxBodyBytes));
         return false;
     }
@@ -292,8 +313,14 @@ bool HttpRequestParser::finishHeaders()
 bool HttpRequestParser::takeBodyBytes(QByteArray& buffer)
 {
     const qsizetype n = std::min(m_remaining, buffer.size());
-    m_request.body += buffer.left(n);
-    buffer.remove(0, n);
+    QByteArray& sink = m_streaming ? m_chunk : m_request.body;
+    if (n == buffer.size())
+        sink += std::exchange(buffer, {}); // the whole buffer: shared, not copied
+    else {
+        sink += QByteArrayView(buffer).first(n);
+        buffer.remove(0, n);
+    }
+    m_bodyBytes += n;
     m_consumed += n;
     m_remaining -= n;
     return m_remaining == 0;
@@ -314,8 +341,9 @@ bool HttpRequestParser::parseChunkSize(const QByteArray& line)
         fail(400, u"invalid chunk size"_s);
         return false;
     }
-    if (m_request.body.size() + n > m_limits.maxBodyBytes) {
-        fail(413, u"body larger than %1 bytes"_s.arg(m_limits.maxBodyBytes));
+    const qint64 limit = m_streaming ? m_limits.maxStreamedBodyBytes : qint64(m_limits.maxBodyBytes);
+    if ((limit > 0 || !m_streaming) && m_bodyBytes + n > limit) {
+        fail(413, u"body larger than %1 bytes"_s.arg(limit));
         return false;
     }
     m_remaining = static_cast<qsizetype>(n);

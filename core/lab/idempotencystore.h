@@ -25,6 +25,8 @@ public:
     // Processing ended; STORED is the answer later repeats get (none: the key may be tried again).
     void finish(const QString& scope, const QString& key, std::optional<LabResponse> stored);
     void clear() { m_entries.clear(); }
+    // KEY was seen: check() then compares payloads, so it needs the whole body.
+    bool knows(const QString& scope, const QString& key) const { return m_entries.contains(entryKey(scope, key)); }
     qsizetype size() const { return m_entries.size(); }
 
     // SHA-256 over method, path and body: what "the same payload" means here.

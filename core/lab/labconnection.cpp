@@ -25,6 +25,10 @@ LabConnection::LabConnection(quint64 id, QTcpSocket* socket, HttpParserLimits li
     , m_timer(new QTimer(this))
 {
     socket->setParent(this);
+    // Qt reads no more than this from the kernel before the lab takes it: a body the lab stops reading
+    // (backpressure) waits in the kernel, where TCP's window slows the client, not in this process.
+    socket->setReadBufferSize(kReadSliceBytes);
+    m_parser.setPauseAtHead(true);
     const QHostAddress peer = socket->peerAddress();
     bool mapped = false;
     const quint32 v4 = peer.toIPv4Address(&mapped);
@@ -89,6 +93,10 @@ void LabConnection::onReadyRead()
 {
     if (!m_socket || m_closing)
         return;
+    if (m_streaming) {
+        pumpBody();
+        return;
+    }
     const bool wasEmpty = m_buffer.isEmpty() && !m_parser.inProgress();
     m_buffer += m_socket->readAll();
     m_lastReadMs = now();
@@ -113,12 +121,31 @@ void LabConnection::processBuffer()
 {
     if (m_busy || m_closing || m_buffer.isEmpty())
         return;
-    const HttpRequestParser::State state = m_parser.feed(m_buffer);
+    HttpRequestParser::State state = m_parser.feed(m_buffer);
     // The bytes parsed arrived with the last read at the latest (pipelined ones earlier).
     if (m_headMs < 0 && m_parser.headComplete())
         m_headMs = m_lastReadMs;
+    if (state == HttpRequestParser::State::HeadComplete) {
+        LabRequest head = m_parser.partial();
+        stamp(head);
+        emit headReceived(this, head);
+        if (m_closing || !m_socket)
+            return;
+        // RFC 9110 §10.1.1: a client waiting for 100 (Continue) gets it once the lab is going to read the body
+        // (not when the head alone decides: a Content-Length over the limit is refused at once, below).
+        const bool willRead = m_streaming || head.contentLength <= m_limits.maxBodyBytes;
+        if (willRead && head.minorVersion == 1 && m_buffer.isEmpty()
+            && combinedHeader(head.headers, "Expect").trimmed().compare("100-continue", Qt::CaseInsensitive) == 0)
+            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+        if (m_streaming) {
+            pumpBody();
+            return;
+        }
+        state = m_parser.feed(m_buffer);
+    }
     switch (state) {
     case HttpRequestParser::State::NeedMore:
+    case HttpRequestParser::State::HeadComplete:
         return;
     case HttpRequestParser::State::Failed:
         reject(m_parser.errorStatus(), m_parser.errorReason());
@@ -138,7 +165,132 @@ void LabConnection::processBuffer()
     }
 }
 
+void LabConnection::streamBody()
+{
+    if (m_streaming || m_busy || m_parser.state() != HttpRequestParser::State::HeadComplete)
+        return;
+    m_parser.streamBody();
+    m_streaming = true;
+    m_busy = true; // the server has the request; the request clock gives way to the body's own timer
+    m_requestClock.invalidate();
+    m_timer->stop();
+}
+
+void LabConnection::setReadPaused(bool paused)
+{
+    if (m_readPaused == paused)
+        return;
+    m_readPaused = paused;
+    if (!m_streaming || m_discarding)
+        return;
+    if (paused) {
+        m_timer->stop(); // the lab is the one waiting
+        return;
+    }
+    armBodyTimer();
+    QTimer::singleShot(0, this, [this] {
+        if (m_streaming && !m_readPaused)
+            pumpBody();
+    });
+}
+
+void LabConnection::armBodyTimer()
+{
+    // Between two reads of a streamed body (a 1 GiB upload may take longer than any whole-request budget);
+    // while dropping the rest of one, the whole rest.
+    if (!m_discarding)
+        m_timer->start(m_timeouts.request);
+}
+
+void LabConnection::pumpBody()
+{
+    while (m_streaming && m_socket && !m_closing && (m_discarding || !m_readPaused)) {
+        if (!m_buffer.isEmpty()) {
+            const HttpRequestParser::State state = m_parser.feed(m_buffer);
+            if (onBodyState(state))
+                return;
+            // The slot may have paused or closed us; the buffer now holds at most a partial framing line.
+            if (!m_streaming || m_closing || (!m_discarding && m_readPaused))
+                return;
+        }
+        const QByteArray bytes = m_socket->read(kReadSliceBytes);
+        if (bytes.isEmpty())
+            return;
+        m_buffer += bytes;
+        m_lastReadMs = now();
+        armBodyTimer();
+    }
+}
+
+bool LabConnection::onBodyState(HttpRequestParser::State state)
+{
+    if (m_parser.hasBodyChunk() && !m_discarding)
+        emit bodyReceived(this);
+    (void)m_parser.takeBodyChunk(); // dropped: what is discarded, or what the slot left (it had its turn)
+    switch (state) {
+    case HttpRequestParser::State::NeedMore:
+    case HttpRequestParser::State::HeadComplete:
+        return false;
+    case HttpRequestParser::State::Failed:
+        m_streaming = false;
+        m_timer->stop();
+        if (m_discarding)
+            closeGracefully();
+        else
+            emit bodyFailed(this, m_parser.errorStatus(), m_parser.errorReason());
+        return true;
+    case HttpRequestParser::State::Complete:
+        m_streaming = false;
+        m_timer->stop();
+        (void)m_parser.takeRequest(); // its head went out at HeadComplete; the parser is ready for the next one
+        if (m_discarding) {
+            m_discarding = false;
+            m_busy = true;
+            endExchange(m_keepAfterDiscard);
+        } else {
+            emit bodyEnded(this, m_lastReadMs);
+        }
+        return true;
+    }
+    return false;
+}
+
+void LabConnection::answerAndClose(int status, const QString& reason)
+{
+    m_streaming = false;
+    writeRejection(status, reason);
+    closeGracefully();
+}
+
+void LabConnection::writeRejection(int status, const QString& reason)
+{
+    const QString error = status == 408 ? u"request_timeout"_s
+        : status == 413                 ? u"content_too_large"_s
+        : status == 414                 ? u"uri_too_long"_s
+        : status == 431                 ? u"header_fields_too_large"_s
+                                        : u"bad_request"_s;
+    m_rejection = LabResponse::json(status,
+        QJsonDocument(QJsonObject { { u"error"_s, error }, { u"detail"_s, reason } }).toJson(QJsonDocument::Compact));
+    m_rejectionFields = m_rejection.headFields(false);
+    m_rejected = true;
+    write(LabResponse::serializeHead(status, m_rejectionFields) + m_rejection.body);
+}
+
 void LabConnection::finishExchange(bool keepAlive)
+{
+    if (!m_busy)
+        return;
+    if (m_streaming) { // the answer is over before the body: its rest is read and dropped, then on as agreed
+        m_discarding = true;
+        m_keepAfterDiscard = keepAlive;
+        m_timer->start(m_timeouts.request);
+        QTimer::singleShot(0, this, &LabConnection::pumpBody);
+        return;
+    }
+    endExchange(keepAlive);
+}
+
+void LabConnection::endExchange(bool keepAlive)
 {
     if (!m_busy)
         return;
@@ -184,23 +336,27 @@ LabRequest LabConnection::partialRequest() const
 
 void LabConnection::reject(int status, const QString& reason)
 {
-    const QString error = status == 408 ? u"request_timeout"_s
-        : status == 413                 ? u"content_too_large"_s
-        : status == 414                 ? u"uri_too_long"_s
-        : status == 431                 ? u"header_fields_too_large"_s
-                                        : u"bad_request"_s;
-    m_rejection = LabResponse::json(status,
-        QJsonDocument(QJsonObject { { u"error"_s, error }, { u"detail"_s, reason } }).toJson(QJsonDocument::Compact));
-    m_rejectionFields = m_rejection.headFields(false);
-    m_rejected = true;
-    write(LabResponse::serializeHead(status, m_rejectionFields) + m_rejection.body);
+    writeRejection(status, reason);
     emit requestRejected(this, status, reason);
     closeGracefully();
 }
 
 void LabConnection::onTimeout()
 {
-    if (m_busy || m_closing)
+    if (m_closing)
+        return;
+    if (m_streaming && m_discarding) {
+        closeGracefully(); // the rest of a body nobody needs took too long
+        return;
+    }
+    if (m_streaming) {
+        m_streaming = false;
+        emit bodyFailed(this, 408,
+            u"request body: no byte for %1 ms after %2 bytes (request timeout)"_s.arg(m_timeouts.request.count())
+                .arg(m_parser.bodyBytesRead()));
+        return;
+    }
+    if (m_busy)
         return;
     if (m_buffer.isEmpty() && !m_parser.inProgress()) {
         emit closedByLab(this, u"idle for %1 ms (idle timeout)"_s.arg(m_timeouts.idle.count()));

@@ -19,6 +19,12 @@ class QTimer;
 // request to the server, and offers the byte-level moves the fault steps need (write, FIN, RST).
 // Answers malformed or oversized requests itself (4xx + close) and enforces a request-read timeout so a
 // slowloris client cannot hold the connection forever.
+//
+// A request with a body is offered at its head first (headReceived): the server may take the body as a stream
+// (streamBody(), for a forward step), then the body comes in slices (bodyReceived / takeBodyChunk()) that are
+// never held whole, the server can stop the reading while it cannot pass them on (setReadPaused: the bytes
+// wait in the kernel and TCP slows the client), and bodyEnded or bodyFailed says how it ended. Otherwise the
+// body is read whole, as for every request before, and requestReady comes when it is in.
 class LabConnection : public QObject
 {
     Q_OBJECT
@@ -53,8 +59,25 @@ public:
     const LabResponse& rejection() const { return m_rejection; }
     const HttpHeaderList& rejectionFields() const { return m_rejectionFields; }
 
+    // What one read from the client takes at most (and the socket's read buffer): a streamed body is held in
+    // pieces of at most this size.
+    static constexpr qint64 kReadSliceBytes = 256 * 1024;
+
+    // Only from a headReceived() slot: this request's body is streamed, not collected.
+    void streamBody();
+    bool bodyStreaming() const { return m_streaming; } // a streamed body is still arriving
+    QByteArray takeBodyChunk() { return m_parser.takeBodyChunk(); }
+    qint64 bodyBytesRead() const { return m_parser.bodyBytesRead(); }
+    // Backpressure for a streamed body: nothing is read from the client while paused (nor timed: the lab waits).
+    void setReadPaused(bool paused);
+    bool isReadPaused() const { return m_readPaused; }
+    // A streamed body that broke (bodyFailed) answered by the connection: STATUS with a JSON body, then closed.
+    void answerAndClose(int status, const QString& reason);
+
     void write(const QByteArray& bytes);
-    // The current exchange is over: close (FIN after the write buffer drains) or read the next request.
+    // The current exchange is over: close (FIN after the write buffer drains) or read the next request. While
+    // a streamed body is still arriving, its rest is read and dropped first (closing with unread bytes would be
+    // an RST that can destroy the answer at the client), for at most the request timeout.
     void finishExchange(bool keepAlive);
     void closeGracefully(); // FIN once written bytes are flushed
     void resetConnection(); // RST: SO_LINGER {1, 0} then close
@@ -62,6 +85,13 @@ public:
 
 signals:
     void requestReady(LabConnection* connection, const LabRequest& request);
+    // The head of a request with a body is in (HEAD has no body): a slot may call streamBody().
+    void headReceived(LabConnection* connection, const LabRequest& head);
+    // Streamed body: bytes for takeBodyChunk(); the whole body is in (at COMPLETEMS); it broke, nothing more
+    // comes (malformed framing 400, longer than the streamed limit 413, no byte within the request timeout 408).
+    void bodyReceived(LabConnection* connection);
+    void bodyEnded(LabConnection* connection, qint64 completeMs);
+    void bodyFailed(LabConnection* connection, int status, const QString& reason);
     // A request was malformed or too large and answered by the connection itself.
     void requestRejected(LabConnection* connection, int status, const QString& reason);
     void closed(LabConnection* connection);
@@ -73,10 +103,15 @@ private:
     void processBuffer();
     void onTimeout();
     void reject(int status, const QString& reason);
+    void writeRejection(int status, const QString& reason);
     void armTimer();
     qint64 now() const { return m_now ? m_now() : 0; }
     void startRequest(); // the first byte of a request is in
     void stamp(LabRequest& request) const;
+    void pumpBody(); // a streamed body: read, parse and hand on slices until paused or ended
+    bool onBodyState(HttpRequestParser::State state); // true when the body ended or failed
+    void endExchange(bool keepAlive);
+    void armBodyTimer();
 
     quint64 m_id;
     QPointer<QTcpSocket> m_socket;
@@ -91,6 +126,10 @@ private:
     bool m_closedEmitted = false;
     bool m_closedByPeer = false;
     bool m_rejected = false;
+    bool m_streaming = false;
+    bool m_readPaused = false;
+    bool m_discarding = false; // the answer is over: the rest of the streamed body is read and dropped
+    bool m_keepAfterDiscard = false;
     std::function<qint64()> m_now;
     QString m_peerAddress;
     quint16 m_peerPort = 0;

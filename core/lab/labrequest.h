@@ -15,8 +15,10 @@ struct LabRequest
     QByteArray query; // raw query, without '?'
     int minorVersion = 1; // HTTP/1.<minorVersion>
     HttpHeaderList headers;
-    QByteArray body; // de-chunked
+    QByteArray body; // de-chunked (empty when the body was streamed: bodyStreamed)
     bool chunked = false;
+    qint64 contentLength = -1; // the Content-Length field's value; -1 when chunked or without one
+    bool bodyStreamed = false; // the body is relayed as it arrives instead of held here (a streamed forward)
     bool keepAlive = true; // from version and the Connection field
 
     quint64 id = 0; // unique per server run

@@ -94,8 +94,8 @@ public:
             return out;
         }
         const QJsonObject o = v.toObject();
-        checkKeys(o, path, { u"request_line_bytes", u"header_bytes", u"header_count", u"body_bytes", u"idle_timeout_ms",
-                               u"header_timeout_ms", u"request_timeout_ms", u"max_connections" });
+        checkKeys(o, path, { u"request_line_bytes", u"header_bytes", u"header_count", u"body_bytes", u"forward_body_bytes",
+                               u"idle_timeout_ms", u"header_timeout_ms", u"request_timeout_ms", u"max_connections" });
         constexpr qint64 kDay = 24 * 3600 * 1000;
         if (auto n = integer(o, path, u"request_line_bytes"_s, 16, 1 << 24))
             out.requestLineBytes = qsizetype(*n);
@@ -105,6 +105,8 @@ public:
             out.headerCount = int(*n);
         if (auto n = integer(o, path, u"body_bytes"_s, 0, 1LL << 30)) // bodies are held in memory
             out.bodyBytes = qsizetype(*n);
+        if (auto n = integer(o, path, u"forward_body_bytes"_s, 0, 1LL << 50)) // streamed, never held: 0 = no limit
+            out.forwardBodyBytes = *n;
         if (auto n = integer(o, path, u"idle_timeout_ms"_s, 1, kDay))
             out.idleTimeout = milliseconds(*n);
         if (auto n = integer(o, path, u"header_timeout_ms"_s, 1, kDay))

@@ -16,6 +16,8 @@ public:
 
     // Index into route.steps of the step for the next request; -1 when the route has no steps.
     qsizetype next();
+    // What next() would return now, without moving on (a request's step chosen at its head: faultserver.cpp).
+    qsizetype peek() const { return StepPlayer(*this).next(); }
     int played() const { return m_played; } // how many requests the route has answered with a step
     void reset();
 

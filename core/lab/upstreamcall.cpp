@@ -8,6 +8,10 @@
 #include <QSslSocket>
 #include <QTimer>
 
+#include <sys/socket.h>
+
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -52,6 +56,13 @@ UpstreamCall::UpstreamCall(const UpstreamTarget& target, QByteArray request, boo
         });
     }
     connect(m_socket, &QIODevice::readyRead, this, &UpstreamCall::onReadyRead);
+    connect(m_socket, &QIODevice::bytesWritten, this, [this] {
+        if (!m_requestStreaming || m_done)
+            return;
+        if (!m_bodyEnded)
+            m_timer->start(m_target.timeout); // the upstream takes the body: progress
+        emit requestBytesWritten();
+    });
     connect(m_socket, &QAbstractSocket::errorOccurred, this, &UpstreamCall::onError);
     connect(m_socket, &QAbstractSocket::disconnected, this, &UpstreamCall::onError);
 }
@@ -85,7 +96,38 @@ void UpstreamCall::abort()
 {
     m_done = true;
     m_timer->stop();
+    if (m_requestStreaming && !m_bodyEnded && m_socket->socketDescriptor() >= 0) {
+        // Mid-body: an RST, so the upstream cannot take a FIN after a short chunked or length body for its end.
+        struct linger lingerOption { };
+        lingerOption.l_onoff = 1;
+        lingerOption.l_linger = 0;
+        ::setsockopt(int(m_socket->socketDescriptor()), SOL_SOCKET, SO_LINGER, &lingerOption, sizeof lingerOption);
+    }
     m_socket->abort();
+}
+
+void UpstreamCall::sendBody(const QByteArray& framed)
+{
+    if (m_done || m_bodyEnded || framed.isEmpty())
+        return;
+    if (m_writing)
+        m_socket->write(framed);
+    else
+        m_request += framed;
+    m_timer->start(m_target.timeout); // the client sent more: progress
+}
+
+void UpstreamCall::endBody()
+{
+    if (m_done || m_bodyEnded)
+        return;
+    m_bodyEnded = true;
+    m_timer->start(m_target.timeout); // the answer's budget starts with the body sent
+}
+
+qint64 UpstreamCall::unsentRequestBytes() const
+{
+    return m_writing ? m_socket->bytesToWrite() : m_request.size();
 }
 
 void UpstreamCall::setPaused(bool paused)
@@ -108,7 +150,8 @@ QByteArray UpstreamCall::takeBody()
 
 void UpstreamCall::onConnected()
 {
-    m_socket->write(m_request);
+    m_writing = true;
+    m_socket->write(std::exchange(m_request, {}));
 }
 
 void UpstreamCall::onReadyRead()
@@ -237,7 +280,8 @@ void UpstreamCall::succeed()
     if (!m_streaming)
         m_result.body = m_reader->body();
     m_result.endMs = m_now();
-    m_reusable = m_reader->connectionReusable();
+    // An answer before the whole body was sent: the rest of the body cannot follow on this connection.
+    m_reusable = m_reader->connectionReusable() && bodyEnded();
     if (!m_reusable)
         m_socket->abort();
     emit finished(m_result);

@@ -53,6 +53,19 @@ public:
     QByteArray takeBody();
     const UpstreamResponseReader& reader() const { return *m_reader; }
 
+    // The request's body relayed as it arrives (a streamed upload): the request given is the head, sendBody()
+    // adds framed body bytes (held until the connection is up, then written), endBody() says the body is
+    // whole. While the body goes, the timeout counts from the last progress (bytes taken from the client or
+    // written to the upstream) and from endBody() the answer's. An answer that ends before the body does
+    // leaves the connection unusable (closed); abort() before endBody() resets it, so the upstream sees a
+    // broken request, never a short one that looks whole. Call setRequestStreaming() before start().
+    void setRequestStreaming(bool streaming) { m_requestStreaming = streaming; }
+    void sendBody(const QByteArray& framed);
+    void endBody();
+    bool bodyEnded() const { return !m_requestStreaming || m_bodyEnded; }
+    // Request bytes given but not yet taken by the kernel: what the lab holds for this upload.
+    qint64 unsentRequestBytes() const;
+
     void start();
     void abort();
     const UpstreamResult& result() const { return m_result; } // so far
@@ -66,6 +79,7 @@ signals:
     void finished(const UpstreamResult& result);
     void headReceived(); // streaming: result() has the status and headers
     void bodyReceived(); // streaming: takeBody() has bytes
+    void requestBytesWritten(); // a streamed upload: unsentRequestBytes() went down
 
 private:
     void onConnected();
@@ -89,4 +103,7 @@ private:
     QString m_poolKey;
     bool m_paused = false;
     bool m_headEmitted = false;
+    bool m_requestStreaming = false;
+    bool m_bodyEnded = false;
+    bool m_writing = false; // the connection is up: request bytes go to the socket
 };

@@ -100,6 +100,11 @@ QByteArray UpstreamTarget::upstreamTarget(const LabRequest& request) const
 
 QByteArray UpstreamTarget::requestBytes(const LabRequest& request, bool keepAlive, const ForwardedClient& client) const
 {
+    return requestHead(request, keepAlive, client) + request.body;
+}
+
+QByteArray UpstreamTarget::requestHead(const LabRequest& request, bool keepAlive, const ForwardedClient& client) const
+{
     const bool defaultPort = base.port() < 0 || base.port() == (isTls() ? 443 : 80);
     QByteArray host = base.host(QUrl::FullyEncoded).toLatin1();
     if (host.contains(':'))
@@ -111,6 +116,9 @@ QByteArray UpstreamTarget::requestBytes(const LabRequest& request, bool keepAliv
     const HttpHeaderList fields = withoutHopByHop(request.headers);
     for (const auto& [name, value] : fields) {
         if (name.compare("Host", Qt::CaseInsensitive) == 0 || name.compare("Content-Length", Qt::CaseInsensitive) == 0)
+            continue;
+        // The lab met a 100-continue expectation itself (LabConnection sends 100 once it reads the body).
+        if (name.compare("Expect", Qt::CaseInsensitive) == 0 && value.trimmed().compare("100-continue", Qt::CaseInsensitive) == 0)
             continue;
         if (forwardedHeaders
             && (name.compare("Via", Qt::CaseInsensitive) == 0 || name.compare("X-Forwarded-For", Qt::CaseInsensitive) == 0))
@@ -131,11 +139,15 @@ QByteArray UpstreamTarget::requestBytes(const LabRequest& request, bool keepAliv
         if (!hasHeader(fields, "X-Forwarded-Proto"))
             out += QByteArray("X-Forwarded-Proto: ") + (client.tls ? "https" : "http") + "\r\n";
     }
-    // The body was de-chunked on arrival: it goes upstream with its length (RFC 9112 §6.2), and a request
-    // that came with framing keeps it even when empty.
-    if (!request.body.isEmpty() || hasHeader(request.headers, "Content-Length") || request.chunked)
+    if (request.bodyStreamed) {
+        // Relayed as it arrives: with the client's length, or re-chunked (RFC 9112 §7.1) when it had none.
+        out += request.contentLength >= 0 ? "Content-Length: " + QByteArray::number(request.contentLength) + "\r\n"
+                                          : QByteArray("Transfer-Encoding: chunked\r\n");
+    } else if (!request.body.isEmpty() || hasHeader(request.headers, "Content-Length") || request.chunked) {
+        // The body was de-chunked on arrival: it goes upstream with its length (RFC 9112 §6.2), and a request
+        // that came with framing keeps it even when empty.
         out += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n";
+    }
     out += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
-    out += request.body;
     return out;
 }

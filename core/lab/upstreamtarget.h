@@ -52,7 +52,11 @@ struct UpstreamTarget
     // With forwardedHeaders: "Via: 1.1 retrylab" appended to any Via (RFC 9110 §7.6.3), CLIENT's address
     // appended to any X-Forwarded-For chain, and X-Forwarded-Host (the client's Host) and X-Forwarded-Proto
     // (http or https) set unless an earlier proxy set them.
+    // A 100-continue expectation is not passed on: the lab answers it (LabConnection).
     QByteArray requestBytes(const LabRequest& request, bool keepAlive = false, const ForwardedClient& client = {}) const;
+    // The head alone, for a body that is relayed as it arrives (request.bodyStreamed): framed by the client's
+    // Content-Length, or "Transfer-Encoding: chunked" for a chunked one (whose trailer fields are dropped).
+    QByteArray requestHead(const LabRequest& request, bool keepAlive = false, const ForwardedClient& client = {}) const;
     // The upstream path for REQUEST's target: base path + the target's path and query (an absolute-form
     // target contributes only its path and query).
     QByteArray upstreamTarget(const LabRequest& request) const;

@@ -5,6 +5,9 @@
 // client — C keep-alive connections in this process, each sending its next GET when the previous answer
 // is complete — runs straight against nginx, then through the lab. Prints per-request latency p50/p99,
 // throughput, the latency the proxy adds (goal ≤ 1 ms at p50) and the throughput ratio (goal ≥ 0.5).
+// Then uploads (--upload-mib M, default 512): one POST of M MiB straight to a sink in this process (plain
+// sockets in a thread: it reads the Content-Length body and answers 200), then through the lab, which streams
+// it; prints MiB/s both ways, their ratio and the lab's peak RSS (VmHWM).
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -17,9 +20,16 @@
 #include <QThread>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <thread>
 #include <vector>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace {
 
@@ -115,25 +125,135 @@ Figures measure(quint16 port, int requests, int concurrency)
     return f;
 }
 
+
+// The upload sink: accepts on 127.0.0.1, reads each request's Content-Length body, answers 200; until STOP.
+class UploadSink
+{
+public:
+    quint16 start()
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address {};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        if (::bind(m_listen, reinterpret_cast<sockaddr*>(&address), length) != 0 || ::listen(m_listen, 16) != 0)
+            return 0;
+        ::getsockname(m_listen, reinterpret_cast<sockaddr*>(&address), &length);
+        m_thread = std::thread([this] { serve(); });
+        return ntohs(address.sin_port);
+    }
+    ~UploadSink()
+    {
+        ::shutdown(m_listen, SHUT_RDWR);
+        ::close(m_listen);
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+private:
+    void serve()
+    {
+        for (;;) {
+            const int fd = ::accept(m_listen, nullptr, nullptr);
+            if (fd < 0)
+                return;
+            std::thread([fd] { answer(fd); }).detach();
+        }
+    }
+    static void answer(int fd)
+    {
+        std::vector<char> buffer(1 << 20);
+        QByteArray head;
+        for (;;) { // one request after another on the connection
+            qint64 left = -1;
+            while (left < 0) {
+                const qsizetype end = head.indexOf("\r\n\r\n");
+                if (end >= 0) {
+                    const qsizetype at = head.toLower().indexOf("content-length:");
+                    left = at < 0 ? 0 : head.mid(at + 15, head.indexOf('\r', at) - at - 15).trimmed().toLongLong();
+                    left -= head.size() - end - 4;
+                    head.clear();
+                    break;
+                }
+                const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+                if (n <= 0) {
+                    ::close(fd);
+                    return;
+                }
+                head.append(buffer.data(), n);
+            }
+            while (left > 0) {
+                const ssize_t n = ::read(fd, buffer.data(), size_t(std::min<qint64>(left, qint64(buffer.size()))));
+                if (n <= 0) {
+                    ::close(fd);
+                    return;
+                }
+                left -= n;
+            }
+            static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+            if (::write(fd, ok, sizeof ok - 1) < 0) {
+                ::close(fd);
+                return;
+            }
+        }
+    }
+    int m_listen = -1;
+    std::thread m_thread;
+};
+
+// One POST of MIB MiB to PORT (1 MiB writes), until its answer's head is in; MiB/s, or 0 when it failed.
+double upload(quint16 port, qint64 mib)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(port);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return 0;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray head = "POST /upload HTTP/1.1\r\nHost: bench\r\nContent-Length: " + QByteArray::number(mib << 20) + "\r\n\r\n";
+    bool ok = ::write(fd, head.constData(), size_t(head.size())) == head.size();
+    std::vector<char> piece(1 << 20, 'u');
+    for (qint64 i = 0; ok && i < mib; ++i) {
+        size_t done = 0;
+        while (ok && done < piece.size()) {
+            const ssize_t n = ::write(fd, piece.data() + done, piece.size() - done);
+            ok = n > 0;
+            done += size_t(std::max<ssize_t>(n, 0));
+        }
+    }
+    char answer[256] = {};
+    ok = ok && ::read(fd, answer, sizeof answer - 1) > 0 && std::strncmp(answer, "HTTP/1.1 200", 12) == 0;
+    ::close(fd);
+    return ok ? double(mib) / (double(std::max<qint64>(clock.elapsed(), 1)) / 1000.0) : 0;
+}
+
+long peakRssKiB(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toLong();
+    }
+    return -1;
+}
+
 } // namespace
 
-int main(int argc, char** argv)
+// The GET figures, straight to nginx and through the lab; the failed requests (-1: nginx is missing).
+static int gets(const QCommandLineParser& parser, int requests, int concurrency)
 {
-    QCoreApplication app(argc, argv);
-    QCommandLineParser parser;
-    parser.addHelpOption();
-    parser.addOption({ QStringLiteral("requests"), QStringLiteral("GETs per measurement"), QStringLiteral("N"), QStringLiteral("5000") });
-    parser.addOption({ QStringLiteral("concurrency"), QStringLiteral("connections at once"), QStringLiteral("C"), QStringLiteral("20") });
-    parser.addOption({ QStringLiteral("retrylab"), QStringLiteral("the retrylab binary"), QStringLiteral("PATH"),
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../../app/retrylab") });
-    parser.process(app);
-    const int requests = std::max(1, parser.value(QStringLiteral("requests")).toInt());
-    const int concurrency = std::max(1, parser.value(QStringLiteral("concurrency")).toInt());
-
     const QString nginx = QStandardPaths::findExecutable(QStringLiteral("nginx"), { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
     if (nginx.isEmpty()) {
         std::fprintf(stderr, "bench_proxy: nginx is needed as the upstream (apt-get install nginx-light)\n");
-        return 2;
+        return -1;
     }
     QTemporaryDir dir;
     const quint16 upstreamPort = freePort();
@@ -177,5 +297,50 @@ int main(int argc, char** argv)
     lab.waitForFinished(5000);
     upstream.terminate();
     upstream.waitForFinished(5000);
-    return direct.failed + proxied.failed == 0 ? 0 : 1;
+    return direct.failed + proxied.failed;
+}
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addOption({ QStringLiteral("requests"), QStringLiteral("GETs per measurement"), QStringLiteral("N"), QStringLiteral("5000") });
+    parser.addOption({ QStringLiteral("concurrency"), QStringLiteral("connections at once"), QStringLiteral("C"), QStringLiteral("20") });
+    parser.addOption({ QStringLiteral("retrylab"), QStringLiteral("the retrylab binary"), QStringLiteral("PATH"),
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../../app/retrylab") });
+    parser.addOption({ QStringLiteral("upload-mib"), QStringLiteral("MiB per upload (0: none)"), QStringLiteral("M"), QStringLiteral("512") });
+    parser.process(app);
+    const int requests = std::max(1, parser.value(QStringLiteral("requests")).toInt());
+    const int concurrency = std::max(1, parser.value(QStringLiteral("concurrency")).toInt());
+
+    const int getsFailed = gets(parser, requests, concurrency);
+    const qint64 uploadMib = std::max(0, parser.value(QStringLiteral("upload-mib")).toInt());
+    bool uploadsOk = true;
+    if (uploadMib > 0) {
+        UploadSink sink;
+        const quint16 sinkPort = sink.start();
+        QProcess uploadLab; // a lab in front of the sink
+        const quint16 uploadLabPort = freePort();
+        uploadLab.setStandardOutputFile(QProcess::nullDevice());
+        uploadLab.start(parser.value(QStringLiteral("retrylab")),
+            { QStringLiteral("serve"), QStringLiteral("--port"), QString::number(uploadLabPort), QStringLiteral("--upstream"),
+                QStringLiteral("http://127.0.0.1:%1").arg(sinkPort) });
+        if (sinkPort == 0 || !uploadLab.waitForStarted(5000) || !waitForPort(uploadLabPort)) {
+            std::fprintf(stderr, "bench_proxy: could not start the upload sink or its lab\n");
+            return 1;
+        }
+        const long rssBefore = peakRssKiB(uploadLab.processId());
+        const double straight = upload(sinkPort, uploadMib);
+        const double through = upload(uploadLabPort, uploadMib);
+        std::printf("  upload %lld MiB: direct %.0f MiB/s, proxied %.0f MiB/s (ratio %.2f); lab peak RSS %ld KiB (%ld before)\n",
+            uploadMib, straight, through, straight > 0 ? through / straight : 0.0, peakRssKiB(uploadLab.processId()),
+            rssBefore);
+        uploadsOk = straight > 0 && through > 0;
+        uploadLab.terminate();
+        uploadLab.waitForFinished(5000);
+    }
+    if (getsFailed < 0)
+        return 2; // nginx is missing: the uploads alone
+    return getsFailed == 0 && uploadsOk ? 0 : 1;
 }

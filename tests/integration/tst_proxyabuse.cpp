@@ -59,7 +59,7 @@ const Kind kKinds[] = {
 };
 
 const char kScenario[] = R"({"format":1,"name":"proxy-abuse","description":"issue 14: the proxy under abuse",
- "limits":{"header_timeout_ms":2000,"request_timeout_ms":3000,"idle_timeout_ms":3000},
+ "limits":{"header_timeout_ms":2000,"request_timeout_ms":3000,"idle_timeout_ms":3000,"forward_body_bytes":2097152},
  "routes":[{"path":"ANY","steps":[{"kind":"forward","repeat":"forever"}]}]})"; // ANY: see tst_lababuse
 
 } // namespace
@@ -126,7 +126,8 @@ private Q_SLOTS:
         std::vector<std::unique_ptr<Raw>> idle; // connected, never a byte: the idle timeout (3 s) closes them
         for (int i = 0; i < 20; ++i)
             idle.push_back(std::make_unique<Raw>(m_proxy.port()));
-        // A body that fits the lab's request limit (1 MiB) goes upstream whole; one over it is refused 413.
+        // A body that fits goes upstream whole (streamed); one whose Content-Length is over the forwarded-body
+        // limit (forward_body_bytes, 2 MiB here) is not streamed, and over body_bytes (1 MiB) it is refused 413.
         const QByteArray fits(768 * 1024, 'f');
         Raw big(m_proxy.port(), post("/echo?big", fits, fits.size()));
         Raw over(m_proxy.port(), post("/echo?over", QByteArray(1024, 'o'), 4 << 20)); // the head is enough to refuse

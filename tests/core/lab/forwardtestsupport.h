@@ -85,7 +85,9 @@ inline CurlAnswer curl(const QStringList& args)
         return answer;
     }
     answer.exitCode = p.exitCode();
-    const QByteArray out = p.readAllStandardOutput();
+    QByteArray out = p.readAllStandardOutput();
+    while (out.startsWith("HTTP/1.1 1") && out.indexOf("\r\n\r\n") > 0) // interim answers (100 Continue)
+        out.remove(0, out.indexOf("\r\n\r\n") + 4);
     const qsizetype end = out.indexOf("\r\n\r\n");
     answer.head = out.left(end);
     answer.body = end < 0 ? QByteArray() : out.mid(end + 4);

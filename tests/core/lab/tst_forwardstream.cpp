@@ -5,7 +5,8 @@
 // time; the bytes and their SHA-256 are the same at both ends; Content-Length goes through, chunked and
 // close-delimited bodies are re-chunked for HTTP/1.1 (RFC 9112 §7.1) and close-delimited for HTTP/1.0
 // (RFC 9112 §6.3). A client that vanishes and an upstream that dies mid-body are recorded with their reasons,
-// a limit broken after the head went out cuts the answer, and the lab stays up.
+// a limit broken after the head went out cuts the answer, and the lab stays up. Uploads (the request
+// direction) are tst_forwardupload's.
 #include "lab/faultserver.h"
 
 #include "forwardtestsupport.h"
@@ -96,7 +97,6 @@ private slots:
     void clientVanishesMidStream();
     void brokenMidStream_data();
     void brokenMidStream();
-    void uploadReachesTheUpstreamWhole();
 };
 
 void TestForwardStream::initTestCase()
@@ -291,45 +291,6 @@ void TestForwardStream::brokenMidStream()
     QVERIFY(reported);
     QCOMPARE(curl({ server.url().toString() + u"/x/echo"_s }).status(), 200); // the lab stays up
     QTRY_COMPARE(server.ledger().exchangesRecorded(), 2);
-}
-
-// The request body reaches the upstream byte for byte, sent by curl with Content-Length and chunked.
-void TestForwardStream::uploadReachesTheUpstreamWhole()
-{
-    PythonUpstream python;
-    QVERIFY(python.start());
-    FaultServer server;
-    FaultServerOptions options;
-    options.upstream.base = QUrl(u"http://127.0.0.1:%1"_s.arg(python.port()));
-    options.limits.maxBodyBytes = 16 * 1024 * 1024;
-    QVERIFY(server.start(options));
-    server.loadScenario(forwardAll());
-    QSignalSpy finished(&server, &FaultServer::exchangeFinished);
-    QTemporaryDir dir;
-    QFile file(dir.filePath(u"upload"_s));
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QByteArray data(8 * 1024 * 1024, Qt::Uninitialized);
-    for (qsizetype i = 0; i < data.size(); ++i)
-        data[i] = char((i * 7 + i / 4096) & 0xff);
-    file.write(data);
-    file.close();
-    const QByteArray sha = QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
-    for (const bool chunked : { false, true }) {
-        QStringList args { u"--data-binary"_s, u"@"_s + file.fileName(), server.url().toString() + u"/x/echo"_s };
-        if (chunked)
-            args.prepend(u"Transfer-Encoding: chunked"_s), args.prepend(u"-H"_s);
-        const CurlAnswer a = curl(args);
-        QCOMPARE(a.status(), 200);
-        const QJsonObject echo = QJsonDocument::fromJson(a.body).object();
-        QCOMPARE(echo.value(u"body_size"_s).toInteger(), data.size());
-        QCOMPARE(echo.value(u"body_sha256"_s).toString().toLatin1(), sha);
-    }
-    QTRY_COMPARE(finished.size(), 2);
-    for (const QList<QVariant>& args : std::as_const(finished)) {
-        const LabExchange x = args.first().value<LabExchange>();
-        QCOMPARE(x.requestBodySize, data.size());
-        QCOMPARE(x.requestBodySha256, sha);
-    }
 }
 
 QTEST_GUILESS_MAIN(TestForwardStream)
