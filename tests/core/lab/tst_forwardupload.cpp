@@ -222,8 +222,15 @@ void TestForwardUpload::largeUploadStreamed()
     for (const QByteArray& line : got)
         QCOMPARE(line, QByteArray("BODY " + QByteArray(chunked ? "chunked " : "length ") + QByteArray::number(size) + ' ' + sha));
     QVERIFY2(server.uploadPeakUnsentBytes() <= kBound, qPrintable(QString::number(server.uploadPeakUnsentBytes())));
-    // The whole process (lab, test, Qt) grew by far less than the body: it was never held.
-    QVERIFY2(peakRssKiB() - rssBefore < 48 * 1024, qPrintable(QString::number(peakRssKiB() - rssBefore)));
+    // The whole process (lab, test, Qt) grew by far less than the body: it was never held. Under
+    // AddressSanitizer (dev-asan) freed blocks wait in its 256 MiB quarantine before their pages are reused,
+    // so the bound there is that quarantine on top; the peak of unsent bytes above holds either way.
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr long kGrowthKiB = (48 + 256 + 32) * 1024;
+#else
+    constexpr long kGrowthKiB = 48 * 1024;
+#endif
+    QVERIFY2(peakRssKiB() - rssBefore < kGrowthKiB, qPrintable(QString::number(peakRssKiB() - rssBefore)));
 }
 
 // The upstream reads 4 MiB a second: the lab stops reading the client while 256 KiB wait for the upstream, so
