@@ -2,6 +2,7 @@
 #include "lab/labconnection.h"
 
 #include "lab/labresponse.h"
+#include "lab/socketslice.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -98,7 +99,7 @@ void LabConnection::onReadyRead()
         return;
     }
     const bool wasEmpty = m_buffer.isEmpty() && !m_parser.inProgress();
-    m_buffer += m_socket->readAll();
+    m_buffer += SocketSlice::take(*m_socket, kReadSliceBytes);
     m_lastReadMs = now();
     // While an answer is playing, pipelined bytes wait; a client that floods instead is cut off.
     if (m_buffer.size() > m_limits.maxHeaderBytes + m_limits.maxBodyBytes + m_limits.maxRequestLine) {
@@ -213,7 +214,7 @@ void LabConnection::pumpBody()
             if (!m_streaming || m_closing || (!m_discarding && m_readPaused))
                 return;
         }
-        const QByteArray bytes = m_socket->read(kReadSliceBytes);
+        const QByteArray bytes = SocketSlice::take(*m_socket, kReadSliceBytes);
         if (bytes.isEmpty())
             return;
         m_buffer += bytes;

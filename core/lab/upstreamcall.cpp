@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lab/upstreamcall.h"
 
+#include "lab/socketslice.h"
 #include "lab/upstreamresponsereader.h"
 
 #include <QCoreApplication>
@@ -158,7 +159,7 @@ void UpstreamCall::onReadyRead()
 {
     if (m_done || m_paused)
         return;
-    const QByteArray bytes = m_socket->read(kReadSliceBytes);
+    const QByteArray bytes = SocketSlice::take(*m_socket, kReadSliceBytes);
     if (bytes.isEmpty())
         return;
     if (!m_result.firstByteMs)

@@ -4,8 +4,10 @@
 // separate `retrylab serve --upstream URL` process (pure observation: every request forwarded). The same
 // client — C keep-alive connections in this process, each sending its next GET when the previous answer
 // is complete — runs straight against nginx, then through the lab. Prints per-request latency p50/p99,
-// throughput, the latency the proxy adds (goal ≤ 1 ms at p50) and the throughput ratio (goal ≥ 0.5).
-// Then uploads (--upload-mib M, default 512): one POST of M MiB straight to a sink in this process (plain
+// throughput, the latency the proxy adds (goal ≤ 1 ms at p50), the throughput ratio (goal ≥ 0.5) and the CPU
+// time nginx and the lab spend per request.
+// The same GETs through nginx as a reverse proxy (proxy_pass, kept upstream connections) give a peer measured in
+// the same run. Then uploads (--upload-mib M, default 512): one POST of M MiB straight to a sink in this process (plain
 // sockets in a thread: it reads the Content-Length body and answers 200), then through the lab, which streams
 // it; prints MiB/s both ways, their ratio and the lab's peak RSS (VmHWM).
 #include <QCommandLineParser>
@@ -233,6 +235,21 @@ double upload(quint16 port, qint64 mib)
     return ok ? double(mib) / (double(std::max<qint64>(clock.elapsed(), 1)) / 1000.0) : 0;
 }
 
+// The CPU time (user + system) process PID has used so far, in microseconds (/proc/PID/stat, clock ticks).
+double cpuMicros(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray text = stat.readAll();
+    // Fields after the command (which may hold spaces, inside parentheses): state is field 3, utime 14, stime 15.
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return -1;
+    const double ticks = double(fields.at(11).toLongLong() + fields.at(12).toLongLong());
+    return ticks * 1e6 / double(::sysconf(_SC_CLK_TCK));
+}
+
 long peakRssKiB(qint64 pid)
 {
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
@@ -245,9 +262,34 @@ long peakRssKiB(qint64 pid)
     return -1;
 }
 
+// An nginx in one process (no master: its CPU time is this process's) serving SERVER_BLOCK, from DIR/NAME.conf.
+bool startNginx(QProcess& process, const QString& nginx, const QTemporaryDir& dir, const QString& name, const QString& serverBlock)
+{
+    QFile conf(dir.filePath(name + QStringLiteral(".conf")));
+    if (!conf.open(QIODevice::WriteOnly))
+        return false;
+    conf.write(QStringLiteral("daemon off; master_process off; worker_processes 1; pid %1/%2.pid; error_log stderr error;\n"
+                              "events { worker_connections 4096; }\n"
+                              "http { access_log off; keepalive_requests 1000000;\n"
+                              "  client_body_temp_path %1; proxy_temp_path %1; fastcgi_temp_path %1;\n"
+                              "  uwsgi_temp_path %1; scgi_temp_path %1;\n"
+                              "  %3 }\n")
+                   .arg(dir.path(), name, serverBlock)
+                   .toUtf8());
+    conf.close();
+    process.start(nginx, { QStringLiteral("-c"), conf.fileName(), QStringLiteral("-p"), dir.path() });
+    return process.waitForStarted(5000);
+}
+
+void printFigures(const char* name, const Figures& f)
+{
+    std::printf("  %-12s p50 %7.3f ms  p99 %7.3f ms  %9.0f req/s  failed %d\n", name, f.p50Ms, f.p99Ms, f.perSecond, f.failed);
+}
+
 } // namespace
 
-// The GET figures, straight to nginx and through the lab; the failed requests (-1: nginx is missing).
+// The GET figures: straight to nginx, through the lab, and through a peer proxy (nginx's proxy_pass with kept
+// upstream connections) in front of the same nginx; the failed requests (-1: nginx is missing).
 static int gets(const QCommandLineParser& parser, int requests, int concurrency)
 {
     const QString nginx = QStandardPaths::findExecutable(QStringLiteral("nginx"), { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
@@ -257,47 +299,59 @@ static int gets(const QCommandLineParser& parser, int requests, int concurrency)
     }
     QTemporaryDir dir;
     const quint16 upstreamPort = freePort();
-    QFile conf(dir.filePath(QStringLiteral("nginx.conf")));
-    if (!conf.open(QIODevice::WriteOnly))
-        return 1;
-    conf.write(QStringLiteral("daemon off; worker_processes 1; pid %1/nginx.pid; error_log stderr error;\n"
-                              "events { worker_connections 4096; }\n"
-                              "http { access_log off; keepalive_requests 1000000;\n"
-                              "  client_body_temp_path %1; proxy_temp_path %1; fastcgi_temp_path %1;\n"
-                              "  uwsgi_temp_path %1; scgi_temp_path %1;\n"
-                              "  server { listen 127.0.0.1:%2; location / { return 200 \"ok\\n\"; } } }\n")
-                   .arg(dir.path())
-                   .arg(upstreamPort)
-                   .toUtf8());
-    conf.close();
-    QProcess upstream;
-    upstream.start(nginx, { QStringLiteral("-c"), conf.fileName(), QStringLiteral("-p"), dir.path() });
+    const quint16 peerPort = freePort();
     const quint16 labPort = freePort();
+    QProcess upstream;
+    QProcess peer;
     QProcess lab;
+    const bool nginxStarted
+        = startNginx(upstream, nginx, dir, QStringLiteral("origin"),
+              QStringLiteral("server { listen 127.0.0.1:%1; location / { return 200 \"ok\\n\"; } }").arg(upstreamPort))
+        && startNginx(peer, nginx, dir, QStringLiteral("peer"),
+            QStringLiteral("upstream origin { server 127.0.0.1:%1; keepalive 64; }\n"
+                           "  server { listen 127.0.0.1:%2; location / { proxy_pass http://origin;\n"
+                           "    proxy_http_version 1.1; proxy_set_header Connection \"\"; } }")
+                .arg(upstreamPort)
+                .arg(peerPort));
+    lab.setStandardOutputFile(QProcess::nullDevice());
     lab.start(parser.value(QStringLiteral("retrylab")),
         { QStringLiteral("serve"), QStringLiteral("--port"), QString::number(labPort), QStringLiteral("--upstream"),
             QStringLiteral("http://127.0.0.1:%1").arg(upstreamPort) });
-    lab.setStandardOutputFile(QProcess::nullDevice());
-    if (!upstream.waitForStarted(5000) || !waitForPort(upstreamPort) || !lab.waitForStarted(5000) || !waitForPort(labPort)) {
+    if (!nginxStarted || !waitForPort(upstreamPort) || !waitForPort(peerPort) || !lab.waitForStarted(5000) || !waitForPort(labPort)) {
         std::fprintf(stderr, "bench_proxy: could not start nginx or retrylab serve --upstream\n");
         return 1;
     }
-    measure(upstreamPort, 500, concurrency); // warm up both
+    measure(upstreamPort, 500, concurrency); // warm up all three
+    measure(peerPort, 500, concurrency);
     measure(labPort, 500, concurrency);
+    const double originBefore = cpuMicros(upstream.processId());
     const Figures direct = measure(upstreamPort, requests, concurrency);
+    const double originCpu = cpuMicros(upstream.processId()) - originBefore;
+    const double labBefore = cpuMicros(lab.processId());
     const Figures proxied = measure(labPort, requests, concurrency);
-    std::printf("bench_proxy: %d GETs, concurrency %d, upstream nginx, proxy retrylab serve --upstream\n", requests, concurrency);
-    std::printf("  %-8s p50 %7.3f ms  p99 %7.3f ms  %9.0f req/s  failed %d\n", "direct", direct.p50Ms, direct.p99Ms,
-        direct.perSecond, direct.failed);
-    std::printf("  %-8s p50 %7.3f ms  p99 %7.3f ms  %9.0f req/s  failed %d\n", "proxied", proxied.p50Ms, proxied.p99Ms,
-        proxied.perSecond, proxied.failed);
+    const double labCpu = cpuMicros(lab.processId()) - labBefore;
+    const double peerBefore = cpuMicros(peer.processId());
+    const Figures viaPeer = measure(peerPort, requests, concurrency);
+    const double peerCpu = cpuMicros(peer.processId()) - peerBefore;
+    std::printf("bench_proxy: %d GETs, concurrency %d, upstream nginx, proxy retrylab serve --upstream, peer nginx proxy_pass\n",
+        requests, concurrency);
+    printFigures("direct", direct);
+    printFigures("proxied", proxied);
+    printFigures("peer proxy", viaPeer);
     std::printf("  added latency: p50 %.3f ms (goal <= 1), p99 %.3f ms; throughput proxied/direct %.2f (goal >= 0.5)\n",
         proxied.p50Ms - direct.p50Ms, proxied.p99Ms - direct.p99Ms, proxied.perSecond / direct.perSecond);
-    lab.terminate();
-    lab.waitForFinished(5000);
-    upstream.terminate();
-    upstream.waitForFinished(5000);
-    return direct.failed + proxied.failed;
+    std::printf("  peer proxy:    p50 %.3f ms added, p99 %.3f ms; throughput peer/direct %.2f; retrylab/peer %.2f\n",
+        viaPeer.p50Ms - direct.p50Ms, viaPeer.p99Ms - direct.p99Ms, viaPeer.perSecond / direct.perSecond,
+        proxied.perSecond / viaPeer.perSecond);
+    // With fewer cores than client + proxy + upstream the ratios are shares of CPU; the CPU each server spends
+    // per request says what the proxy costs whatever the sharing was.
+    std::printf("  CPU per request: origin nginx %.1f us, retrylab serve %.1f us, peer nginx proxy %.1f us; %d cores\n",
+        originCpu / requests, labCpu / requests, peerCpu / requests, QThread::idealThreadCount());
+    for (QProcess* p : { &lab, &peer, &upstream }) {
+        p->terminate();
+        p->waitForFinished(5000);
+    }
+    return direct.failed + proxied.failed + viaPeer.failed;
 }
 
 int main(int argc, char** argv)
