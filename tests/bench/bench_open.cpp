@@ -31,6 +31,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QTimer>
 
 #include <functional>
 
@@ -90,15 +91,18 @@ Session makeSession(int attempts)
     return s;
 }
 
-// Spins the event loop until DONE says so (or 120 s pass); false on the timeout.
+// Runs the event loop until DONE says so (or 120 s pass); false on the timeout. It sleeps until an event
+// comes (a 5 ms timer wakes it to look at DONE): a loop that spun instead took a core from the reading thread.
 bool waitFor(const std::function<bool()>& done)
 {
     QElapsedTimer t;
     t.start();
+    QTimer tick;
+    tick.start(5);
     while (!done()) {
         if (t.elapsed() > 120000)
             return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     }
     return true;
 }
