@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonValue>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -268,10 +269,13 @@ int runInspect(const QStringList& args, CliIo& io)
         return CliExit::Usage;
     }
     // A head is a few kilobytes; reading stops at 1 MiB so /dev/zero or an endless pipe cannot hang it.
+    // QIODevice::read(n) allocates n bytes before it knows how many arrive, so each read asks for at most
+    // 16 KiB: asking for the whole 1 MiB cost two 1 MiB buffers per run for a head of a few hundred bytes.
     constexpr qint64 maxInput = qint64(1) << 20;
+    constexpr qint64 readPiece = qint64(16) << 10;
     QByteArray input;
     while (input.size() <= maxInput) { // a pipe delivers its bytes in pieces; an empty read is the end
-        const QByteArray piece = io.in.read(maxInput + 1 - input.size());
+        const QByteArray piece = io.in.read(std::min(readPiece, maxInput + 1 - input.size()));
         if (piece.isEmpty())
             break;
         input += piece;

@@ -6,6 +6,7 @@
 #include <QIODevice>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cstdlib>
@@ -354,10 +355,10 @@ bool JsonPullReader::stringView(QByteArray& scratch, QByteArrayView* out)
 
 std::optional<QString> JsonPullReader::readString()
 {
-    std::optional<QByteArray> bytes = readUtf8();
-    if (!bytes)
+    QByteArrayView bytes; // decoded straight from the buffer: no QByteArray copy on the way to the QString
+    if (!readUtf8View(&bytes))
         return std::nullopt;
-    return QString::fromUtf8(*bytes);
+    return QString::fromUtf8(bytes);
 }
 
 namespace {
@@ -534,9 +535,22 @@ QJsonValue JsonPullReader::readValue()
     case Kind::Object: {
         QJsonObject o;
         enterObject();
-        QByteArray key;
-        while (nextKey(&key))
-            o.insert(QString::fromUtf8(key), readValue());
+        QByteArrayView key;
+        QVarLengthArray<char, 64> name; // the key, out of the buffer that reading the value may refill
+        while (nextKeyView(&key)) {
+            const bool ascii = std::all_of(key.begin(), key.end(), [](char c) { return uchar(c) < 0x80; });
+            if (!ascii) { // a key of UTF-8 text becomes a QString of its own
+                const QString text = QString::fromUtf8(key);
+                o.insert(text, readValue());
+                continue;
+            }
+            // An ASCII key (nearly every key) goes in as Latin-1, as QJsonDocument's parser stores it,
+            // without a QString allocated for each member.
+            name.resize(key.size());
+            std::copy(key.begin(), key.end(), name.begin());
+            const QJsonValue value = readValue();
+            o.insert(QLatin1StringView(name.constData(), name.size()), value);
+        }
         return o;
     }
     case Kind::Array: {

@@ -6,6 +6,10 @@
 # the input that did it is kept (path printed) and becomes a regression test in the normal suite.
 #   tests/fuzz/run-fuzzers.sh SECONDS [TARGET...]        e.g. tests/fuzz/run-fuzzers.sh 30
 # Environment: RETRYLAB_FUZZ_KEEP=DIR keeps the grown corpora and crash inputs in DIR.
+#   RETRYLAB_FUZZ_NO_ALLOC_STACKS=1 (long local runs only, never CI): ASan keeps no stack per allocation
+#   (malloc_context_size=0). Its stack depot then stops growing with every new call path, which is a
+#   large part of each execution of the JSON targets; a report loses the "allocated by" / "freed by"
+#   stacks, so reproduce a crash without it.
 set -euo pipefail
 
 seconds=${1:?usage: run-fuzzers.sh SECONDS [TARGET...]}
@@ -24,6 +28,10 @@ cmake --build --preset fuzz --parallel 2 >/dev/null
 work=${RETRYLAB_FUZZ_KEEP:-$(mktemp -d)}
 mkdir -p "$work"
 export ASAN_OPTIONS="abort_on_error=1:detect_stack_use_after_return=1:${ASAN_OPTIONS:-}"
+if [[ ${RETRYLAB_FUZZ_NO_ALLOC_STACKS:-} == 1 && -z ${CI:-} ]]; then
+    ASAN_OPTIONS+=":malloc_context_size=0"
+    echo "run-fuzzers: RETRYLAB_FUZZ_NO_ALLOC_STACKS=1: no allocation stacks in reports"
+fi
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 export QT_QPA_PLATFORM=offscreen
 

@@ -26,6 +26,9 @@ inline constexpr char attemptLogFormatName[] = "retrylab-attempt-log"; // versio
 // REDACTOR (exports) overrides that choice.
 bool write(const Session& session, QIODevice& device, const SessionProgress& progress, QString* error,
     const Redactor* redactor = nullptr);
+// The buffer write() starts with: about 1 KiB per attempt and lab event, at least 16 KiB, at most 2 MiB
+// (it is flushed at 1 MiB). A session of a few attempts is not given 2 MiB up front.
+qsizetype writeBufferBytes(const Session& session);
 bool save(const Session& session, const QString& path, const SessionProgress& progress = {}, QString* error = nullptr,
     const Redactor* redactor = nullptr);
 

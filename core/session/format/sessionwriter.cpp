@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -83,6 +84,14 @@ void writeRunFacts(JsonSink& out, const SessionRun& run, const std::pair<QByteAr
 
 namespace SessionFile {
 
+qsizetype writeBufferBytes(const Session& session)
+{
+    constexpr qint64 minBytes = qint64(16) << 10;
+    constexpr qint64 maxBytes = qint64(2) << 20; // the 1 MiB flush threshold plus room for the piece that crosses it
+    const qint64 items = session.attemptCount() + session.labEvents.size() + session.runs.size();
+    return qsizetype(std::clamp(minBytes + items * 1024, minBytes, maxBytes));
+}
+
 bool write(const Session& session, QIODevice& device, const SessionProgress& progress, QString* error,
     const Redactor* override)
 {
@@ -92,7 +101,7 @@ bool write(const Session& session, QIODevice& device, const SessionProgress& pro
     RedactionSettings written = session.redaction;
     written.enabled = redactor.enabled();
     QByteArray buffer;
-    buffer.reserve(2 << 20);
+    buffer.reserve(writeBufferBytes(session));
     JsonSink out(buffer);
     const auto flush = [&](bool force) {
         if (!force && out.size() < (1 << 20))

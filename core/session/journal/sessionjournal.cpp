@@ -27,6 +27,25 @@ QByteArray compact(const QJsonObject& o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
+// The next line of DEVICE (with its '\n' when it has one) into LINE, in LINE's own buffer: readLine()
+// without a size starts each line in a new buffer of some 32 KiB and then copies it to its length.
+// False at the end.
+bool readLineInto(QIODevice& device, QByteArray& line)
+{
+    line.resize(0);
+    for (;;) {
+        const qsizetype used = line.size();
+        const qsizetype room = std::max<qsizetype>(line.capacity() - used, 4096);
+        line.resize(used + room);
+        const qint64 n = device.readLine(line.data() + used, room); // at most room - 1 bytes, then a '\0'
+        line.resize(used + std::max<qsizetype>(qsizetype(n), 0));
+        if (n <= 0)
+            return used > 0;
+        if (line.endsWith('\n') || n < room - 1)
+            return true;
+    }
+}
+
 } // namespace
 
 bool SessionJournal::open(const QString& sessionPath, const Session& session, QString* error)
@@ -128,11 +147,11 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
     SessionJournalProcess::Identity recorder;
     int lineNo = 0;
     bool headerRead = false;
-    while (!file.atEnd()) {
-        QByteArray line = file.readLine();
+    QByteArray line;
+    while (!file.atEnd() && readLineInto(file, line)) {
         ++lineNo;
         const bool complete = line.endsWith('\n');
-        if (line.trimmed().isEmpty())
+        if (QByteArrayView(line).trimmed().isEmpty())
             continue;
         QBuffer buffer(&line);
         buffer.open(QIODevice::ReadOnly);

@@ -206,6 +206,28 @@ private Q_SLOTS:
         QCOMPARE(f.readAll(), before);
     }
 
+    void writeBufferFollowsTheSession()
+    {
+        // A session of a few attempts (a recovered journal, a small file) starts with a small buffer, not
+        // 2 MiB; a big one gets the whole 2 MiB it flushes from. Either way it is written whole.
+        const Session small = SessionTestData::session(2, 3);
+        QVERIFY(SessionFile::writeBufferBytes(small) <= 64 * 1024);
+        QVERIFY(SessionFile::writeBufferBytes(Session()) >= 16 * 1024);
+        const Session big = SessionTestData::session(3000, 3);
+        QCOMPARE(SessionFile::writeBufferBytes(big), qsizetype(2) << 20);
+        for (const Session* s : { &small, &big }) {
+            QBuffer buffer;
+            buffer.open(QIODevice::WriteOnly);
+            QString error;
+            QVERIFY2(SessionFile::write(*s, buffer, {}, &error), qPrintable(error));
+            buffer.close();
+            buffer.open(QIODevice::ReadOnly);
+            const std::unique_ptr<Session> back = SessionFile::read(buffer, buffer.size(), {}, &error);
+            QVERIFY2(back, qPrintable(error));
+            QCOMPARE(back->attemptCount(), s->attemptCount());
+        }
+    }
+
     void cancelledOpenReturnsNothing()
     {
         const Session big = SessionTestData::session(3000, 3);
