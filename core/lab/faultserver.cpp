@@ -151,8 +151,12 @@ void FaultServer::stop()
     m_connections.clear();
     for (LabConnection* connection : connections) {
         disconnect(connection, nullptr, this, nullptr);
-        if (connection->socket())
-            connection->socket()->abort();
+        if (QTcpSocket* socket = connection->socket()) {
+            // What an answer already wrote goes out first: an exchange ends when its last byte is handed to
+            // the socket, which may still hold it (`serve --max-requests` stops right after the last one).
+            socket->flush();
+            socket->abort();
+        }
         connection->deleteLater();
     }
     if (wasStarted)

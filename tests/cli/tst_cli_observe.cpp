@@ -84,9 +84,12 @@ private Q_SLOTS:
 
     void passesTheCommandsExitStatus()
     {
-        const Result r = retrylab({ u"observe"_s, u"--"_s, u"sh"_s, u"-c"_s, u"echo \"url=$RETRYLAB_URL\"; exit 7"_s });
+        // The lab runs on Qt's poll() dispatcher (QT_NO_GLIB, app/main.cpp); the command's environment is the user's.
+        const Result r = retrylab({ u"observe"_s, u"--"_s, u"sh"_s, u"-c"_s,
+            u"echo \"url=$RETRYLAB_URL no_glib=${QT_NO_GLIB-unset}\"; exit 7"_s });
         QCOMPARE(r.exit, 7);
         QVERIFY2(r.err.startsWith("url=http://127.0.0.1:"), r.err.constData()); // the command's output goes to stderr
+        QVERIFY2(r.err.contains(" no_glib=unset"), r.err.constData());
         QVERIFY2(r.out.startsWith("0 exchanges → 0 logical requests, 0 retries; sh exited 7"), r.out.constData());
     }
 
