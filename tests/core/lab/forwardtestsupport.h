@@ -9,6 +9,18 @@
 
 using namespace Qt::StringLiterals; // test code only
 
+// Starts `python3 ARGS` (a test upstream that prints "PORT n" once it listens) in PROCESS; its port, 0 when it
+// did not start or said nothing.
+inline quint16 startPythonUpstream(QProcess& process, const QStringList& args)
+{
+    process.start(u"python3"_s, args);
+    if (!process.waitForStarted(5000))
+        return 0;
+    (void)QTest::qWaitFor([&] { return process.canReadLine() || process.state() != QProcess::Running; }, 10000);
+    const QByteArray line = process.readLine().trimmed();
+    return line.startsWith("PORT ") ? quint16(line.mid(5).toUInt()) : 0;
+}
+
 // The Python upstream, started per test; counts the requests it received (one "REQ" line each).
 class PythonUpstream
 {
@@ -20,12 +32,7 @@ public:
             args << u"--tls"_s << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-cert.pem")
                  << QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/tls/localhost-key.pem");
         }
-        m_process.start(u"python3"_s, args);
-        if (!m_process.waitForStarted(5000))
-            return false;
-        (void)QTest::qWaitFor([&] { return m_process.canReadLine() || m_process.state() != QProcess::Running; }, 10000);
-        const QByteArray line = m_process.readLine().trimmed();
-        m_port = line.startsWith("PORT ") ? quint16(line.mid(5).toUInt()) : 0;
+        m_port = startPythonUpstream(m_process, args);
         return m_port != 0;
     }
     ~PythonUpstream()

@@ -35,12 +35,7 @@ class UploadUpstream
 public:
     bool start()
     {
-        m_process.start(u"python3"_s, { QStringLiteral(RETRYLAB_SOURCE_DIR "/tests/core/lab/upload_upstream.py") });
-        if (!m_process.waitForStarted(5000))
-            return false;
-        (void)QTest::qWaitFor([&] { return m_process.canReadLine() || m_process.state() != QProcess::Running; }, 10000);
-        const QByteArray line = m_process.readLine().trimmed();
-        m_port = line.startsWith("PORT ") ? quint16(line.mid(5).toUInt()) : 0;
+        m_port = startPythonUpstream(m_process, { QStringLiteral(RETRYLAB_SOURCE_DIR "/tests/core/lab/upload_upstream.py") });
         return m_port != 0;
     }
     ~UploadUpstream()
