@@ -144,9 +144,15 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
         m_log->clear();
         m_recordedRequests = m_recordedOperations = 0;
         m_recordedReceipts.clear();
+        m_recordedTwice = 0;
         refreshLedger();
     });
     refreshState();
+}
+
+int LabPanel::shownDuplicates() const
+{
+    return m_duplicatesLabel->text().toInt();
 }
 
 QString LabPanel::shownScenarioName() const
@@ -199,6 +205,7 @@ void LabPanel::showRecording(const QJsonObject& scenario)
     // The events already shown (opening a file shows them all before this is called).
     m_recordedRequests = m_recordedOperations = 0;
     m_recordedReceipts.clear();
+    m_recordedTwice = 0;
     countRecording(0, m_controller->session()->labEvents().size());
     refreshLedger();
 }
@@ -223,7 +230,7 @@ void LabPanel::countRecording(qsizetype from, qsizetype to)
         if (e.kind == LabEvent::Kind::RequestReceived) {
             ++m_recordedRequests;
             if (!e.attemptId.isEmpty())
-                ++m_recordedReceipts[e.attemptId];
+                m_recordedTwice += ++m_recordedReceipts[e.attemptId] == 2 ? 1 : 0;
         } else if (e.kind == LabEvent::Kind::OperationApplied) {
             ++m_recordedOperations;
         }
@@ -258,12 +265,9 @@ void LabPanel::refreshLedger()
     if (m_recording) {
         m_requests = m_recordedRequests;
         m_operations = m_recordedOperations;
-        int twice = 0;
-        for (const int n : std::as_const(m_recordedReceipts))
-            twice += n > 1 ? 1 : 0;
         m_requestsLabel->setText(QString::number(m_requests));
         m_operationsLabel->setText(QString::number(m_operations));
-        m_duplicatesLabel->setText(QString::number(twice));
+        m_duplicatesLabel->setText(QString::number(m_recordedTwice));
         return;
     }
     const LabLedger& ledger = m_controller->lab()->ledger();

@@ -32,6 +32,7 @@ public:
 
     int shownRequests() const { return m_requests; }
     int shownOperations() const { return m_operations; }
+    int shownDuplicates() const; // attempt ids the lab received more than once (the ledger's "twice")
     bool isShowingRecording() const { return m_recording; }
     QString shownScenarioName() const;
     ScenarioEditor* editor() const { return m_editor; }
@@ -76,4 +77,5 @@ private:
     int m_recordedRequests = 0;
     int m_recordedOperations = 0;
     QHash<QString, int> m_recordedReceipts; // attempt id → requests received
+    int m_recordedTwice = 0; // attempt ids received more than once, kept as they are counted (not a scan per refresh)
 };
