@@ -400,14 +400,7 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
     }
     m_exchanges.open(request, *connection);
 
-    qsizetype routeIndex = -1;
-    for (qsizetype i = 0; i < m_scenario.routes.size(); ++i) {
-        const FaultRoute& route = m_scenario.routes.at(i);
-        if (RouteMatcher::methodMatches(route.methods, request.method) && RouteMatcher::pathMatches(route.path, request.path)) {
-            routeIndex = i;
-            break;
-        }
-    }
+    const qsizetype routeIndex = routeIndexFor(request);
     const FaultRoute* route = routeIndex >= 0 ? &m_scenario.routes.at(routeIndex) : nullptr;
     const QByteArray keyHeader = route && route->idempotency.enabled ? route->idempotency.header : QByteArray("Idempotency-Key");
     const QByteArray keyField = combinedHeader(request.headers, keyHeader);
@@ -504,4 +497,14 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
         }
     }
     play(connection, request, routeIndex, event, limiter, verdict);
+}
+
+qsizetype FaultServer::routeIndexFor(const LabRequest& request) const
+{
+    for (qsizetype i = 0; i < m_scenario.routes.size(); ++i) {
+        const FaultRoute& route = m_scenario.routes.at(i);
+        if (RouteMatcher::methodMatches(route.methods, request.method) && RouteMatcher::pathMatches(route.path, request.path))
+            return i;
+    }
+    return -1;
 }

@@ -106,6 +106,7 @@ private:
     // A request's head, its body to come: when it will be forwarded, its body is streamed (faultserverupload.cpp).
     void onHead(LabConnection* connection, const LabRequest& head);
     bool forwardsAtHead(const LabRequest& head) const;
+    qsizetype routeIndexFor(const LabRequest& request) const; // the first route it matches, -1: none
     void startUpload(LabConnection* connection, const LabRequest& request, UpstreamCall* call);
     void onUploadFailed(quint64 requestId, int status, const QString& reason);
     void noteUpload(LabExchange& exchange); // the streamed body's facts into its exchange, as it ends

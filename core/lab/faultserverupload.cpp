@@ -11,7 +11,6 @@
 #include "lab/forwardstream.h"
 #include "lab/labconnection.h"
 #include "lab/labrequest.h"
-#include "lab/routematcher.h"
 #include "lab/upstreamcall.h"
 #include "lab/uploadstream.h"
 
@@ -21,14 +20,7 @@ bool FaultServer::forwardsAtHead(const LabRequest& head) const
 {
     if (head.path.startsWith(u"/_lab/"_s) || activeOutage())
         return false;
-    qsizetype routeIndex = -1;
-    for (qsizetype i = 0; i < m_scenario.routes.size(); ++i) {
-        const FaultRoute& route = m_scenario.routes.at(i);
-        if (RouteMatcher::methodMatches(route.methods, head.method) && RouteMatcher::pathMatches(route.path, head.path)) {
-            routeIndex = i;
-            break;
-        }
-    }
+    const qsizetype routeIndex = routeIndexFor(head);
     if (routeIndex < 0)
         return false;
     const FaultRoute& route = m_scenario.routes.at(routeIndex);
