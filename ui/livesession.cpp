@@ -252,7 +252,7 @@ void LiveSession::onRunFinished(const RunSummary& run)
 
 void LiveSession::onLabEvent(const LabEvent& event)
 {
-    m_labEvents << event;
+    m_labEvents.append(event);
     seen(double(event.atMs));
     schedule();
 }

@@ -6,12 +6,14 @@
 // by default), so 1 000 attempts a second cost one model update per frame, not one per attempt.
 // Finished attempts are rows of one AttemptStore, never full records: the store of the session being shown
 // (showStore(): an opened or played-back session feeds its own rows, nothing is copied) or, for a live
-// batch, a store of its own that packs each attempt as it finishes. Views read them by position.
+// batch, a store of its own that packs each attempt as it finishes. Views read them by position. The lab's
+// events are packed the same way (LabEventStore).
 
 #include "engine/attemptrecord.h"
 #include "engine/runrecord.h"
 #include "lab/labevent.h"
 #include "session/store/attemptstore.h"
+#include "session/store/labeventstore.h"
 
 #include <QHash>
 #include <QList>
@@ -60,7 +62,7 @@ public:
     qsizetype attemptBytes() const;
     bool ownsAttempts() const { return m_store == &m_own; }
     const QList<WaitInfo>& waits() const { return m_waits; }
-    const QList<LabEvent>& labEvents() const { return m_labEvents; }
+    const LabEventStore& labEvents() const { return m_labEvents; } // packed: 64 bytes an event and its texts once
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
     int runIndex(int runId) const { return m_runIndex.value(runId, -1); }
@@ -124,7 +126,7 @@ private:
     const AttemptStore* m_store = &m_own; // the shown session's, or m_own
     QList<quint32> m_rows;
     QList<WaitInfo> m_waits;
-    QList<LabEvent> m_labEvents;
+    LabEventStore m_labEvents;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
     double m_latestMs = 0;
     std::optional<double> m_clockMs;

@@ -225,8 +225,9 @@ private Q_SLOTS:
         QTRY_VERIFY(window.labPanel()->isShowingRecording());
         QCOMPARE(window.labPanel()->shownScenarioName(), u"flaky-api"_s);
         int received = 0;
-        for (const LabEvent& e : window.controller()->session()->labEvents())
-            received += e.kind == LabEvent::Kind::RequestReceived;
+        const LabEventStore& events = window.controller()->session()->labEvents();
+        for (qsizetype i = 0; i < events.size(); ++i)
+            received += events.kind(i) == LabEvent::Kind::RequestReceived;
         QCOMPARE(window.labPanel()->shownRequests(), received);
         QVERIFY(received < 3);
 

@@ -224,14 +224,14 @@ void LabPanel::showLive()
 
 void LabPanel::countRecording(qsizetype from, qsizetype to)
 {
-    const QList<LabEvent>& events = m_controller->session()->labEvents();
+    const LabEventStore& events = m_controller->session()->labEvents();
     for (qsizetype i = from; i < to && i < events.size(); ++i) {
-        const LabEvent& e = events.at(i);
-        if (e.kind == LabEvent::Kind::RequestReceived) {
+        const LabEvent::Kind kind = events.kind(i);
+        if (kind == LabEvent::Kind::RequestReceived) {
             ++m_recordedRequests;
-            if (!e.attemptId.isEmpty())
-                m_recordedTwice += ++m_recordedReceipts[e.attemptId] == 2 ? 1 : 0;
-        } else if (e.kind == LabEvent::Kind::OperationApplied) {
+            if (events.hasAttemptId(i))
+                m_recordedTwice += ++m_recordedReceipts[events.attemptId(i)] == 2 ? 1 : 0;
+        } else if (kind == LabEvent::Kind::OperationApplied) {
             ++m_recordedOperations;
         }
     }
@@ -282,12 +282,16 @@ void LabPanel::refreshLedger()
 
 void LabPanel::onSessionRefreshed(const LiveSessionDelta& delta)
 {
-    const QList<LabEvent>& events = m_controller->session()->labEvents();
+    const LabEventStore& events = m_controller->session()->labEvents();
     QStringList lines;
     // The log keeps its last kMaxLogLines lines: a larger delta (a session opened whole) writes only those.
     const qsizetype from = std::max(delta.labEventsBefore, delta.labEventsAfter - kMaxLogLines);
     for (qsizetype i = from; i < delta.labEventsAfter && i < events.size(); ++i) {
-        const LabEvent& e = events.at(i);
+        const LabEvent::Kind kind = events.kind(i);
+        if (kind != LabEvent::Kind::RequestReceived && kind != LabEvent::Kind::ResponseFinished
+            && kind != LabEvent::Kind::OperationApplied)
+            continue; // no line: the event is not rebuilt
+        const LabEvent e = events.at(i);
         const QString at = tr("+%1 ms").arg(e.atMs);
         switch (e.kind) {
         case LabEvent::Kind::RequestReceived:

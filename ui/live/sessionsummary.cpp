@@ -46,14 +46,15 @@ void SessionSummaryBuilder::update(const LiveSession& session, const LiveSession
             m_runTimeMs += took;
         }
     }
-    const QList<LabEvent>& events = session.labEvents();
+    const LabEventStore& events = session.labEvents();
     for (qsizetype i = delta.labEventsBefore; i < delta.labEventsAfter && i < events.size(); ++i) {
-        const LabEvent& e = events.at(i);
-        if (e.kind == LabEvent::Kind::RequestReceived) {
+        const LabEvent::Kind kind = events.kind(i);
+        if (kind == LabEvent::Kind::RequestReceived) {
             ++m_serverRequests;
-        } else if (e.kind == LabEvent::Kind::OperationApplied) {
+        } else if (kind == LabEvent::Kind::OperationApplied) {
             ++m_applied;
-            if (!e.idempotencyKey.isEmpty() && m_appliedKeys[e.idempotencyKey]++ > 0)
+            const QString key = events.idempotencyKey(i);
+            if (!key.isEmpty() && m_appliedKeys[key]++ > 0)
                 ++m_duplicates;
         }
     }

@@ -36,13 +36,13 @@ void TimelineModel::clear()
     *this = TimelineModel();
 }
 
-void TimelineModel::addLab(const LabEvent& event, int ref, int lane)
+void TimelineModel::addLab(const LabEventStore& events, int ref, int lane)
 {
     TimelineMark mark;
-    mark.kind = event.kind == LabEvent::Kind::OperationApplied ? TimelineMark::Kind::LabApplied
-                                                               : TimelineMark::Kind::LabReceived;
+    mark.kind = events.kind(ref) == LabEvent::Kind::OperationApplied ? TimelineMark::Kind::LabApplied
+                                                                      : TimelineMark::Kind::LabReceived;
     mark.ref = ref;
-    mark.startMs = mark.endMs = double(event.atMs);
+    mark.startMs = mark.endMs = double(events.atMs(ref));
     if (lane >= 0 && lane < m_lanes.size())
         m_lanes[lane].append(mark);
     else
@@ -127,23 +127,26 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             m_live.append({ lane, TimelineMark { TimelineMark::Kind::Phase, quint8(span.phase), true, a.index, i, span.startMs, span.endMs } });
     }
 
-    const QList<LabEvent>& events = session.labEvents();
+    const LabEventStore& events = session.labEvents();
     QList<QPair<int, int>> pending;
     for (const auto& [ref, waited] : std::as_const(m_pendingLab)) {
-        const int lane = m_attemptLane.value(events.value(ref).attemptId, -1);
+        if (ref < 0 || ref >= events.size())
+            continue;
+        const int lane = m_attemptLane.value(events.attemptId(ref), -1);
         if (lane >= 0 || waited + 1 >= kLabWaitUpdates)
-            addLab(events.at(ref), ref, lane);
+            addLab(events, ref, lane);
         else
             pending.append({ ref, waited + 1 });
     }
     for (qsizetype i = delta.labEventsBefore; i < delta.labEventsAfter && i < events.size(); ++i) {
-        const LabEvent& e = events.at(i);
-        if (e.kind != LabEvent::Kind::RequestReceived && e.kind != LabEvent::Kind::OperationApplied)
+        const LabEvent::Kind kind = events.kind(i);
+        if (kind != LabEvent::Kind::RequestReceived && kind != LabEvent::Kind::OperationApplied)
             continue;
-        seen(double(e.atMs));
-        const int lane = e.attemptId.isEmpty() ? -1 : m_attemptLane.value(e.attemptId, -1);
-        if (lane >= 0 || e.attemptId.isEmpty())
-            addLab(e, int(i), lane);
+        seen(double(events.atMs(i)));
+        const bool hasId = events.hasAttemptId(i);
+        const int lane = hasId ? m_attemptLane.value(events.attemptId(i), -1) : -1;
+        if (lane >= 0 || !hasId)
+            addLab(events, int(i), lane);
         else
             pending.append({ int(i), 0 });
     }
@@ -301,7 +304,7 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
     case TimelineMark::Kind::LabApplied: {
         if (m.ref < 0 || m.ref >= session.labEvents().size())
             return {};
-        const LabEvent& e = session.labEvents().at(m.ref);
+        const LabEvent e = session.labEvents().at(m.ref);
         const QString what = m.kind == TimelineMark::Kind::LabApplied ? tr("Fault lab: operation applied")
                                                                        : tr("Fault lab: request received");
         return what + u'\n' + e.toLogLine();

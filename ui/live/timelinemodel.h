@@ -70,7 +70,7 @@ public:
     std::optional<std::pair<double, double>> attemptSpan(int lane, int attempt) const;
 
 private:
-    void addLab(const LabEvent& event, int ref, int lane);
+    void addLab(const LabEventStore& events, int ref, int lane);
     QString describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const;
 
     QList<QList<TimelineMark>> m_lanes;

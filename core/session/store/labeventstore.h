@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The fault lab's events in compact form, for views that hold every event of a long batch: 64 bytes an
+// event and its texts interned once in a StringPool (method, path, route and step repeat on every request;
+// an attempt id is shared by the three or four events of its exchange), instead of a LabEvent of 216 bytes
+// with up to seven strings allocated each. at() rebuilds the full LabEvent; the accessors read one field
+// without building it. Events live in chunks of a fixed size: appending never moves what is held.
+// Texts round-trip through UTF-8, which is exact for every string the lab builds (decoded from bytes, so
+// no lone surrogates).
+
+#include "lab/labevent.h"
+#include "session/store/stringpool.h"
+
+#include <memory>
+#include <vector>
+
+class LabEventStore
+{
+public:
+    qsizetype size() const { return m_size; }
+    bool isEmpty() const { return m_size == 0; }
+
+    void append(const LabEvent& event);
+    LabEvent at(qsizetype i) const;
+    LabEvent value(qsizetype i) const { return i >= 0 && i < m_size ? at(i) : LabEvent(); } // default when out of range
+
+    LabEvent::Kind kind(qsizetype i) const { return LabEvent::Kind(packed(i).kind); }
+    qint64 atMs(qsizetype i) const { return packed(i).atMs; }
+    bool hasAttemptId(qsizetype i) const { return packed(i).attemptId != 0; }
+    QString attemptId(qsizetype i) const { return m_strings.string(packed(i).attemptId); }
+    QString idempotencyKey(qsizetype i) const { return m_strings.string(packed(i).idempotencyKey); }
+
+    void clear();
+    qsizetype memoryBytes() const;
+
+private:
+    struct Packed
+    {
+        qint64 atMs;
+        quint64 connectionId;
+        quint64 requestId;
+        quint32 method;
+        quint32 path;
+        quint32 route;
+        quint32 stepKind;
+        quint32 attemptId;
+        quint32 idempotencyKey;
+        quint32 detail;
+        qint32 status;
+        quint8 kind;
+        bool applied;
+    };
+    static constexpr qsizetype kChunk = 1024; // events a chunk (64 KiB)
+    const Packed& packed(qsizetype i) const { return m_chunks[size_t(i / kChunk)][size_t(i % kChunk)]; }
+
+    std::vector<std::unique_ptr<Packed[]>> m_chunks;
+    qsizetype m_size = 0;
+    StringPool m_strings;
+};

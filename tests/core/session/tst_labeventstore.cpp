@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The packed lab events a live view holds (issue 11 §2: the live window's memory per attempt): every field
+// of every event reads back as it was appended, across chunk boundaries, the one-field accessors agree with
+// the rebuilt event, texts that repeat are stored once, and an event costs well under the 216-byte struct
+// plus its strings that the view held before.
+
+#include "session/store/labeventstore.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+class TestLabEventStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fieldsReadBack_data();
+    void fieldsReadBack();
+    void eventsAcrossChunks();
+    void outOfRangeValueIsDefault();
+    void repeatedTextsAreStoredOnce();
+    void clearStartsOver();
+};
+
+void TestLabEventStore::fieldsReadBack_data()
+{
+    QTest::addColumn<LabEvent>("event");
+    LabEvent full;
+    full.kind = LabEvent::Kind::OperationApplied;
+    full.atMs = 9'007'199'254'740'993; // beyond a double's exact integers: stored as an integer
+    full.connectionId = 0xFFFF'FFFF'FFFF'FFF0ULL;
+    full.requestId = 42;
+    full.method = "PATCH";
+    full.path = u"/v1/payments/pay_é?x=1"_s;
+    full.route = u"payments"_s;
+    full.stepKind = u"respond"_s;
+    full.status = 201;
+    full.attemptId = u"3f1c9e2a-77b0-4a51-9c1e-2d5b8f0a6e11"_s;
+    full.idempotencyKey = u"key-€-1"_s;
+    full.applied = true;
+    full.detail = u"applied settlement, key k1 — 日本"_s;
+    QTest::newRow("every field") << full;
+    QTest::newRow("default") << LabEvent();
+    LabEvent dropped;
+    dropped.kind = LabEvent::Kind::UpstreamFailed;
+    dropped.atMs = -5; // before the clock's origin
+    dropped.status = -1;
+    dropped.detail = u"connection refused"_s;
+    QTest::newRow("negative numbers, last kind") << dropped;
+}
+
+void TestLabEventStore::fieldsReadBack()
+{
+    QFETCH(LabEvent, event);
+    LabEventStore store;
+    store.append(event);
+    QCOMPARE(store.size(), 1);
+    const LabEvent back = store.at(0);
+    QCOMPARE(back.kind, event.kind);
+    QCOMPARE(back.atMs, event.atMs);
+    QCOMPARE(back.connectionId, event.connectionId);
+    QCOMPARE(back.requestId, event.requestId);
+    QCOMPARE(back.method, event.method);
+    QCOMPARE(back.path, event.path);
+    QCOMPARE(back.route, event.route);
+    QCOMPARE(back.stepKind, event.stepKind);
+    QCOMPARE(back.status, event.status);
+    QCOMPARE(back.attemptId, event.attemptId);
+    QCOMPARE(back.idempotencyKey, event.idempotencyKey);
+    QCOMPARE(back.applied, event.applied);
+    QCOMPARE(back.detail, event.detail);
+    QCOMPARE(back.toLogLine(), event.toLogLine());
+    // The one-field accessors read the same values without rebuilding the event.
+    QCOMPARE(store.kind(0), event.kind);
+    QCOMPARE(store.atMs(0), event.atMs);
+    QCOMPARE(store.hasAttemptId(0), !event.attemptId.isEmpty());
+    QCOMPARE(store.attemptId(0), event.attemptId);
+    QCOMPARE(store.idempotencyKey(0), event.idempotencyKey);
+}
+
+void TestLabEventStore::eventsAcrossChunks()
+{
+    // 1 024 events a chunk: the first, both sides of each boundary and the last read back.
+    LabEventStore store;
+    const int n = 5000;
+    for (int i = 0; i < n; ++i) {
+        LabEvent e;
+        e.kind = LabEvent::Kind(i % 10);
+        e.atMs = i * 7;
+        e.requestId = quint64(i);
+        e.attemptId = u"attempt-%1"_s.arg(i / 3);
+        e.path = i % 2 ? u"/a"_s : u"/b"_s;
+        store.append(e);
+    }
+    QCOMPARE(store.size(), n);
+    for (int i = 0; i < n; ++i) {
+        const LabEvent e = store.at(i);
+        if (e.requestId != quint64(i) || e.atMs != i * 7 || e.kind != LabEvent::Kind(i % 10)
+            || e.attemptId != u"attempt-%1"_s.arg(i / 3) || e.path != (i % 2 ? u"/a"_s : u"/b"_s))
+            QFAIL(qPrintable(u"event %1 reads back request %2 at %3 ms"_s.arg(i).arg(e.requestId).arg(e.atMs)));
+    }
+}
+
+void TestLabEventStore::outOfRangeValueIsDefault()
+{
+    LabEventStore store;
+    LabEvent e;
+    e.requestId = 7;
+    store.append(e);
+    QCOMPARE(store.value(0).requestId, 7u);
+    QCOMPARE(store.value(1).requestId, 0u);
+    QCOMPARE(store.value(-1).requestId, 0u);
+}
+
+void TestLabEventStore::repeatedTextsAreStoredOnce()
+{
+    // A lab's events repeat method, path, route and step on every request, and an attempt id on the three
+    // or four events of its exchange: 12 000 events of 3 000 exchanges hold one copy of each text, so an
+    // event costs its 64 bytes plus its share of the ids (the QList<LabEvent> it replaces cost 216 bytes
+    // an event plus up to seven allocated strings).
+    LabEventStore store;
+    const int exchanges = 3000;
+    for (int x = 0; x < exchanges; ++x) {
+        for (LabEvent::Kind kind : { LabEvent::Kind::RequestReceived, LabEvent::Kind::ResponseStarted,
+                 LabEvent::Kind::ResponseFinished, LabEvent::Kind::OperationApplied }) {
+            LabEvent e;
+            e.kind = kind;
+            e.method = "POST";
+            e.path = u"/api/orders"_s;
+            e.route = u"create-order"_s;
+            e.stepKind = u"respond"_s;
+            e.attemptId = u"3f1c9e2a-77b0-4a51-9c1e-%1"_s.arg(x, 12, 10, QLatin1Char('0'));
+            store.append(e);
+        }
+    }
+    const double perEvent = double(store.memoryBytes()) / store.size();
+    qInfo("%.1f bytes an event", perEvent);
+    QVERIFY2(perEvent < 100, qPrintable(u"%1 bytes an event"_s.arg(perEvent)));
+    QVERIFY(perEvent >= 64); // the packed event itself: the measure counts what is held
+}
+
+void TestLabEventStore::clearStartsOver()
+{
+    LabEventStore store;
+    LabEvent e;
+    e.path = u"/x"_s;
+    for (int i = 0; i < 3000; ++i)
+        store.append(e);
+    store.clear();
+    QCOMPARE(store.size(), 0);
+    QVERIFY(store.isEmpty());
+    e.path = u"/y"_s;
+    store.append(e);
+    QCOMPARE(store.at(0).path, u"/y"_s);
+}
+
+QTEST_GUILESS_MAIN(TestLabEventStore)
+#include "tst_labeventstore.moc"
