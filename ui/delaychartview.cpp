@@ -203,7 +203,7 @@ void DelayChartView::changeEvent(QEvent* event)
 
 void DelayChartView::onRefreshed(const LiveSessionDelta& delta)
 {
-    const QList<WaitInfo>& waits = m_session->waits();
+    const WaitStore& waits = m_session->waits();
     for (qsizetype i = delta.waitsBefore; i < delta.waitsAfter && i < waits.size(); ++i)
         m_data.add(waits.at(i));
     if (m_session->lastPolicy() && (!m_policy || !(*m_policy == *m_session->lastPolicy()))) {

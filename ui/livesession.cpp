@@ -104,13 +104,14 @@ int LiveSession::upsertRun(const RunSummary& run)
     if (index < 0) {
         index = int(m_runs.size());
         m_runIndex.insert(run.runId, index);
-        m_runs << RunProgress();
-        m_runAttempts << RunAttempts();
+        m_runs.append(run);
+        m_runAttempts.append(RunAttempts());
+    } else {
+        m_runs.replace(index, run);
     }
-    // The facts; its attempts came one by one (onAttemptFinished / onAttemptStored). The request and the
-    // policy are not kept per run (they are most of a RunSummary's 950 bytes): only the newest run's policy,
-    // which the delay chart draws its envelope from.
-    m_runs[index] = run;
+    // The facts, packed; its attempts came one by one (onAttemptFinished / onAttemptStored). The request and
+    // the policy are not kept per run (they are most of a RunSummary's 950 bytes): only the newest run's
+    // policy, which the delay chart draws its envelope from.
     if (index == m_runs.size() - 1 && !(m_lastPolicy && *m_lastPolicy == run.policy))
         m_lastPolicy = run.policy;
     return index;
@@ -237,7 +238,7 @@ void LiveSession::finished(const PackedAttempt& attempt, qsizetype row)
 
 void LiveSession::onWaitScheduled(const WaitInfo& wait)
 {
-    m_waits << wait;
+    m_waits.append(wait);
     seen(toMs(wait.scheduledAt));
     touch(runIndex(wait.runId));
 }

@@ -14,6 +14,8 @@
 #include "lab/labevent.h"
 #include "session/store/attemptstore.h"
 #include "session/store/labeventstore.h"
+#include "session/store/runprogressstore.h"
+#include "session/store/waitstore.h"
 
 #include <QHash>
 #include <QList>
@@ -48,10 +50,14 @@ public:
 
     // Runs in the order they started: their facts only (`attempts` is empty: each attempt is held once,
     // in the store; attemptCount() and lastAttemptFinished() say what a view needs per run).
-    const QList<RunProgress>& runs() const { return m_runs; }
+    // Packed (RunProgressStore): at(i) rebuilds run i, runId(i) and outcome(i) read one field.
+    const RunProgressStore& runs() const { return m_runs; }
     const std::optional<RetryPolicy>& lastPolicy() const { return m_lastPolicy; } // the newest run's
-    int attemptCount(int runIndex) const { return m_runAttempts.value(runIndex).count; }
-    std::optional<MonoTime> lastAttemptFinished(int runIndex) const { return m_runAttempts.value(runIndex).lastFinished; }
+    int attemptCount(int runIndex) const { return hasRun(runIndex) ? m_runAttempts[runIndex].count : 0; }
+    std::optional<MonoTime> lastAttemptFinished(int runIndex) const
+    {
+        return hasRun(runIndex) ? m_runAttempts[runIndex].lastFinished : std::nullopt;
+    }
     // Finished attempts of every run, in the order they finished: attempt I is row attemptRow(I) of store().
     qsizetype finishedAttempts() const { return m_rows.size(); }
     AttemptRecord attempt(qsizetype i) const { return store().record(m_rows.at(i)); }
@@ -61,7 +67,7 @@ public:
     // The memory the finished attempts take here (their rows, and the store when it is this session's own).
     qsizetype attemptBytes() const;
     bool ownsAttempts() const { return m_store == &m_own; }
-    const QList<WaitInfo>& waits() const { return m_waits; }
+    const WaitStore& waits() const { return m_waits; } // packed: at(i) rebuilds wait i
     const LabEventStore& labEvents() const { return m_labEvents; } // packed: 64 bytes an event and its texts once
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
@@ -112,20 +118,22 @@ private:
     void finished(const PackedAttempt& attempt, qsizetype row);
     void takeOwnership(); // the shown rows copied into m_own, and the shown store let go
 
+    bool hasRun(int runIndex) const { return runIndex >= 0 && runIndex < m_runs.size(); }
+
     struct RunAttempts
     {
         int count = 0;
         std::optional<MonoTime> lastFinished;
     };
-    QList<RunProgress> m_runs;
+    RunProgressStore m_runs;
     std::optional<RetryPolicy> m_lastPolicy;
-    QList<RunAttempts> m_runAttempts; // parallel to m_runs
+    ChunkedRows<RunAttempts, 4096> m_runAttempts; // parallel to m_runs
     QHash<int, int> m_runIndex;
     std::shared_ptr<const class Session> m_shown;
     AttemptStore m_own;
     const AttemptStore* m_store = &m_own; // the shown session's, or m_own
     QList<quint32> m_rows;
-    QList<WaitInfo> m_waits;
+    WaitStore m_waits;
     LabEventStore m_labEvents;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
     double m_latestMs = 0;

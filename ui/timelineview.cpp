@@ -447,7 +447,7 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event)
         if (!m_dragging) {
             const auto hit = hitAt(e->position().toPoint());
             if (hit && hit->mark.kind == TimelineMark::Kind::Phase && hit->lane < m_session->runs().size()) {
-                const int runId = m_session->runs().at(hit->lane).runId;
+                const int runId = m_session->runs().runId(hit->lane);
                 m_selectedRun = runId;
                 m_selectedAttempt = hit->mark.attempt;
                 m_item->setSelection(hit->lane, hit->mark.attempt);

@@ -12,6 +12,7 @@
 #include <QTest>
 
 using namespace livefixture;
+using namespace Qt::StringLiterals;
 
 Q_DECLARE_METATYPE(QList<PhaseSpan>)
 
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void percentiles();
     void summary();
     void summaryIncremental();
+    void summaryDuplicateApplications();
 };
 
 void TestLiveSeries::phaseSpans_data()
@@ -309,6 +311,37 @@ void TestLiveSeries::summaryIncremental()
     QCOMPARE(b.summary().attempts, 4);
     b.clear();
     QCOMPARE(b.summary().runs, 0);
+}
+
+void TestLiveSeries::summaryDuplicateApplications()
+{
+    // An operation applied again under a key already applied counts once per repeat, across refreshes;
+    // applications without a key never do.
+    LiveSession session;
+    SessionSummaryBuilder b;
+    QObject::connect(&session, &LiveSession::refreshed, &session, [&](const LiveSessionDelta& d) { b.update(session, d); });
+    const auto applied = [&](const QString& key) {
+        LabEvent e;
+        e.kind = LabEvent::Kind::OperationApplied;
+        e.idempotencyKey = key;
+        e.applied = true;
+        session.onLabEvent(e);
+    };
+    applied(u"k1"_s);
+    applied(u"k2"_s);
+    applied(u"k1"_s);
+    session.flush();
+    QCOMPARE(b.summary().operationsApplied, 3);
+    QCOMPARE(b.summary().duplicateApplications, 1);
+    applied(QString());
+    applied(QString());
+    applied(u"k1"_s);
+    applied(u"ключ-2"_s);
+    session.flush();
+    QCOMPARE(b.summary().operationsApplied, 7);
+    QCOMPARE(b.summary().duplicateApplications, 2);
+    b.clear();
+    QCOMPARE(b.summary().duplicateApplications, 0);
 }
 
 QTEST_MAIN(TestLiveSeries)

@@ -23,16 +23,19 @@ void SessionSummaryBuilder::clear()
 
 void SessionSummaryBuilder::update(const LiveSession& session, const LiveSessionDelta& delta)
 {
-    const QList<RunProgress>& runs = session.runs();
+    const RunProgressStore& runs = session.runs();
     m_runs = int(runs.size());
     m_attempts = int(session.finishedAttempts());
     for (const int index : delta.changedRuns) {
-        if (index < 0 || index >= runs.size() || m_finished.contains(index))
+        if (index < 0 || index >= runs.size() || (size_t(index) < m_counted.size() && m_counted[size_t(index)]))
             continue;
         const RunProgress& r = runs.at(index);
         if (r.outcome == FinalKind::None)
             continue;
-        m_finished.insert(index);
+        if (size_t(index) >= m_counted.size())
+            m_counted.resize(size_t(index) + 1, false);
+        m_counted[size_t(index)] = true;
+        ++m_finishedRuns;
         m_succeeded += r.succeeded() ? 1 : 0;
         const int attempts = session.attemptCount(index);
         m_finishedAttempts += attempts;
@@ -53,9 +56,13 @@ void SessionSummaryBuilder::update(const LiveSession& session, const LiveSession
             ++m_serverRequests;
         } else if (kind == LabEvent::Kind::OperationApplied) {
             ++m_applied;
-            const QString key = events.idempotencyKey(i);
-            if (!key.isEmpty() && m_appliedKeys[key]++ > 0)
-                ++m_duplicates;
+            if (const QByteArrayView key = events.idempotencyKeyUtf8(i); !key.isEmpty()) {
+                const quint32 id = m_appliedKeys.intern(key);
+                if (id >= m_appliedTimes.size())
+                    m_appliedTimes.resize(size_t(id) + 1, 0);
+                if (m_appliedTimes[id]++ > 0)
+                    ++m_duplicates;
+            }
         }
     }
 }
@@ -64,7 +71,7 @@ SessionSummary SessionSummaryBuilder::summary() const
 {
     SessionSummary s;
     s.runs = m_runs;
-    s.finishedRuns = int(m_finished.size());
+    s.finishedRuns = m_finishedRuns;
     s.succeededRuns = m_succeeded;
     s.attempts = m_attempts;
     s.maxAttemptsPerRun = m_maxAttempts;

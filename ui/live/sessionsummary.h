@@ -7,11 +7,14 @@
 // Percentiles use the nearest-rank method: the ⌈p·n⌉-th smallest value.
 
 #include "livesession.h"
+#include "session/store/stringpool.h"
 
 #include <QHash>
 #include <QList>
 #include <QMap>
 #include <QSet>
+
+#include <vector>
 
 struct SessionSummary
 {
@@ -49,11 +52,15 @@ public:
     SessionSummary summary() const;
 
 private:
-    QSet<int> m_finished; // run indexes already counted
+    std::vector<bool> m_counted; // by run index: already counted (a bit a run, not a hash node)
+    int m_finishedRuns = 0;
     QList<double> m_latencies;
     QMap<int, int> m_outcomes; // FinalKind → runs
     QMap<int, int> m_attemptCounts; // attempts → runs
-    QHash<QString, int> m_appliedKeys;
+    // Idempotency keys of applied operations, interned (their bytes and 12 bytes each, not a QString key and
+    // a hash node), with how often each was applied.
+    StringPool m_appliedKeys;
+    std::vector<int> m_appliedTimes; // by key id
     int m_runs = 0;
     int m_succeeded = 0;
     int m_finishedAttempts = 0; // of finished runs

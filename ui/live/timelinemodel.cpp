@@ -44,15 +44,42 @@ void TimelineModel::addLab(const LabEventStore& events, int ref, int lane)
     mark.ref = ref;
     mark.startMs = mark.endMs = double(events.atMs(ref));
     if (lane >= 0 && lane < m_lanes.size())
-        m_lanes[lane].append(mark);
+        appendMark(lane, mark);
     else
         m_unmatched.append(mark);
     ++m_labTicks;
 }
 
+void TimelineModel::appendMark(int lane, const TimelineMark& mark)
+{
+    const auto at = qint32(m_marks.size());
+    m_marks.append(mark);
+    m_next.append(-1);
+    Lane& l = m_lanes[lane];
+    if (l.last >= 0)
+        m_next[l.last] = at;
+    else
+        l.first = at;
+    l.last = at;
+}
+
+void TimelineModel::setAttemptLane(QByteArrayView attemptId, int lane)
+{
+    const quint32 id = m_attemptIds.intern(attemptId);
+    if (id >= m_attemptIdLane.size())
+        m_attemptIdLane.resize(size_t(id) + 1, -1);
+    m_attemptIdLane[id] = lane;
+}
+
+int TimelineModel::attemptLane(QByteArrayView attemptId) const
+{
+    const std::optional<quint32> id = attemptId.isEmpty() ? std::nullopt : m_attemptIds.find(attemptId);
+    return id && *id < m_attemptIdLane.size() ? m_attemptIdLane[*id] : -1;
+}
+
 void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& delta)
 {
-    const QList<RunProgress>& runs = session.runs();
+    const RunProgressStore& runs = session.runs();
     const auto seen = [this](double ms) {
         m_startMs = m_anything ? std::min(m_startMs, ms) : ms;
         m_anything = true;
@@ -61,9 +88,9 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         const RunProgress& run = runs.at(m_lanes.size());
         if (run.startedAt)
             seen(toMs(*run.startedAt));
-        m_lanes.append(QList<TimelineMark>());
-        m_finalMarked.append(false);
-        m_runIds.append(run.runId);
+        Lane lane;
+        lane.runId = run.runId;
+        m_lanes.append(lane);
     }
 
     // Straight from the packed rows: the moments and the attempt id, no record built per attempt.
@@ -74,28 +101,27 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         if (lane < 0 || lane >= m_lanes.size())
             continue;
         if (a.attemptId)
-            m_attemptLane.insert(store.strings().string(a.attemptId), lane);
+            setAttemptLane(store.strings().view(a.attemptId), lane);
         const QList<PhaseSpan> spans = attemptPhaseSpans(store.timestamps(session.attemptRow(i)));
         for (const PhaseSpan& span : spans) {
-            m_lanes[lane].append({ TimelineMark::Kind::Phase, quint8(span.phase), false, a.index, int(i), span.startMs, span.endMs });
+            appendMark(lane, { TimelineMark::Kind::Phase, quint8(span.phase), false, a.index, int(i), span.startMs, span.endMs });
             seen(span.startMs);
             ++m_phases;
         }
     }
 
-    const QList<WaitInfo>& waits = session.waits();
+    const WaitStore& waits = session.waits();
     for (qsizetype i = delta.waitsBefore; i < delta.waitsAfter && i < waits.size(); ++i) {
-        const WaitInfo& w = waits.at(i);
-        const int lane = session.runIndex(w.runId);
+        const int lane = session.runIndex(waits.runId(i));
         if (lane < 0 || lane >= m_lanes.size())
             continue;
-        m_lanes[lane].append({ TimelineMark::Kind::Wait, quint8(w.decision.source), false, w.nextIndex, int(i),
-            toMs(w.scheduledAt), toMs(w.dueAt) });
+        appendMark(lane, { TimelineMark::Kind::Wait, quint8(waits.source(i)), false, waits.nextIndex(i), int(i),
+            toMs(waits.scheduledAt(i)), toMs(waits.dueAt(i)) });
         ++m_waits;
     }
 
     for (const int index : delta.changedRuns) {
-        if (index < 0 || index >= m_lanes.size() || m_finalMarked.at(index))
+        if (index < 0 || index >= m_lanes.size() || m_lanes[index].finalMarked)
             continue;
         const RunProgress& run = runs.at(index);
         if (run.outcome == FinalKind::None)
@@ -105,8 +131,8 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             if (const std::optional<MonoTime> last = session.lastAttemptFinished(index))
                 at = toMs(*last);
         }
-        m_lanes[index].append({ TimelineMark::Kind::Outcome, quint8(run.outcome), false, 0, index, at, at });
-        m_finalMarked[index] = true;
+        appendMark(index, { TimelineMark::Kind::Outcome, quint8(run.outcome), false, 0, index, at, at });
+        m_lanes[index].finalMarked = true;
         ++m_outcomes;
     }
 
@@ -121,7 +147,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         if (lane < 0 || lane >= m_lanes.size())
             continue;
         if (!a.attemptId.isEmpty())
-            m_attemptLane.insert(a.attemptId, lane);
+            setAttemptLane(a.attemptId.toUtf8(), lane);
         const QList<PhaseSpan> spans = attemptPhaseSpans(a, now);
         for (const PhaseSpan& span : spans)
             m_live.append({ lane, TimelineMark { TimelineMark::Kind::Phase, quint8(span.phase), true, a.index, i, span.startMs, span.endMs } });
@@ -132,7 +158,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     for (const auto& [ref, waited] : std::as_const(m_pendingLab)) {
         if (ref < 0 || ref >= events.size())
             continue;
-        const int lane = m_attemptLane.value(events.attemptId(ref), -1);
+        const int lane = attemptLane(events.attemptIdUtf8(ref));
         if (lane >= 0 || waited + 1 >= kLabWaitUpdates)
             addLab(events, ref, lane);
         else
@@ -144,7 +170,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             continue;
         seen(double(events.atMs(i)));
         const bool hasId = events.hasAttemptId(i);
-        const int lane = hasId ? m_attemptLane.value(events.attemptId(i), -1) : -1;
+        const int lane = hasId ? attemptLane(events.attemptIdUtf8(i)) : -1;
         if (lane >= 0 || !hasId)
             addLab(events, int(i), lane);
         else
@@ -155,7 +181,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     for (qsizetype i = 0; i < delta.changedRuns.size(); ++i) {
         const int lane = delta.changedRuns.at(i);
         if (lane >= 0 && lane < m_lanes.size()) {
-            for (const TimelineMark& m : std::as_const(m_lanes.at(lane)))
+            for (const TimelineMark& m : this->lane(lane))
                 m_contentEndMs = std::max(m_contentEndMs, m.endMs);
         }
     }
@@ -199,7 +225,7 @@ std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double to
             bestDistance = distance;
         }
     };
-    for (const TimelineMark& m : m_lanes.at(lane))
+    for (const TimelineMark& m : this->lane(lane))
         consider(m);
     for (const auto& [l, m] : m_live) {
         if (l == lane)
@@ -219,7 +245,7 @@ std::optional<std::pair<double, double>> TimelineModel::attemptSpan(int lane, in
         span = span ? std::pair { std::min(span->first, m.startMs), std::max(span->second, m.endMs) }
                     : std::pair { m.startMs, m.endMs };
     };
-    for (const TimelineMark& m : m_lanes.at(lane))
+    for (const TimelineMark& m : this->lane(lane))
         take(m);
     for (const auto& [l, m] : m_live) {
         if (l == lane)
@@ -265,7 +291,7 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
     case TimelineMark::Kind::Wait: {
         if (m.ref < 0 || m.ref >= session.waits().size())
             return {};
-        const WaitInfo& w = session.waits().at(m.ref);
+        const WaitInfo w = session.waits().at(m.ref);
         const RetryDecision& d = w.decision;
         QStringList lines;
         lines << tr("Run %1 · wait before attempt %2").arg(w.runId).arg(w.nextIndex);

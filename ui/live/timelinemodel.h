@@ -7,12 +7,16 @@
 // refresh (there are at most as many as the concurrency). No widgets here: tested on its own.
 
 #include "livesession.h"
+#include "session/store/chunkedrows.h"
+#include "session/store/stringpool.h"
 
 #include <QCoreApplication>
 #include <QHash>
 #include <QList>
 
+#include <iterator>
 #include <optional>
+#include <vector>
 
 struct TimelineMark
 {
@@ -24,6 +28,56 @@ struct TimelineMark
     int ref = -1; // attempts() (Phase), waits() (Wait), runs() (Outcome), labEvents() (Lab*)
     double startMs = 0;
     double endMs = 0;
+};
+
+// The marks of one lane in the order they were added: a chain through the model's one arena of marks
+// (a list per lane cost its header, its allocation and the room its appends doubled into, per run).
+class TimelineLaneMarks
+{
+public:
+    using Arena = ChunkedRows<TimelineMark, 2048>; // 64 KiB a chunk
+    using Links = ChunkedRows<qint32, 8192>; // parallel to the arena: the lane's next mark, -1 at its end
+
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = TimelineMark;
+        using difference_type = qsizetype;
+        using pointer = const TimelineMark*;
+        using reference = const TimelineMark&;
+        const_iterator() = default;
+        const_iterator(const Arena* marks, const Links* next, qint32 at) : m_marks(marks), m_next(next), m_at(at) { }
+        const TimelineMark& operator*() const { return (*m_marks)[m_at]; }
+        const TimelineMark* operator->() const { return &(*m_marks)[m_at]; }
+        const_iterator& operator++()
+        {
+            m_at = (*m_next)[m_at];
+            return *this;
+        }
+        const_iterator operator++(int)
+        {
+            const_iterator before = *this;
+            ++*this;
+            return before;
+        }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_at == b.m_at; }
+
+    private:
+        const Arena* m_marks = nullptr;
+        const Links* m_next = nullptr;
+        qint32 m_at = -1;
+    };
+
+    TimelineLaneMarks(const Arena* marks, const Links* next, qint32 first) : m_marks(marks), m_next(next), m_first(first) { }
+    const_iterator begin() const { return { m_marks, m_next, m_first }; }
+    const_iterator end() const { return { m_marks, m_next, -1 }; }
+    bool isEmpty() const { return m_first < 0; }
+
+private:
+    const Arena* m_marks;
+    const Links* m_next;
+    qint32 m_first;
 };
 
 struct TimelineHit
@@ -40,8 +94,8 @@ public:
     void update(const LiveSession& session, const LiveSessionDelta& delta);
 
     int laneCount() const { return int(m_lanes.size()); }
-    int runIdOfLane(int lane) const { return m_runIds.value(lane); }
-    const QList<TimelineMark>& lane(int index) const { return m_lanes.at(index); }
+    int runIdOfLane(int lane) const { return lane >= 0 && lane < m_lanes.size() ? m_lanes[lane].runId : 0; }
+    TimelineLaneMarks lane(int index) const { return { &m_marks, &m_next, m_lanes[index].first }; }
     // Phase spans of attempts in flight, with their lanes (rebuilt on every update).
     const QList<QPair<int, TimelineMark>>& live() const { return m_live; }
     const QList<AttemptRecord>& liveAttempts() const { return m_liveAttempts; }
@@ -73,13 +127,27 @@ private:
     void addLab(const LabEventStore& events, int ref, int lane);
     QString describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const;
 
-    QList<QList<TimelineMark>> m_lanes;
-    QList<bool> m_finalMarked;
-    QList<int> m_runIds; // lane → run id
+    void appendMark(int lane, const TimelineMark& mark);
+
+    struct Lane
+    {
+        qint32 first = -1; // into m_marks; -1: none yet
+        qint32 last = -1;
+        int runId = 0;
+        bool finalMarked = false;
+    };
+    ChunkedRows<Lane, 4096> m_lanes; // one per run, in start order
+    TimelineLaneMarks::Arena m_marks; // every lane's marks
+    TimelineLaneMarks::Links m_next;
     QList<QPair<int, TimelineMark>> m_live;
     QList<AttemptRecord> m_liveAttempts;
     QList<TimelineMark> m_unmatched;
-    QHash<QString, int> m_attemptLane; // attempt id → lane
+    // Attempt id (UTF-8) → lane, for the lab's ticks: the ids interned once (their bytes and 12 bytes
+    // each), not a QString key and hash node per attempt (about 100 bytes each).
+    void setAttemptLane(QByteArrayView attemptId, int lane);
+    int attemptLane(QByteArrayView attemptId) const;
+    StringPool m_attemptIds;
+    std::vector<int> m_attemptIdLane; // by id in m_attemptIds
     QList<QPair<int, int>> m_pendingLab; // (labEvents index, updates waited)
     double m_startMs = 0;
     double m_endMs = 0;

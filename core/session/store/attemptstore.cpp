@@ -33,7 +33,8 @@ void AttemptStore::clear()
     m_size = 0;
     m_valueStats.clear();
     m_recentBlocks.clear();
-    m_headerArena.assign(1, 0u); // offset 0 = no headers
+    m_headerArena.clear();
+    m_headerArena.append(0u); // offset 0 = no headers
     m_strings.clear();
 }
 
@@ -48,13 +49,18 @@ quint32 AttemptStore::addHeaderIds(const std::vector<quint32>& ids)
     const size_t slot = (hash ^ (hash >> 17)) & (kRecent - 1);
     if (m_recentBlocks.empty())
         m_recentBlocks.assign(kRecent, 0u);
-    if (const quint32 recent = m_recentBlocks[slot]; recent && m_headerArena[recent] == ids.size() / 2
-        && std::equal(ids.begin(), ids.end(), m_headerArena.begin() + recent + 1))
-        return recent;
+    if (const quint32 recent = m_recentBlocks[slot]; recent && m_headerArena[recent] == ids.size() / 2) {
+        bool same = true;
+        for (size_t i = 0; same && i < ids.size(); ++i)
+            same = m_headerArena[qsizetype(recent + 1 + i)] == ids[i];
+        if (same)
+            return recent;
+    }
     const auto offset = quint32(m_headerArena.size());
     m_recentBlocks[slot] = offset;
-    m_headerArena.push_back(quint32(ids.size() / 2));
-    m_headerArena.insert(m_headerArena.end(), ids.begin(), ids.end());
+    m_headerArena.append(quint32(ids.size() / 2));
+    for (const quint32 id : ids)
+        m_headerArena.append(id);
     return offset;
 }
 
@@ -296,7 +302,7 @@ AttemptRecord AttemptStore::record(qsizetype row) const
 
 qsizetype AttemptStore::memoryBytes() const
 {
-    size_t bytes = m_chunks.capacity() * sizeof(Chunk) + m_headerArena.capacity() * sizeof(quint32)
+    size_t bytes = m_chunks.capacity() * sizeof(Chunk) + size_t(m_headerArena.memoryBytes())
         + (m_valueStats.capacity() * sizeof(ValueStats)) + m_recentBlocks.capacity() * sizeof(quint32);
     for (const Chunk& chunk : m_chunks)
         bytes += chunk.capacity() * sizeof(PackedAttempt);

@@ -8,6 +8,7 @@
 
 #include "engine/attemptrecord.h"
 #include "http/httpfield.h"
+#include "session/store/chunkedrows.h"
 #include "session/store/hugepageallocator.h"
 #include "session/store/packedattempt.h"
 #include "session/store/stringpool.h"
@@ -98,6 +99,6 @@ private:
     qsizetype m_size = 0;
     std::vector<ValueStats> m_valueStats; // by header name id
     std::vector<quint32> m_recentBlocks; // by a hash of the block: the offset of the last block with it
-    std::vector<quint32> m_headerArena;
+    ChunkedRows<quint32, 4096> m_headerArena; // 16 KiB chunks: no doubling, no copy as it grows, small for a small file
     StringPool m_strings;
 };

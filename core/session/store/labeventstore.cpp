@@ -3,9 +3,7 @@
 
 void LabEventStore::append(const LabEvent& e)
 {
-    if (m_size == qsizetype(m_chunks.size()) * kChunk)
-        m_chunks.push_back(std::make_unique_for_overwrite<Packed[]>(size_t(kChunk)));
-    Packed& p = m_chunks.back()[size_t(m_size % kChunk)];
+    Packed p;
     p.atMs = e.atMs;
     p.connectionId = e.connectionId;
     p.requestId = e.requestId;
@@ -19,7 +17,7 @@ void LabEventStore::append(const LabEvent& e)
     p.status = qint32(e.status);
     p.kind = quint8(e.kind);
     p.applied = e.applied;
-    ++m_size;
+    m_rows.append(p);
 }
 
 LabEvent LabEventStore::at(qsizetype i) const
@@ -44,13 +42,11 @@ LabEvent LabEventStore::at(qsizetype i) const
 
 void LabEventStore::clear()
 {
-    m_chunks.clear();
-    m_size = 0;
+    m_rows.clear();
     m_strings.clear();
 }
 
 qsizetype LabEventStore::memoryBytes() const
 {
-    return qsizetype(m_chunks.size()) * kChunk * qsizetype(sizeof(Packed))
-        + qsizetype(m_chunks.capacity() * sizeof(m_chunks[0])) + m_strings.memoryBytes();
+    return m_rows.memoryBytes() + m_strings.memoryBytes();
 }

@@ -10,26 +10,26 @@
 // no lone surrogates).
 
 #include "lab/labevent.h"
+#include "session/store/chunkedrows.h"
 #include "session/store/stringpool.h"
-
-#include <memory>
-#include <vector>
 
 class LabEventStore
 {
 public:
-    qsizetype size() const { return m_size; }
-    bool isEmpty() const { return m_size == 0; }
+    qsizetype size() const { return m_rows.size(); }
+    bool isEmpty() const { return m_rows.isEmpty(); }
 
     void append(const LabEvent& event);
     LabEvent at(qsizetype i) const;
-    LabEvent value(qsizetype i) const { return i >= 0 && i < m_size ? at(i) : LabEvent(); } // default when out of range
+    LabEvent value(qsizetype i) const { return i >= 0 && i < size() ? at(i) : LabEvent(); } // default when out of range
 
     LabEvent::Kind kind(qsizetype i) const { return LabEvent::Kind(packed(i).kind); }
     qint64 atMs(qsizetype i) const { return packed(i).atMs; }
     bool hasAttemptId(qsizetype i) const { return packed(i).attemptId != 0; }
     QString attemptId(qsizetype i) const { return m_strings.string(packed(i).attemptId); }
+    QByteArrayView attemptIdUtf8(qsizetype i) const { return m_strings.view(packed(i).attemptId); }
     QString idempotencyKey(qsizetype i) const { return m_strings.string(packed(i).idempotencyKey); }
+    QByteArrayView idempotencyKeyUtf8(qsizetype i) const { return m_strings.view(packed(i).idempotencyKey); }
 
     void clear();
     qsizetype memoryBytes() const;
@@ -51,10 +51,8 @@ private:
         quint8 kind;
         bool applied;
     };
-    static constexpr qsizetype kChunk = 1024; // events a chunk (64 KiB)
-    const Packed& packed(qsizetype i) const { return m_chunks[size_t(i / kChunk)][size_t(i % kChunk)]; }
+    const Packed& packed(qsizetype i) const { return m_rows[i]; }
 
-    std::vector<std::unique_ptr<Packed[]>> m_chunks;
-    qsizetype m_size = 0;
+    ChunkedRows<Packed, 1024> m_rows; // 64 KiB a chunk
     StringPool m_strings;
 };

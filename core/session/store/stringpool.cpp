@@ -100,6 +100,18 @@ quint32 StringPool::intern(QByteArrayView text, bool* added)
     return id;
 }
 
+std::optional<quint32> StringPool::find(QByteArrayView text) const
+{
+    if (text.isEmpty())
+        return 0u;
+    const size_t mask = m_table.size() - 1;
+    for (size_t i = hashBytes(text) & mask; const quint32 slot = m_table[i]; i = (i + 1) & mask) {
+        if (view(slot - 1) == text)
+            return slot - 1;
+    }
+    return std::nullopt;
+}
+
 qsizetype StringPool::memoryBytes() const
 {
     return m_arena.capacity() + qsizetype((m_offsets.capacity() + m_table.capacity()) * sizeof(quint32));

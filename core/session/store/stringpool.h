@@ -10,6 +10,7 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 class StringPool
@@ -19,6 +20,7 @@ public:
 
     quint32 intern(QByteArrayView text, bool* added = nullptr); // ADDED: true when TEXT was new
     quint32 add(QByteArrayView text); // stored as is, not looked up nor findable by intern()
+    std::optional<quint32> find(QByteArrayView text) const; // an interned TEXT's id, without adding it
     quint32 intern(const QString& text) { return intern(QByteArrayView(text.toUtf8())); }
     QByteArrayView view(quint32 id) const;
     QByteArray bytes(quint32 id) const { return view(id).toByteArray(); }

@@ -77,6 +77,8 @@ void TestLabEventStore::fieldsReadBack()
     QCOMPARE(store.hasAttemptId(0), !event.attemptId.isEmpty());
     QCOMPARE(store.attemptId(0), event.attemptId);
     QCOMPARE(store.idempotencyKey(0), event.idempotencyKey);
+    QCOMPARE(store.attemptIdUtf8(0), event.attemptId.toUtf8());
+    QCOMPARE(store.idempotencyKeyUtf8(0), event.idempotencyKey.toUtf8());
 }
 
 void TestLabEventStore::eventsAcrossChunks()

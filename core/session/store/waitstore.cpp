@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session/store/waitstore.h"
+
+#include <limits>
+
+namespace {
+constexpr qint64 kUnset = std::numeric_limits<qint64>::min();
+}
+
+void WaitStore::append(const WaitInfo& w)
+{
+    const RetryDecision& d = w.decision;
+    Packed p;
+    p.scheduledNs = w.scheduledAt.count();
+    p.dueNs = w.dueAt.count();
+    p.delayMs = d.delay.count();
+    p.ceilingMs = d.ceiling.count();
+    p.delayLowMs = d.delayLow.count();
+    p.delayHighMs = d.delayHigh.count();
+    p.serverAskedForMs = d.serverAskedFor ? d.serverAskedFor->count() : kUnset;
+    p.runId = w.runId;
+    p.nextIndex = w.nextIndex;
+    p.quotaCost = d.quotaCost;
+    p.quotaTaken = d.effects.quotaTaken;
+    p.hintHeader = m_strings.intern(d.hintHeader);
+    p.ruleName = m_strings.intern(d.ruleName);
+    p.reason = m_strings.intern(d.reason);
+    p.redirectTo = d.redirectTo ? m_strings.intern(QByteArrayView(d.redirectTo->toEncoded())) : 0;
+    p.verdict = quint8(d.verdict);
+    p.finalKind = quint8(d.finalKind);
+    p.source = quint8(d.source);
+    p.flags = quint8((d.throttling ? kThrottling : 0) | (d.effects.throttlingFailure ? kThrottlingFailure : 0)
+        | (d.effects.success ? kSuccess : 0) | (d.redirectTo ? kRedirect : 0));
+    m_rows.append(p);
+}
+
+WaitInfo WaitStore::at(qsizetype i) const
+{
+    const Packed& p = m_rows[i];
+    WaitInfo w;
+    w.runId = p.runId;
+    w.nextIndex = p.nextIndex;
+    w.scheduledAt = MonoTime(p.scheduledNs);
+    w.dueAt = MonoTime(p.dueNs);
+    RetryDecision& d = w.decision;
+    d.verdict = Verdict(p.verdict);
+    d.finalKind = FinalKind(p.finalKind);
+    d.delay = Millis(p.delayMs);
+    d.ceiling = Millis(p.ceilingMs);
+    d.delayLow = Millis(p.delayLowMs);
+    d.delayHigh = Millis(p.delayHighMs);
+    d.source = DelaySource(p.source);
+    d.hintHeader = m_strings.string(p.hintHeader);
+    if (p.serverAskedForMs != kUnset)
+        d.serverAskedFor = Millis(p.serverAskedForMs);
+    d.ruleName = m_strings.string(p.ruleName);
+    d.throttling = (p.flags & kThrottling) != 0;
+    d.quotaCost = p.quotaCost;
+    d.reason = m_strings.string(p.reason);
+    if (p.flags & kRedirect)
+        d.redirectTo = QUrl::fromEncoded(m_strings.view(p.redirectTo).toByteArray());
+    d.effects.throttlingFailure = (p.flags & kThrottlingFailure) != 0;
+    d.effects.quotaTaken = p.quotaTaken;
+    d.effects.success = (p.flags & kSuccess) != 0;
+    return w;
+}
+
+void WaitStore::clear()
+{
+    m_rows.clear();
+    m_strings.clear();
+}

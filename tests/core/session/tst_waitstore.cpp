@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The packed waits a live view holds (issue 11 §2: the live window's memory per attempt): every field of a
+// wait and its decision reads back as it was appended (unset stays unset, a redirect keeps its URL), the
+// accessors agree with at(), iteration yields every wait in order across chunks, and a wait costs well
+// under the WaitInfo list it replaces.
+
+#include "session/store/waitstore.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+class TestWaitStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fieldsReadBack_data();
+    void fieldsReadBack();
+    void iterationAcrossChunks();
+    void smallerThanTheList();
+};
+
+void TestWaitStore::fieldsReadBack_data()
+{
+    QTest::addColumn<WaitInfo>("wait");
+    QTest::newRow("default") << WaitInfo();
+    WaitInfo hinted;
+    hinted.runId = 12;
+    hinted.nextIndex = 3;
+    hinted.scheduledAt = MonoTime(-1); // before the session's origin
+    hinted.dueAt = MonoTime(9'223'372'036'854'775'807LL);
+    RetryDecision& d = hinted.decision;
+    d.verdict = Verdict::Retry;
+    d.finalKind = FinalKind::None;
+    d.delay = 2'000ms;
+    d.ceiling = 400ms;
+    d.delayLow = 0ms;
+    d.delayHigh = 400ms;
+    d.source = DelaySource::ServerHint;
+    d.hintHeader = u"x-amz-retry-after"_s;
+    d.serverAskedFor = 2'000ms;
+    d.ruleName = u"throttled — «SlowDown»"_s;
+    d.throttling = true;
+    d.quotaCost = 5;
+    d.reason = u"503 on PUT is retried; x-amz-retry-after 2 s honoured"_s;
+    d.effects = { true, 5, false };
+    QTest::newRow("a server hint, every field") << hinted;
+    WaitInfo redirect;
+    redirect.runId = 1;
+    redirect.decision.verdict = Verdict::Retry;
+    redirect.decision.redirectTo = QUrl(u"https://api.example.test/v2/orders?id=ä%20b#frag"_s);
+    redirect.decision.serverAskedFor = 0ms; // asked for nothing is not "did not ask"
+    redirect.decision.effects.success = true;
+    QTest::newRow("a redirect") << redirect;
+    WaitInfo emptyRedirect;
+    emptyRedirect.decision.redirectTo = QUrl();
+    QTest::newRow("an empty redirect target") << emptyRedirect;
+}
+
+void TestWaitStore::fieldsReadBack()
+{
+    QFETCH(WaitInfo, wait);
+    WaitStore store;
+    store.append(wait);
+    QCOMPARE(store.size(), 1);
+    const WaitInfo back = store.at(0);
+    QCOMPARE(back.runId, wait.runId);
+    QCOMPARE(back.nextIndex, wait.nextIndex);
+    QCOMPARE(back.scheduledAt, wait.scheduledAt);
+    QCOMPARE(back.dueAt, wait.dueAt);
+    const RetryDecision& got = back.decision;
+    const RetryDecision& want = wait.decision;
+    QCOMPARE(got.verdict, want.verdict);
+    QCOMPARE(got.finalKind, want.finalKind);
+    QCOMPARE(got.delay, want.delay);
+    QCOMPARE(got.ceiling, want.ceiling);
+    QCOMPARE(got.delayLow, want.delayLow);
+    QCOMPARE(got.delayHigh, want.delayHigh);
+    QCOMPARE(got.source, want.source);
+    QCOMPARE(got.hintHeader, want.hintHeader);
+    QCOMPARE(got.serverAskedFor, want.serverAskedFor);
+    QCOMPARE(got.ruleName, want.ruleName);
+    QCOMPARE(got.throttling, want.throttling);
+    QCOMPARE(got.quotaCost, want.quotaCost);
+    QCOMPARE(got.reason, want.reason);
+    QCOMPARE(got.redirectTo, want.redirectTo);
+    QVERIFY(got.effects == want.effects);
+    QCOMPARE(store.runId(0), wait.runId);
+    QCOMPARE(store.nextIndex(0), wait.nextIndex);
+    QCOMPARE(store.scheduledAt(0), wait.scheduledAt);
+    QCOMPARE(store.dueAt(0), wait.dueAt);
+    QCOMPARE(store.source(0), wait.decision.source);
+}
+
+void TestWaitStore::iterationAcrossChunks()
+{
+    WaitStore store;
+    QVERIFY(store.begin() == store.end());
+    const int n = 2500; // 1 024 a chunk
+    for (int i = 0; i < n; ++i) {
+        WaitInfo w;
+        w.runId = i;
+        w.nextIndex = 2 + i % 3;
+        w.decision.delay = Millis(i);
+        w.decision.reason = u"backoff %1"_s.arg(i % 7);
+        store.append(w);
+    }
+    int seen = 0;
+    for (const WaitInfo& w : store) {
+        if (w.runId != seen || w.nextIndex != 2 + seen % 3 || w.decision.delay != Millis(seen)
+            || w.decision.reason != u"backoff %1"_s.arg(seen % 7))
+            QFAIL(qPrintable(u"wait %1 reads back as run %2"_s.arg(seen).arg(w.runId)));
+        ++seen;
+    }
+    QCOMPARE(seen, n);
+    store.clear();
+    QVERIFY(store.isEmpty());
+}
+
+void TestWaitStore::smallerThanTheList()
+{
+    WaitStore store;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+        WaitInfo w;
+        w.runId = i;
+        w.decision.verdict = Verdict::Retry;
+        w.decision.source = DelaySource::Backoff;
+        w.decision.delay = Millis(i % 1000);
+        w.decision.reason = u"503 on GET is retried; backoff"_s;
+        store.append(w);
+    }
+    const double perWait = double(store.memoryBytes()) / n;
+    qInfo("%.1f bytes a wait (sizeof(WaitInfo) %zu)", perWait, sizeof(WaitInfo));
+    QVERIFY2(perWait < 104, qPrintable(u"%1 bytes a wait"_s.arg(perWait)));
+    QVERIFY(perWait < double(sizeof(WaitInfo)) / 1.5);
+}
+
+QTEST_GUILESS_MAIN(TestWaitStore)
+#include "tst_waitstore.moc"
