@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+using namespace Qt::StringLiterals;
+
 #include <vector>
 
 class TestAttemptStore : public QObject
@@ -19,6 +21,8 @@ private slots:
     void referencesSurviveAppends();
     void smallStoreIsSmall();
     void clearStartsOver();
+    void headerBlocksAcrossArenaChunks();
+    void poolFindsWhatWasInterned();
 };
 
 void TestAttemptStore::rowsReadBack_data()
@@ -82,6 +86,51 @@ void TestAttemptStore::clearStartsOver()
         store.appendDefault().runId = 1000 + i;
     QCOMPARE(store.packed(69).runId, 1069);
     QCOMPARE(store.packed(0).runId, 1000);
+}
+
+void TestAttemptStore::headerBlocksAcrossArenaChunks()
+{
+    // The header arena grows in chunks of 4 096 ids: blocks that straddle a chunk's end read back whole,
+    // and a block equal to a recent one is shared (the same offset), not stored again.
+    AttemptStore store;
+    std::vector<quint32> offsets;
+    for (int i = 0; i < 3000; ++i) {
+        HttpHeaderList headers;
+        for (int h = 0; h <= i % 4; ++h)
+            headers.append({ QByteArray("X-H") + QByteArray::number(h), QByteArray::number(i) });
+        offsets.push_back(store.addHeaders(headers));
+    }
+    for (int i = 0; i < 3000; ++i) {
+        const quint32 offset = offsets[size_t(i)];
+        if (store.headerCount(offset) != i % 4 + 1)
+            QFAIL(qPrintable(u"block %1 has %2 headers"_s.arg(i).arg(store.headerCount(offset))));
+        for (int h = 0; h <= i % 4; ++h) {
+            if (store.headerName(offset, h) != QByteArray(QByteArray("X-H") + QByteArray::number(h))
+                || store.headerValue(offset, h) != QByteArray::number(i))
+                QFAIL(qPrintable(u"block %1, header %2 reads back wrong"_s.arg(i).arg(h)));
+        }
+    }
+    const HttpHeaderList same { { "Content-Type", "application/json" } };
+    const quint32 first = store.addHeaders(same);
+    QCOMPARE(store.addHeaders(same), first);
+    AttemptStore copy = store; // a session copied keeps its headers
+    QCOMPARE(copy.headerValue(offsets[2999], 0), QByteArrayView("2999"));
+}
+
+void TestAttemptStore::poolFindsWhatWasInterned()
+{
+    StringPool pool;
+    QCOMPARE(pool.find("absent"), std::nullopt);
+    QCOMPARE(pool.find({}), std::optional<quint32>(0)); // the empty string is id 0
+    std::vector<quint32> ids;
+    for (int i = 0; i < 5000; ++i) // past several growths of the table
+        ids.push_back(pool.intern(QByteArrayView(QByteArray("id-" + QByteArray::number(i)))));
+    for (int i = 0; i < 5000; ++i)
+        QCOMPARE(pool.find(QByteArray("id-" + QByteArray::number(i))), std::optional<quint32>(ids[size_t(i)]));
+    const quint32 added = pool.add("stored as is");
+    QCOMPARE(pool.view(added), QByteArrayView("stored as is"));
+    QCOMPARE(pool.find("stored as is"), std::nullopt); // add() is not for lookup
+    QCOMPARE(pool.find("id-5000"), std::nullopt);
 }
 
 QTEST_GUILESS_MAIN(TestAttemptStore)
