@@ -100,6 +100,25 @@ quint32 StringPool::intern(QByteArrayView text, bool* added)
     return id;
 }
 
+quint32 StringPool::intern(const QString& text)
+{
+    // Most texts interned from a QString (paths, routes, step kinds, ids, keys, reasons) are short ASCII:
+    // narrowed into a stack buffer, they cost no allocation (toUtf8() allocated one per call, about 3.5 %
+    // of opening a session that feeds every lab event through a packed store).
+    constexpr qsizetype kStack = 256;
+    const qsizetype n = text.size();
+    if (n > 0 && n <= kStack) {
+        char buffer[kStack];
+        const char16_t* utf16 = reinterpret_cast<const char16_t*>(text.utf16());
+        qsizetype i = 0;
+        for (; i < n && utf16[i] < 0x80; ++i)
+            buffer[i] = char(utf16[i]);
+        if (i == n)
+            return intern(QByteArrayView(buffer, n));
+    }
+    return intern(QByteArrayView(text.toUtf8()));
+}
+
 std::optional<quint32> StringPool::find(QByteArrayView text) const
 {
     if (text.isEmpty())

@@ -21,7 +21,7 @@ public:
     quint32 intern(QByteArrayView text, bool* added = nullptr); // ADDED: true when TEXT was new
     quint32 add(QByteArrayView text); // stored as is, not looked up nor findable by intern()
     std::optional<quint32> find(QByteArrayView text) const; // an interned TEXT's id, without adding it
-    quint32 intern(const QString& text) { return intern(QByteArrayView(text.toUtf8())); }
+    quint32 intern(const QString& text); // its UTF-8; a short ASCII text is converted without allocating
     QByteArrayView view(quint32 id) const;
     QByteArray bytes(quint32 id) const { return view(id).toByteArray(); }
     QString string(quint32 id) const { return QString::fromUtf8(view(id)); }

@@ -131,6 +131,16 @@ void TestAttemptStore::poolFindsWhatWasInterned()
     QCOMPARE(pool.view(added), QByteArrayView("stored as is"));
     QCOMPARE(pool.find("stored as is"), std::nullopt); // add() is not for lookup
     QCOMPARE(pool.find("id-5000"), std::nullopt);
+    // A QString is interned as its UTF-8, whichever way it is converted (short ASCII on the stack, others
+    // through toUtf8()): the same id as its bytes, and it reads back equal.
+    const QString texts[] = { u"id-42"_s, u"ключ-é"_s, QString(256, u'a'), QString(257, u'b'), u"a\u0000b"_s,
+        QString(255, u'c') + u'é' };
+    for (const QString& text : texts) {
+        const quint32 id = pool.intern(text);
+        QCOMPARE(pool.intern(QByteArrayView(text.toUtf8())), id);
+        QCOMPARE(pool.string(id), text);
+    }
+    QCOMPARE(pool.intern(u"id-42"_s), ids[42]);
 }
 
 QTEST_GUILESS_MAIN(TestAttemptStore)
