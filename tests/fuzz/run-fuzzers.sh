@@ -77,7 +77,7 @@ for t in "${targets[@]}"; do
     *) args+=(-max_len=8192) ;;
     esac
     if ((replay)); then
-        echo "== fuzz_$t ($preset): replaying $(find "$work/$t" tests/fuzz/corpus/$t -type f | wc -l) inputs"
+        echo "== fuzz_$t ($preset): replaying $(find -L "$work/$t" tests/fuzz/corpus/$t -type f | wc -l) inputs"
     else
         echo "== fuzz_$t ($preset): ${seconds}s, runs $runs"
     fi
