@@ -8,7 +8,9 @@
 #include <QtGlobal>
 
 #include <iterator>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -94,3 +96,19 @@ private:
     const Store* m_store = nullptr;
     qsizetype m_i = 0;
 };
+
+// An optional duration (moment or wait) in a packed row: its count, or kUnsetCount when there is none
+// (the same sentinel as PackedAttempt::kUnset).
+inline constexpr qint64 kUnsetCount = std::numeric_limits<qint64>::min();
+
+template <typename Duration>
+qint64 countOrUnset(const std::optional<Duration>& value)
+{
+    return value ? qint64(value->count()) : kUnsetCount;
+}
+
+template <typename Duration>
+std::optional<Duration> unlessUnset(qint64 count)
+{
+    return count == kUnsetCount ? std::nullopt : std::optional<Duration>(Duration(count));
+}

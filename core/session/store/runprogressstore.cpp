@@ -1,26 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/store/runprogressstore.h"
 
-#include <limits>
-
-namespace {
-
-constexpr qint64 kUnset = std::numeric_limits<qint64>::min();
-
-template <typename Duration>
-qint64 countOrUnset(const std::optional<Duration>& value)
-{
-    return value ? qint64(value->count()) : kUnset;
-}
-
-template <typename Duration>
-std::optional<Duration> unlessUnset(qint64 count)
-{
-    return count == kUnset ? std::nullopt : std::optional<Duration>(Duration(count));
-}
-
-} // namespace
-
 RunProgressStore::Packed RunProgressStore::pack(const RunProgress& run)
 {
     Packed p;

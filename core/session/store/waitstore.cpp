@@ -1,12 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/store/waitstore.h"
 
-#include <limits>
-
-namespace {
-constexpr qint64 kUnset = std::numeric_limits<qint64>::min();
-}
-
 void WaitStore::append(const WaitInfo& w)
 {
     const RetryDecision& d = w.decision;
@@ -17,7 +11,7 @@ void WaitStore::append(const WaitInfo& w)
     p.ceilingMs = d.ceiling.count();
     p.delayLowMs = d.delayLow.count();
     p.delayHighMs = d.delayHigh.count();
-    p.serverAskedForMs = d.serverAskedFor ? d.serverAskedFor->count() : kUnset;
+    p.serverAskedForMs = countOrUnset(d.serverAskedFor);
     p.runId = w.runId;
     p.nextIndex = w.nextIndex;
     p.quotaCost = d.quotaCost;
@@ -51,8 +45,7 @@ WaitInfo WaitStore::at(qsizetype i) const
     d.delayHigh = Millis(p.delayHighMs);
     d.source = DelaySource(p.source);
     d.hintHeader = m_strings.string(p.hintHeader);
-    if (p.serverAskedForMs != kUnset)
-        d.serverAskedFor = Millis(p.serverAskedForMs);
+    d.serverAskedFor = unlessUnset<Millis>(p.serverAskedForMs);
     d.ruleName = m_strings.string(p.ruleName);
     d.throttling = (p.flags & kThrottling) != 0;
     d.quotaCost = p.quotaCost;
