@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/store/labeventstore.h"
 
+#include <algorithm>
+#include <limits>
+
 void LabEventStore::append(const LabEvent& e)
 {
     Packed p;
     p.atMs = e.atMs;
-    p.connectionId = e.connectionId;
-    p.requestId = e.requestId;
+    p.connectionId = quint32(e.connectionId);
+    p.requestId = quint32(e.requestId);
     p.method = m_strings.intern(QByteArrayView(e.method));
     p.path = m_strings.intern(e.path);
     p.route = m_strings.intern(e.route);
@@ -14,9 +17,14 @@ void LabEventStore::append(const LabEvent& e)
     p.attemptId = m_strings.intern(e.attemptId);
     p.idempotencyKey = m_strings.intern(e.idempotencyKey);
     p.detail = m_strings.intern(e.detail);
-    p.status = qint32(e.status);
+    p.status = qint16(e.status);
     p.kind = quint8(e.kind);
-    p.applied = e.applied;
+    p.flags = e.applied ? kApplied : 0;
+    constexpr quint64 kNarrow = std::numeric_limits<quint32>::max();
+    if (e.connectionId > kNarrow || e.requestId > kNarrow || e.status != p.status) {
+        p.flags |= kWide;
+        m_wide.push_back({ m_rows.size(), e.connectionId, e.requestId, e.status });
+    }
     m_rows.append(p);
 }
 
@@ -28,25 +36,40 @@ LabEvent LabEventStore::at(qsizetype i) const
     e.atMs = p.atMs;
     e.connectionId = p.connectionId;
     e.requestId = p.requestId;
+    e.status = p.status;
+    if (const Wide* w = wide(i)) {
+        e.connectionId = w->connectionId;
+        e.requestId = w->requestId;
+        e.status = w->status;
+    }
     e.method = m_strings.bytes(p.method);
     e.path = m_strings.string(p.path);
     e.route = m_strings.string(p.route);
     e.stepKind = m_strings.string(p.stepKind);
-    e.status = p.status;
     e.attemptId = m_strings.string(p.attemptId);
     e.idempotencyKey = m_strings.string(p.idempotencyKey);
-    e.applied = p.applied;
+    e.applied = p.flags & kApplied;
     e.detail = m_strings.string(p.detail);
     return e;
+}
+
+const LabEventStore::Wide* LabEventStore::wide(qsizetype i) const
+{
+    if (!(packed(i).flags & kWide))
+        return nullptr;
+    const auto it = std::lower_bound(m_wide.begin(), m_wide.end(), i, [](const Wide& w, qsizetype row) { return w.row < row; });
+    return it != m_wide.end() && it->row == i ? &*it : nullptr;
 }
 
 void LabEventStore::clear()
 {
     m_rows.clear();
     m_strings.clear();
+    m_wide.clear();
+    m_wide.shrink_to_fit();
 }
 
 qsizetype LabEventStore::memoryBytes() const
 {
-    return m_rows.memoryBytes() + m_strings.memoryBytes();
+    return m_rows.memoryBytes() + m_strings.memoryBytes() + qsizetype(m_wide.capacity() * sizeof(Wide));
 }

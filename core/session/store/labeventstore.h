@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The fault lab's events in compact form, for views that hold every event of a long batch: 64 bytes an
+// The fault lab's events in compact form, for views that hold every event of a long batch: 48 bytes an
 // event and its texts interned once in a StringPool (method, path, route and step repeat on every request;
 // an attempt id is shared by the three or four events of its exchange), instead of a LabEvent of 216 bytes
-// with up to seven strings allocated each. at() rebuilds the full LabEvent; the accessors read one field
+// with up to seven strings allocated each. Connection and request ids are counters that stay far below
+// 2^32 and a status fits 16 bits: a row keeps those narrow, and the rare event that does not fit keeps the
+// full values in a side list (exact either way). at() rebuilds the full LabEvent; the accessors read one field
 // without building it. Events live in chunks of a fixed size: appending never moves what is held.
 // Texts round-trip through UTF-8, which is exact for every string the lab builds (decoded from bytes, so
 // no lone surrogates).
@@ -12,6 +14,8 @@
 #include "lab/labevent.h"
 #include "session/store/chunkedrows.h"
 #include "session/store/stringpool.h"
+
+#include <vector>
 
 class LabEventStore
 {
@@ -38,8 +42,8 @@ private:
     struct Packed
     {
         qint64 atMs;
-        quint64 connectionId;
-        quint64 requestId;
+        quint32 connectionId; // low 32 bits; the whole id in m_wide when kWide is set
+        quint32 requestId; // the same
         quint32 method;
         quint32 path;
         quint32 route;
@@ -47,12 +51,25 @@ private:
         quint32 attemptId;
         quint32 idempotencyKey;
         quint32 detail;
-        qint32 status;
+        qint16 status; // the same
         quint8 kind;
-        bool applied;
+        quint8 flags; // kApplied | kWide
+    };
+    static_assert(sizeof(Packed) == 48);
+    static constexpr quint8 kApplied = 1;
+    static constexpr quint8 kWide = 2;
+    // The values of an event whose ids or status do not fit its row, by row (appended in row order).
+    struct Wide
+    {
+        qsizetype row;
+        quint64 connectionId;
+        quint64 requestId;
+        int status;
     };
     const Packed& packed(qsizetype i) const { return m_rows[i]; }
+    const Wide* wide(qsizetype i) const;
 
     ChunkedRows<Packed, 1024> m_rows; // 64 KiB a chunk
     StringPool m_strings;
+    std::vector<Wide> m_wide;
 };

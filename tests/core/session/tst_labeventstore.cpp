@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 using namespace Qt::StringLiterals;
 
 class TestLabEventStore : public QObject
@@ -18,6 +20,7 @@ private slots:
     void fieldsReadBack_data();
     void fieldsReadBack();
     void eventsAcrossChunks();
+    void wideValuesAmongNarrowOnes();
     void outOfRangeValueIsDefault();
     void repeatedTextsAreStoredOnce();
     void clearStartsOver();
@@ -104,6 +107,48 @@ void TestLabEventStore::eventsAcrossChunks()
     }
 }
 
+void TestLabEventStore::wideValuesAmongNarrowOnes()
+{
+    // A row keeps 32-bit ids and a 16-bit status; values past those read back whole from the side list,
+    // found by row among narrow rows before, between and after them (and across chunks).
+    struct Case
+    {
+        quint64 connection;
+        quint64 request;
+        int status;
+    };
+    const QList<Case> wide = {
+        { 0x1'0000'0000ULL, 1, 200 }, // the first id past 32 bits
+        { 5, 0xFFFF'FFFF'FFFF'FFFFULL, 503 },
+        { 6, 7, 32768 }, // the first status past 16 bits
+        { 8, 9, -32769 },
+        { 10, 11, std::numeric_limits<int>::min() },
+    };
+    const QList<Case> narrow = {
+        { 0xFFFF'FFFFULL, 0xFFFF'FFFFULL, 32767 }, // the largest values a row holds itself
+        { 0, 0, -32768 },
+        { 3, 4, 0 },
+    };
+    LabEventStore store;
+    QList<Case> expected;
+    for (int i = 0; i < 3000; ++i) {
+        const Case c = i % 7 == 3 ? wide.at((i / 7) % wide.size()) : narrow.at(i % narrow.size());
+        LabEvent e;
+        e.connectionId = c.connection;
+        e.requestId = c.request;
+        e.status = c.status;
+        e.applied = i % 2;
+        store.append(e);
+        expected.append(c);
+    }
+    for (int i = 0; i < expected.size(); ++i) {
+        const LabEvent e = store.at(i);
+        const Case& c = expected.at(i);
+        if (e.connectionId != c.connection || e.requestId != c.request || e.status != c.status || e.applied != bool(i % 2))
+            QFAIL(qPrintable(u"event %1 reads back connection %2, request %3, status %4"_s.arg(i).arg(e.connectionId).arg(e.requestId).arg(e.status)));
+    }
+}
+
 void TestLabEventStore::outOfRangeValueIsDefault()
 {
     LabEventStore store;
@@ -119,7 +164,7 @@ void TestLabEventStore::repeatedTextsAreStoredOnce()
 {
     // A lab's events repeat method, path, route and step on every request, and an attempt id on the three
     // or four events of its exchange: 12 000 events of 3 000 exchanges hold one copy of each text, so an
-    // event costs its 64 bytes plus its share of the ids (the QList<LabEvent> it replaces cost 216 bytes
+    // event costs its 48 bytes plus its share of the ids (the QList<LabEvent> it replaces cost 216 bytes
     // an event plus up to seven allocated strings).
     LabEventStore store;
     const int exchanges = 3000;
@@ -139,7 +184,7 @@ void TestLabEventStore::repeatedTextsAreStoredOnce()
     const double perEvent = double(store.memoryBytes()) / store.size();
     qInfo("%.1f bytes an event", perEvent);
     QVERIFY2(perEvent < 100, qPrintable(u"%1 bytes an event"_s.arg(perEvent)));
-    QVERIFY(perEvent >= 64); // the packed event itself: the measure counts what is held
+    QVERIFY(perEvent >= 48); // the packed event itself: the measure counts what is held
 }
 
 void TestLabEventStore::clearStartsOver()
