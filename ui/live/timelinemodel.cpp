@@ -53,11 +53,10 @@ void TimelineModel::addLab(const LabEventStore& events, int ref, int lane)
 void TimelineModel::appendMark(int lane, const TimelineMark& mark)
 {
     const auto at = qint32(m_marks.size());
-    m_marks.append(mark);
-    m_next.append(-1);
+    m_marks.append(mark).next = -1;
     Lane& l = m_lanes[lane];
     if (l.last >= 0)
-        m_next[l.last] = at;
+        m_marks[l.last].next = at;
     else
         l.first = at;
     l.last = at;
@@ -104,7 +103,8 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             setAttemptLane(store.strings().view(a.attemptId), lane);
         const QList<PhaseSpan> spans = attemptPhaseSpans(store.timestamps(session.attemptRow(i)));
         for (const PhaseSpan& span : spans) {
-            appendMark(lane, { TimelineMark::Kind::Phase, quint8(span.phase), false, a.index, int(i), span.startMs, span.endMs });
+            appendMark(lane, { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .attempt = a.index, .ref = int(i),
+                                .startMs = span.startMs, .endMs = span.endMs });
             seen(span.startMs);
             ++m_phases;
         }
@@ -115,8 +115,8 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         const int lane = session.runIndex(waits.runId(i));
         if (lane < 0 || lane >= m_lanes.size())
             continue;
-        appendMark(lane, { TimelineMark::Kind::Wait, quint8(waits.source(i)), false, waits.nextIndex(i), int(i),
-            toMs(waits.scheduledAt(i)), toMs(waits.dueAt(i)) });
+        appendMark(lane, { .kind = TimelineMark::Kind::Wait, .detail = quint8(waits.source(i)), .attempt = waits.nextIndex(i),
+                            .ref = int(i), .startMs = toMs(waits.scheduledAt(i)), .endMs = toMs(waits.dueAt(i)) });
         ++m_waits;
     }
 
@@ -131,7 +131,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             if (const std::optional<MonoTime> last = session.lastAttemptFinished(index))
                 at = toMs(*last);
         }
-        appendMark(index, { TimelineMark::Kind::Outcome, quint8(run.outcome), false, 0, index, at, at });
+        appendMark(index, { .kind = TimelineMark::Kind::Outcome, .detail = quint8(run.outcome), .ref = index, .startMs = at, .endMs = at });
         m_lanes[index].finalMarked = true;
         ++m_outcomes;
     }
@@ -150,7 +150,8 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             setAttemptLane(a.attemptId.toUtf8(), lane);
         const QList<PhaseSpan> spans = attemptPhaseSpans(a, now);
         for (const PhaseSpan& span : spans)
-            m_live.append({ lane, TimelineMark { TimelineMark::Kind::Phase, quint8(span.phase), true, a.index, i, span.startMs, span.endMs } });
+            m_live.append({ lane, TimelineMark { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .live = true, .attempt = a.index,
+                                                 .ref = i, .startMs = span.startMs, .endMs = span.endMs } });
     }
 
     const LabEventStore& events = session.labEvents();

@@ -26,17 +26,20 @@ struct TimelineMark
     bool live = false; // Phase of an attempt still in flight: ref indexes liveAttempts()
     int attempt = 0; // attempt number (Phase), the attempt it waits for (Wait), 0 otherwise
     int ref = -1; // attempts() (Phase), waits() (Wait), runs() (Outcome), labEvents() (Lab*)
+    // The model's chain through its lanes: the index of this lane's next mark in the arena, -1 at its end.
+    // It fills what was padding, so a mark stays 32 bytes with its link (a parallel array cost 4 more).
+    qint32 next = -1;
     double startMs = 0;
     double endMs = 0;
 };
+static_assert(sizeof(TimelineMark) == 32);
 
 // The marks of one lane in the order they were added: a chain through the model's one arena of marks
 // (a list per lane cost its header, its allocation and the room its appends doubled into, per run).
 class TimelineLaneMarks
 {
 public:
-    using Arena = ChunkedRows<TimelineMark, 2048>; // 64 KiB a chunk
-    using Links = ChunkedRows<qint32, 8192>; // parallel to the arena: the lane's next mark, -1 at its end
+    using Arena = ChunkedRows<TimelineMark, 2048>; // 64 KiB a chunk; each mark links to its lane's next
 
     class const_iterator
     {
@@ -47,12 +50,12 @@ public:
         using pointer = const TimelineMark*;
         using reference = const TimelineMark&;
         const_iterator() = default;
-        const_iterator(const Arena* marks, const Links* next, qint32 at) : m_marks(marks), m_next(next), m_at(at) { }
+        const_iterator(const Arena* marks, qint32 at) : m_marks(marks), m_at(at) { }
         const TimelineMark& operator*() const { return (*m_marks)[m_at]; }
         const TimelineMark* operator->() const { return &(*m_marks)[m_at]; }
         const_iterator& operator++()
         {
-            m_at = (*m_next)[m_at];
+            m_at = (*m_marks)[m_at].next;
             return *this;
         }
         const_iterator operator++(int)
@@ -65,18 +68,16 @@ public:
 
     private:
         const Arena* m_marks = nullptr;
-        const Links* m_next = nullptr;
         qint32 m_at = -1;
     };
 
-    TimelineLaneMarks(const Arena* marks, const Links* next, qint32 first) : m_marks(marks), m_next(next), m_first(first) { }
-    const_iterator begin() const { return { m_marks, m_next, m_first }; }
-    const_iterator end() const { return { m_marks, m_next, -1 }; }
+    TimelineLaneMarks(const Arena* marks, qint32 first) : m_marks(marks), m_first(first) { }
+    const_iterator begin() const { return { m_marks, m_first }; }
+    const_iterator end() const { return { m_marks, -1 }; }
     bool isEmpty() const { return m_first < 0; }
 
 private:
     const Arena* m_marks;
-    const Links* m_next;
     qint32 m_first;
 };
 
@@ -95,7 +96,7 @@ public:
 
     int laneCount() const { return int(m_lanes.size()); }
     int runIdOfLane(int lane) const { return lane >= 0 && lane < m_lanes.size() ? m_lanes[lane].runId : 0; }
-    TimelineLaneMarks lane(int index) const { return { &m_marks, &m_next, m_lanes[index].first }; }
+    TimelineLaneMarks lane(int index) const { return { &m_marks, m_lanes[index].first }; }
     // Phase spans of attempts in flight, with their lanes (rebuilt on every update).
     const QList<QPair<int, TimelineMark>>& live() const { return m_live; }
     const QList<AttemptRecord>& liveAttempts() const { return m_liveAttempts; }
@@ -138,7 +139,6 @@ private:
     };
     ChunkedRows<Lane, 4096> m_lanes; // one per run, in start order
     TimelineLaneMarks::Arena m_marks; // every lane's marks
-    TimelineLaneMarks::Links m_next;
     QList<QPair<int, TimelineMark>> m_live;
     QList<AttemptRecord> m_liveAttempts;
     QList<TimelineMark> m_unmatched;
