@@ -209,17 +209,17 @@ void LiveSession::onAttemptFinished(const AttemptRecord& attempt)
 {
     takeOwnership();
     const qsizetype row = m_own.append(attempt);
-    finished(m_own.packed(row), row);
+    finished(m_own.hot(row), row);
 }
 
 void LiveSession::onAttemptStored(qsizetype row)
 {
     if (ownsAttempts() || row < 0 || row >= m_store->size())
         return;
-    finished(m_store->packed(row), row);
+    finished(m_store->hot(row), row);
 }
 
-void LiveSession::finished(const PackedAttempt& attempt, qsizetype row)
+void LiveSession::finished(const PackedAttemptHot& attempt, qsizetype row)
 {
     m_inFlight.remove(attemptKey(attempt.runId, attempt.index));
     m_rows << quint32(row);

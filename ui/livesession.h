@@ -61,14 +61,15 @@ public:
     // Finished attempts of every run, in the order they finished: attempt I is row attemptRow(I) of store().
     qsizetype finishedAttempts() const { return m_rows.size(); }
     AttemptRecord attempt(qsizetype i) const { return store().record(m_rows.at(i)); }
-    const PackedAttempt& packedAttempt(qsizetype i) const { return store().packed(m_rows.at(i)); }
+    PackedAttempt packedAttempt(qsizetype i) const { return store().packed(m_rows.at(i)); }
+    const PackedAttemptHot& hotAttempt(qsizetype i) const { return store().hot(m_rows.at(i)); } // without its cold part
     qsizetype attemptRow(qsizetype i) const { return m_rows.at(i); }
     const AttemptStore& store() const { return *m_store; }
     // The memory the finished attempts take here (their rows, and the store when it is this session's own).
     qsizetype attemptBytes() const;
     bool ownsAttempts() const { return m_store == &m_own; }
     const WaitStore& waits() const { return m_waits; } // packed: at(i) rebuilds wait i
-    const LabEventStore& labEvents() const { return m_labEvents; } // packed: 64 bytes an event and its texts once
+    const LabEventStore& labEvents() const { return m_labEvents; } // packed: 48 bytes an event and its texts once
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
     int runIndex(int runId) const { return m_runIndex.value(runId, -1); }
@@ -115,7 +116,7 @@ private:
     void touch(int runIndex);
     void seen(double ms);
     void schedule();
-    void finished(const PackedAttempt& attempt, qsizetype row);
+    void finished(const PackedAttemptHot& attempt, qsizetype row);
     void takeOwnership(); // the shown rows copied into m_own, and the shown store let go
 
     bool hasRun(int runIndex) const { return runIndex >= 0 && runIndex < m_runs.size(); }

@@ -146,7 +146,7 @@ void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
         m_urlStore = &store;
     }
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < m_session->finishedAttempts(); ++i) {
-        const PackedAttempt& p = m_session->packedAttempt(i);
+        const PackedAttemptHot& p = m_session->hotAttempt(i);
         if (!p.rateLimitHeaders && p.status != 429)
             continue; // nothing else is plotted
         // What RateLimitSeries reads, and only that, from the packed row: its moments, status, rate-limit

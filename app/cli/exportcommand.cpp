@@ -89,7 +89,7 @@ int runExport(const QStringList& rawArgs, CliIo& io)
         if (!run)
             return usage(io, tr("the session has no run %1 (it has %2 runs)").arg(runId).arg(session->runs.size()));
         for (quint32 row : run->rows) {
-            if (session->attempts.packed(row).index == index) {
+            if (session->attempts.hot(row).index == index) {
                 io.out << CurlCommand::forAttempt(*session, row, redactor) << '\n';
                 return CliExit::Ok;
             }

@@ -12,7 +12,7 @@ QHash<int, int> appliedPerRun(const Session& s)
 {
     QHash<QString, int> runOfAttempt;
     for (qsizetype i = 0; i < s.attemptCount(); ++i) {
-        const PackedAttempt& p = s.attempts.packed(i);
+        const PackedAttemptHot& p = s.attempts.hot(i);
         runOfAttempt.insert(s.attempts.strings().string(p.attemptId), p.runId);
     }
     QHash<int, int> out;
@@ -30,8 +30,8 @@ ReplaySide side(const Session& s, const SessionRun& run, const QHash<int, int>& 
     r.attempts = int(run.rows.size());
     r.waitingMs = run.totalWaitMs;
     if (!run.rows.isEmpty()) {
-        const PackedAttempt& first = s.attempts.packed(run.rows.first());
-        const PackedAttempt& last = s.attempts.packed(run.rows.last());
+        const PackedAttemptHot& first = s.attempts.hot(run.rows.first());
+        const PackedAttemptHot& last = s.attempts.hot(run.rows.last());
         const qint64 a = first.at[PackedAttempt::Started];
         const qint64 b = last.at[PackedAttempt::Finished];
         if (a != PackedAttempt::kUnset && b != PackedAttempt::kUnset)
@@ -65,7 +65,7 @@ qint64 spanOf(const Session& s, qsizetype runs)
     qint64 hi = PackedAttempt::kUnset;
     for (qsizetype r = 0; r < runs && r < s.runs.size(); ++r) {
         for (const quint32 row : s.runs.at(r).rows) {
-            const PackedAttempt& p = s.attempts.packed(row);
+            const PackedAttemptHot& p = s.attempts.hot(row);
             if (p.at[PackedAttempt::Started] != PackedAttempt::kUnset && (lo == PackedAttempt::kUnset || p.at[PackedAttempt::Started] < lo))
                 lo = p.at[PackedAttempt::Started];
             if (p.at[PackedAttempt::Finished] != PackedAttempt::kUnset && (hi == PackedAttempt::kUnset || p.at[PackedAttempt::Finished] > hi))

@@ -101,7 +101,7 @@ void Session::addAttempt(const AttemptRecord& a)
 {
     SessionRun& s = run(a.runId);
     for (quint32 row : std::as_const(s.rows)) {
-        if (attempts.packed(row).index == a.index)
+        if (attempts.hot(row).index == a.index)
             return; // already recorded (a journal replayed twice)
     }
     s.rows.append(quint32(attempts.append(a)));

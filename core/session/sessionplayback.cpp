@@ -8,7 +8,7 @@ SessionPlayback::SessionPlayback(const Session& session, QObject* parent)
 {
     m_events.reserve(size_t(session.attemptCount()) * 2 + size_t(session.labEvents.size()));
     for (qsizetype i = 0; i < session.attemptCount(); ++i) {
-        const PackedAttempt& p = session.attempts.packed(i);
+        const PackedAttemptHot& p = session.attempts.hot(i);
         const qint64 start = p.at[PackedAttempt::Started] != PackedAttempt::kUnset ? p.at[PackedAttempt::Started]
                                                                                    : p.at[PackedAttempt::Scheduled];
         const qint64 end = p.at[PackedAttempt::Finished];

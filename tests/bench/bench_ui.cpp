@@ -329,6 +329,15 @@ int main(int argc, char** argv)
     std::printf("memory per attempt after the first quarter (RSS %lld → %lld KiB over %lld attempts): %.0f bytes\n",
                 static_cast<long long>(rssWarm), static_cast<long long>(rssAfter), static_cast<long long>(laterAttempts),
                 laterAttempts > 0 ? double(rssAfter - rssWarm) * 1024.0 / double(laterAttempts) : 0.0);
+    // Where the session's part goes: the packed stores' own accounting, per attempt (the rest of the RSS
+    // growth is the views' models and series, and the allocator's slack).
+    const double n = std::max<qint64>(1, traffic.attempts());
+    std::printf("session stores per attempt: attempts %.0f B (%zu B a hot row; %.1f %% with a cold part of %zu B), "
+                "lab events %.0f B, runs %.0f B, waits %.0f B\n",
+                double(session.attemptBytes()) / n, sizeof(PackedAttemptHot),
+                100.0 * double(session.store().coldCount()) / double(std::max<qsizetype>(1, session.store().size())),
+                sizeof(PackedAttemptCold), double(session.labEvents().memoryBytes()) / n,
+                double(session.runs().memoryBytes()) / n, double(session.waits().memoryBytes()) / n);
     std::printf("views: %d lanes, %d timeline segments, %d delay points, %d rate-limit samples\n",
                 timeline ? timeline->laneCount() : 0, timeline ? timeline->segmentCount() : 0,
                 delays ? delays->pointCount() : 0, limits ? limits->sampleCount() : 0);

@@ -95,7 +95,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     // Straight from the packed rows: the moments and the attempt id, no record built per attempt.
     const AttemptStore& store = session.store();
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < session.finishedAttempts(); ++i) {
-        const PackedAttempt& a = session.packedAttempt(i);
+        const PackedAttemptHot& a = session.hotAttempt(i);
         const int lane = session.runIndex(a.runId);
         if (lane < 0 || lane >= m_lanes.size())
             continue;

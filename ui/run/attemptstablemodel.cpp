@@ -69,7 +69,7 @@ const AttemptRecord* AttemptsTableModel::attemptAt(int row) const
 int AttemptsTableModel::rowOf(int runId, int index) const
 {
     for (int row = 0; row < m_rows && row < m_session->finishedAttempts(); ++row) {
-        const PackedAttempt& p = m_session->packedAttempt(row);
+        const PackedAttemptHot& p = m_session->hotAttempt(row);
         if (p.runId == runId && p.index == index)
             return row;
     }
@@ -150,7 +150,7 @@ QVariant AttemptsTableModel::packedSortValue(int row, int column) const
 {
     if (row < 0 || row >= m_rows || row >= m_session->finishedAttempts())
         return {};
-    const PackedAttempt& p = m_session->packedAttempt(row);
+    const PackedAttemptHot& p = m_session->hotAttempt(row);
     const auto ms = [](qint64 ns) { return double(ns) / 1e6; };
     switch (column) {
     case Run:

@@ -68,7 +68,7 @@ void SessionFeeder::apply(qsizetype eventIndex)
         m_live->onLabEvent(s.labEvents.at(e.labIndex));
         return;
     }
-    const PackedAttempt& p = s.attempts.packed(e.row);
+    const PackedAttemptHot& p = s.attempts.hot(e.row);
     const qsizetype runIndex = s.runIndex(p.runId);
     if (runIndex < 0)
         return;

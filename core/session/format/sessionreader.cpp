@@ -197,14 +197,14 @@ bool Reader::readRun(qsizetype index)
             if (!m_in.enterArray())
                 return fail(path() + u".attempts"_s, QString());
             while (m_in.nextElement()) {
-                PackedAttempt& p = s.attempts.appendDefault();
+                PackedAttempt p;
                 QByteArray field;
                 if (!AttemptJson::read(m_in, s.attempts, &p, &field)) {
                     return fail(path() + u".attempts["_s + QString::number(rows.size()) + u']'
                             + (field.isEmpty() ? QString() : u'.' + QString::fromUtf8(field)),
                         QString());
                 }
-                rows.append(quint32(s.attempts.size() - 1));
+                rows.append(quint32(s.attempts.append(p)));
                 if ((++m_attemptsRead & 4095) == 0 && m_progress && !m_progress(m_in.offset(), m_total)) {
                     m_cancelled = true;
                     return false;
@@ -249,7 +249,7 @@ bool Reader::readRun(qsizetype index)
         run.request = s.addRequest(spec);
     }
     for (quint32 row : std::as_const(rows))
-        s.attempts.packed(row).runId = run.runId;
+        s.attempts.setRunId(row, run.runId);
     run.rows = std::move(rows);
     s.appendRun(std::move(run));
     return true;

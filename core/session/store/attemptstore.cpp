@@ -31,6 +31,7 @@ void AttemptStore::clear()
 {
     m_chunks.clear();
     m_size = 0;
+    m_cold.clear();
     m_valueStats.clear();
     m_recentBlocks.clear();
     m_headerArena.clear();
@@ -107,20 +108,19 @@ quint32 AttemptStore::headerValueId(quint32 nameId, QByteArrayView value)
     return id;
 }
 
-PackedAttempt& AttemptStore::appendDefault()
+qsizetype AttemptStore::append(const PackedAttempt& attempt)
 {
     if (m_chunks.empty() || m_chunks.back().size() >= capacity(m_chunks.size() - 1)) {
         m_chunks.emplace_back();
         m_chunks.back().reserve(capacity(m_chunks.size() - 1));
     }
-    ++m_size;
-    return m_chunks.back().emplace_back();
-}
-
-qsizetype AttemptStore::append(const PackedAttempt& attempt)
-{
-    appendDefault() = attempt;
-    return size() - 1;
+    PackedAttemptHot& hot = m_chunks.back().emplace_back(attempt);
+    hot.coldRow = 0;
+    if (!attempt.isDefault()) {
+        m_cold.append(attempt);
+        hot.coldRow = quint32(m_cold.size());
+    }
+    return m_size++;
 }
 
 qsizetype AttemptStore::append(const AttemptRecord& a)
@@ -200,7 +200,7 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
 
 AttemptTimestamps AttemptStore::timestamps(qsizetype row) const
 {
-    const PackedAttempt& p = packed(row);
+    const PackedAttemptHot& p = hot(row);
     AttemptTimestamps at;
     std::optional<MonoTime>* times[] = { &at.scheduled, &at.queued, &at.started, &at.connecting, &at.tlsDone,
         &at.requestSent, &at.headersReceived, &at.firstByte, &at.finished };
@@ -211,7 +211,7 @@ AttemptTimestamps AttemptStore::timestamps(qsizetype row) const
 
 std::optional<RetryDecision> AttemptStore::decision(qsizetype row) const
 {
-    const PackedAttempt& p = packed(row);
+    const PackedAttempt p = packed(row);
     if (p.verdict < 0)
         return std::nullopt;
     const StringPool& s = m_strings;
@@ -235,7 +235,7 @@ std::optional<RetryDecision> AttemptStore::decision(qsizetype row) const
 
 AttemptRecord AttemptStore::record(qsizetype row) const
 {
-    const PackedAttempt& p = packed(row);
+    const PackedAttempt p = packed(row);
     const StringPool& s = m_strings;
     AttemptRecord a;
     a.at = timestamps(row);
@@ -305,6 +305,7 @@ qsizetype AttemptStore::memoryBytes() const
     size_t bytes = m_chunks.capacity() * sizeof(Chunk) + size_t(m_headerArena.memoryBytes())
         + (m_valueStats.capacity() * sizeof(ValueStats)) + m_recentBlocks.capacity() * sizeof(quint32);
     for (const Chunk& chunk : m_chunks)
-        bytes += chunk.capacity() * sizeof(PackedAttempt);
+        bytes += chunk.capacity() * sizeof(PackedAttemptHot);
+    bytes += size_t(m_cold.memoryBytes());
     return qsizetype(bytes) + m_strings.memoryBytes();
 }

@@ -2,9 +2,9 @@
 #pragma once
 
 // Every attempt of a session in compact form (see PackedAttempt): memory grows with the attempts, not with
-// the JSON they were read from. record() rebuilds a full AttemptRecord on demand. Attempts live in chunks
-// of a fixed size, so the store grows without copying what it holds (no doubling peak) and a reference to
-// an attempt stays valid while more are appended.
+// the JSON they were read from. record() rebuilds a full AttemptRecord on demand. The hot part of each
+// attempt lives in chunks of a fixed size, so the store grows without copying what it holds (no doubling
+// peak); the cold part exists only for an attempt that has a cold fact, in a table of its own.
 
 #include "engine/attemptrecord.h"
 #include "http/httpfield.h"
@@ -22,12 +22,17 @@ public:
     AttemptStore();
 
     qsizetype size() const { return m_size; }
-    const PackedAttempt& packed(qsizetype row) const
+    // Attempt ROW, both parts.
+    PackedAttempt packed(qsizetype row) const
     {
-        const Slot s = locate(size_t(row));
-        return m_chunks[s.chunk][s.offset];
+        PackedAttempt p;
+        static_cast<PackedAttemptHot&>(p) = hot(row);
+        if (p.coldRow)
+            static_cast<PackedAttemptCold&>(p) = m_cold[qsizetype(p.coldRow) - 1];
+        return p;
     }
-    PackedAttempt& packed(qsizetype row)
+    // Its hot part alone, for a reader of many rows that needs only moments, status, decision or texts.
+    const PackedAttemptHot& hot(qsizetype row) const
     {
         const Slot s = locate(size_t(row));
         return m_chunks[s.chunk][s.offset];
@@ -35,7 +40,8 @@ public:
 
     qsizetype append(const AttemptRecord& record); // returns the row
     qsizetype append(const PackedAttempt& attempt); // texts already interned in strings()
-    PackedAttempt& appendDefault(); // a new attempt at row size() - 1, to be filled in place
+    void setRunId(qsizetype row, qint32 runId) { hotRow(row).runId = runId; } // a file names the run after its attempts
+    qsizetype coldCount() const { return m_cold.size(); } // attempts with a cold part
 
     // A header value's id: interned while the values under NAMEID repeat; once they turn out to be
     // (nearly) all different — an attempt-id header, a request id — stored without the dedupe table.
@@ -63,7 +69,12 @@ public:
     qsizetype memoryBytes() const;
 
 private:
-    static constexpr size_t kChunk = (size_t(4) << 20) / sizeof(PackedAttempt); // attempts in 4 MiB (two huge pages)
+    PackedAttemptHot& hotRow(qsizetype row)
+    {
+        const Slot s = locate(size_t(row));
+        return m_chunks[s.chunk][s.offset];
+    }
+    static constexpr size_t kChunk = (size_t(4) << 20) / sizeof(PackedAttemptHot); // attempts in 4 MiB (two huge pages)
     static constexpr size_t kFirst = 64; // attempts in the first chunk; chunk i < kGrowing holds kFirst << i
     static constexpr size_t kGrowing = [] {
         size_t n = 0;
@@ -87,7 +98,7 @@ private:
         const size_t rest = row - kInGrowing;
         return { kGrowing + rest / kChunk, rest % kChunk };
     }
-    using Chunk = std::vector<PackedAttempt, HugePageAllocator<PackedAttempt>>;
+    using Chunk = std::vector<PackedAttemptHot, HugePageAllocator<PackedAttemptHot>>;
     struct ValueStats
     {
         quint32 seen = 0;
@@ -99,6 +110,7 @@ private:
     qsizetype m_size = 0;
     std::vector<ValueStats> m_valueStats; // by header name id
     std::vector<quint32> m_recentBlocks; // by a hash of the block: the offset of the last block with it
+    ChunkedRows<PackedAttemptCold, 1024> m_cold; // 96 KiB a chunk
     ChunkedRows<quint32, 4096> m_headerArena; // 16 KiB chunks: no doubling, no copy as it grows, small for a small file
     StringPool m_strings;
 };

@@ -1,15 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The attempt store's rows: every row reads back what was put in it across the growing first chunks and
-// the fixed 4 MiB ones, a reference to a row stays valid while more rows are appended, and a small store
-// costs kilobytes (its first chunk once took 4 MiB, which made every small file read allocate megabytes).
+// the fixed 4 MiB ones, a reference to a row's hot part stays valid while more rows are appended, a cold
+// part is kept only for an attempt with a cold fact and each such fact reads back, and a small store costs
+// kilobytes (its first chunk once took 4 MiB, which made every small file read allocate megabytes).
 
 #include "session/store/attemptstore.h"
 
 #include <QTest>
 
+Q_DECLARE_METATYPE(std::function<void(PackedAttempt&)>)
+Q_DECLARE_METATYPE(std::function<bool(const PackedAttempt&)>)
+
 using namespace Qt::StringLiterals;
 
+#include <cmath>
+#include <functional>
 #include <vector>
+
+namespace {
+
+void appendRun(AttemptStore& store, int runId)
+{
+    PackedAttempt p;
+    p.runId = runId;
+    store.append(p);
+}
+
+} // namespace
 
 class TestAttemptStore : public QObject
 {
@@ -19,6 +36,8 @@ private slots:
     void rowsReadBack_data();
     void rowsReadBack();
     void referencesSurviveAppends();
+    void coldPartOnlyWhenNeeded_data();
+    void coldPartOnlyWhenNeeded();
     void smallStoreIsSmall();
     void clearStartsOver();
     void headerBlocksAcrossArenaChunks();
@@ -38,32 +57,104 @@ void TestAttemptStore::rowsReadBack()
     QFETCH(int, rows);
     AttemptStore store;
     store.reserve(rows);
+    // Every fifth attempt has a cold fact (a Retry-After), so hot and cold rows interleave.
     for (int i = 0; i < rows; ++i) {
-        PackedAttempt& p = store.appendDefault();
+        PackedAttempt p;
         p.runId = i;
         p.bytesDown = qint64(i) * 3;
+        if (i % 5 == 0)
+            p.retryAfterMs = qint64(i) * 1000;
+        QCOMPARE(store.append(p), qsizetype(i));
     }
     QCOMPARE(store.size(), qsizetype(rows));
+    QCOMPARE(store.coldCount(), qsizetype((rows + 4) / 5));
     for (int i = 0; i < rows; ++i) {
-        const PackedAttempt& p = store.packed(i);
-        if (p.runId != i || p.bytesDown != qint64(i) * 3)
-            QFAIL(qPrintable(QStringLiteral("row %1 reads back run %2").arg(i).arg(p.runId)));
+        const PackedAttempt p = store.packed(i);
+        const qint64 retryAfter = i % 5 == 0 ? qint64(i) * 1000 : PackedAttempt::kUnset;
+        if (p.runId != i || p.bytesDown != qint64(i) * 3 || p.retryAfterMs != retryAfter || store.hot(i).runId != i)
+            QFAIL(qPrintable(QStringLiteral("row %1 reads back run %2, Retry-After %3").arg(i).arg(p.runId).arg(p.retryAfterMs)));
     }
 }
 
 void TestAttemptStore::referencesSurviveAppends()
 {
     AttemptStore store;
-    std::vector<const PackedAttempt*> seen;
+    std::vector<const PackedAttemptHot*> seen;
     for (int i = 0; i < 100000; ++i) {
-        store.appendDefault().runId = i;
+        appendRun(store, i);
         if (i % 997 == 0)
-            seen.push_back(&store.packed(i));
+            seen.push_back(&store.hot(i));
     }
     for (size_t k = 0; k < seen.size(); ++k) {
         const int row = int(k) * 997;
-        QCOMPARE(&store.packed(row), seen[k]);
+        QCOMPARE(&store.hot(row), seen[k]);
         QCOMPARE(seen[k]->runId, row);
+    }
+}
+
+void TestAttemptStore::coldPartOnlyWhenNeeded_data()
+{
+    // Each cold fact alone gives the attempt a cold part, and reads back; the hot fields beside it too.
+    QTest::addColumn<std::function<void(PackedAttempt&)>>("set");
+    QTest::addColumn<std::function<bool(const PackedAttempt&)>>("check");
+    const auto row = [](const char* name, std::function<void(PackedAttempt&)> set, std::function<bool(const PackedAttempt&)> check) {
+        QTest::newRow(name) << set << check;
+    };
+    row("server asked for", [](PackedAttempt& p) { p.serverAskedForMs = 0; }, [](const PackedAttempt& p) { return p.serverAskedForMs == 0; });
+    row("retry after", [](PackedAttempt& p) { p.retryAfterMs = -1; }, [](const PackedAttempt& p) { return p.retryAfterMs == -1; });
+    row("host reset in", [](PackedAttempt& p) { p.hostResetInMs = 7; }, [](const PackedAttempt& p) { return p.hostResetInMs == 7; });
+    row("throttle wait", [](PackedAttempt& p) { p.throttleWaitMs = 250; }, [](const PackedAttempt& p) { return p.throttleWaitMs == 250; });
+    row("client wait", [](PackedAttempt& p) { p.clientWaitNs = 0; }, [](const PackedAttempt& p) { return p.clientWaitNs == 0; });
+    row("asked for", [](PackedAttempt& p) { p.askedForMs = 2000; }, [](const PackedAttempt& p) { return p.askedForMs == 2000; });
+    row("exchange", [](PackedAttempt& p) { p.exchange = 1LL << 40; }, [](const PackedAttempt& p) { return p.exchange == 1LL << 40; });
+    row("throttling tokens 0", [](PackedAttempt& p) { p.throttlingTokens = 0.0; }, [](const PackedAttempt& p) { return p.throttlingTokens == 0.0; });
+    row("throttling tokens -0", [](PackedAttempt& p) { p.throttlingTokens = -0.0; },
+        [](const PackedAttempt& p) { return p.throttlingTokens == 0.0 && std::signbit(p.throttlingTokens); });
+    row("qt error code", [](PackedAttempt& p) { p.qtErrorCode = 99; }, [](const PackedAttempt& p) { return p.qtErrorCode == 99; });
+    row("qt error", [](PackedAttempt& p) { p.qtError = 3; }, [](const PackedAttempt& p) { return p.qtError == 3; });
+    row("hint header", [](PackedAttempt& p) { p.hintHeader = 4; }, [](const PackedAttempt& p) { return p.hintHeader == 4; });
+    row("redirect", [](PackedAttempt& p) { p.redirectTarget = 5; }, [](const PackedAttempt& p) { return p.redirectTarget == 5; });
+    row("retry after raw", [](PackedAttempt& p) { p.retryAfterRaw = 6; }, [](const PackedAttempt& p) { return p.retryAfterRaw == 6; });
+    row("retry after source", [](PackedAttempt& p) { p.retryAfterSource = 7; }, [](const PackedAttempt& p) { return p.retryAfterSource == 7; });
+    row("asked by", [](PackedAttempt& p) { p.askedBy = 8; }, [](const PackedAttempt& p) { return p.askedBy == 8; });
+}
+
+void TestAttemptStore::coldPartOnlyWhenNeeded()
+{
+    QFETCH(std::function<void(PackedAttempt&)>, set);
+    QFETCH(std::function<bool(const PackedAttempt&)>, check);
+    AttemptStore store;
+    for (int i = 0; i < 1000; ++i)
+        appendRun(store, i);
+    QCOMPARE(store.coldCount(), 0); // nothing cold: hot parts only
+    PackedAttempt quota; // a run under a retry quota (the AWS presets) has it on every attempt: kept hot
+    quota.quotaTokens = 495;
+    quota.quotaCost = 5;
+    quota.status = 500;
+    quota.delayMs = 120;
+    QCOMPARE(store.append(quota), 1000);
+    QCOMPARE(store.coldCount(), 0);
+    QCOMPARE(store.packed(1000).quotaTokens, 495);
+    QCOMPARE(store.packed(1000).quotaCost, 5);
+    PackedAttempt p;
+    p.runId = 77;
+    p.status = 503;
+    p.at[PackedAttempt::Finished] = 123456789;
+    set(p);
+    QCOMPARE(store.append(p), 1001);
+    QCOMPARE(store.coldCount(), 1);
+    appendRun(store, 1002);
+    QCOMPARE(store.coldCount(), 1);
+    const PackedAttempt back = store.packed(1001);
+    QVERIFY(check(back));
+    QCOMPARE(back.runId, 77);
+    QCOMPARE(back.status, 503);
+    QCOMPARE(back.at[PackedAttempt::Finished], 123456789);
+    // The neighbours have the cold defaults, not this attempt's facts.
+    for (const qsizetype row : { 1000, 1002 }) {
+        const PackedAttempt n = store.packed(row);
+        QVERIFY(n.isDefault());
+        QVERIFY(std::isnan(n.throttlingTokens));
     }
 }
 
@@ -71,7 +162,7 @@ void TestAttemptStore::smallStoreIsSmall()
 {
     AttemptStore store;
     for (int i = 0; i < 3; ++i)
-        store.appendDefault().runId = i;
+        appendRun(store, i);
     QVERIFY2(store.memoryBytes() < 64 * 1024, qPrintable(QString::number(store.memoryBytes())));
 }
 
@@ -79,11 +170,11 @@ void TestAttemptStore::clearStartsOver()
 {
     AttemptStore store;
     for (int i = 0; i < 500; ++i)
-        store.appendDefault().runId = i;
+        appendRun(store, i);
     store.clear();
     QCOMPARE(store.size(), 0);
     for (int i = 0; i < 70; ++i)
-        store.appendDefault().runId = 1000 + i;
+        appendRun(store, 1000 + i);
     QCOMPARE(store.packed(69).runId, 1069);
     QCOMPARE(store.packed(0).runId, 1000);
 }

@@ -275,7 +275,7 @@ private Q_SLOTS:
             qsizetype n = 0;
             while (in.nextElement()) {
                 QByteArray field;
-                PackedAttempt& p = store.appendDefault();
+                PackedAttempt p;
                 QVERIFY2(AttemptJson::read(in, store, &p, &field), qPrintable(in.errorString()));
                 QCOMPARE(attemptText(store, p), attemptText(s.attempts, s.attempts.packed(n)));
                 ++n;
