@@ -98,12 +98,36 @@ void LiveSession::clear()
     emit cleared();
 }
 
+int LiveSession::runIndex(int runId) const
+{
+    if (!m_runIndex.isEmpty() || m_runs.isEmpty())
+        return m_runIndex.value(runId, -1);
+    // Runs in ascending id order (every batch numbers its runs as they start): a binary search over the
+    // runs' own ids, no hash entry per run.
+    qsizetype lo = 0;
+    qsizetype hi = m_runs.size();
+    while (lo < hi) {
+        const qsizetype mid = lo + (hi - lo) / 2;
+        if (m_runs.runId(mid) < runId)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m_runs.size() && m_runs.runId(lo) == runId ? int(lo) : -1;
+}
+
 int LiveSession::upsertRun(const RunSummary& run)
 {
-    int index = m_runIndex.value(run.runId, -1);
+    int index = runIndex(run.runId);
     if (index < 0) {
         index = int(m_runs.size());
-        m_runIndex.insert(run.runId, index);
+        if (m_runIndex.isEmpty() && index > 0 && run.runId < m_runs.runId(index - 1)) {
+            // Out of order: from now on the runs are found through a hash of every id.
+            for (qsizetype i = 0; i < m_runs.size(); ++i)
+                m_runIndex.insert(m_runs.runId(i), int(i));
+        }
+        if (!m_runIndex.isEmpty())
+            m_runIndex.insert(run.runId, index);
         m_runs.append(run);
         m_runAttempts.append(RunAttempts());
     } else {

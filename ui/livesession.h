@@ -72,7 +72,7 @@ public:
     const LabEventStore& labEvents() const { return m_labEvents; } // packed: 48 bytes an event and its texts once
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
-    int runIndex(int runId) const { return m_runIndex.value(runId, -1); }
+    int runIndex(int runId) const; // -1: no such run
 
     // The latest time seen in any report (session axis, ms).
     double latestMs() const { return m_latestMs; }
@@ -129,7 +129,7 @@ private:
     RunProgressStore m_runs;
     std::optional<RetryPolicy> m_lastPolicy;
     ChunkedRows<RunAttempts, 4096> m_runAttempts; // parallel to m_runs
-    QHash<int, int> m_runIndex;
+    QHash<int, int> m_runIndex; // run id → index, only once a run started out of id order (else: binary search)
     std::shared_ptr<const class Session> m_shown;
     AttemptStore m_own;
     const AttemptStore* m_store = &m_own; // the shown session's, or m_own

@@ -35,6 +35,8 @@ private Q_SLOTS:
     void summary();
     void summaryIncremental();
     void summaryDuplicateApplications();
+    void runsFoundInAnyIdOrder_data();
+    void runsFoundInAnyIdOrder();
 };
 
 void TestLiveSeries::phaseSpans_data()
@@ -342,6 +344,44 @@ void TestLiveSeries::summaryDuplicateApplications()
     QCOMPARE(b.summary().duplicateApplications, 2);
     b.clear();
     QCOMPARE(b.summary().duplicateApplications, 0);
+}
+
+void TestLiveSeries::runsFoundInAnyIdOrder_data()
+{
+    // A batch numbers its runs as they start (found by binary search over the runs' own ids); any other
+    // order (ids from a file or a client, repeated or descending) switches to a hash, from the run that
+    // broke the order on. Either way every run is found at its start position, and an unknown id is not.
+    QTest::addColumn<QList<int>>("ids");
+    QList<int> ascending;
+    for (int i = 0; i < 5000; ++i)
+        ascending << 3 * i + 1; // gaps between ids
+    QTest::newRow("ascending, 5 000 runs") << ascending;
+    QTest::newRow("descending") << QList<int> { 9, 7, 5, 3, 1 };
+    QTest::newRow("out of order after a while") << QList<int> { 1, 2, 3, 10, 4, 11, -5 };
+    QTest::newRow("one run") << QList<int> { 42 };
+    QTest::newRow("negative ids ascending") << QList<int> { -30, -20, -10, 0 };
+}
+
+void TestLiveSeries::runsFoundInAnyIdOrder()
+{
+    QFETCH(QList<int>, ids);
+    LiveSession s;
+    for (const int id : ids) {
+        RunRecord r;
+        r.runId = id;
+        r.startedAt = at(1);
+        s.onRunStarted(r);
+        s.onRunStarted(r); // a run's facts again (as the engine sends them): the same run, not a new one
+    }
+    QCOMPARE(s.runs().size(), ids.size());
+    for (int i = 0; i < ids.size(); ++i) {
+        if (s.runIndex(ids.at(i)) != i)
+            QFAIL(qPrintable(u"run %1 found at %2, not %3"_s.arg(ids.at(i)).arg(s.runIndex(ids.at(i))).arg(i)));
+    }
+    for (const int unknown : { 0, 2, 1000000, -1 }) {
+        if (!ids.contains(unknown))
+            QCOMPARE(s.runIndex(unknown), -1);
+    }
 }
 
 QTEST_MAIN(TestLiveSeries)
