@@ -6,12 +6,16 @@
 // 5 ms probe timer fires) and the memory held per attempt: RSS growth / attempts, and the same after the
 // first quarter of the run (the marginal cost, without what the views allocate once). Not a CTest test.
 #include "delaychartview.h"
+#include "engine/requestheaders.h"
+#include "lab/httpdateformat.h"
+#include "engine/requestspec.h"
 #include "livesession.h"
 #include "ratelimitchartview.h"
 #include "summaryview.h"
 #include "timelineview.h"
 
 #include <QApplication>
+#include <QDateTime>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
@@ -47,6 +51,8 @@ qint64 rssKiB()
 struct SimRun
 {
     RunRecord record;
+    QString attemptRun; // the run's part of every attempt id, a UUID (as the engine draws it)
+    QString key; // the run's idempotency key, a UUID
     AttemptRecord attempt;
     double nextAt = 0; // when the next event of this run is due
     int stage = 0; // 0 due to start, 1 connecting, 2 sent, 3 headers, 4 finish, 5 waiting
@@ -61,6 +67,10 @@ public:
         , m_meanCycleMs(1000.0 * runs / attemptsPerSecond)
     {
         m_policy.name = u"bench"_s;
+        m_spec.method = u"POST"_s;
+        m_spec.url = QUrl(u"http://127.0.0.1:8080/api/orders"_s);
+        m_spec.headers = { { "Content-Type", "application/json" } };
+        m_spec.body = R"({"amount":1000,"currency":"eur"})";
     }
 
     void step(double now)
@@ -99,6 +109,8 @@ private:
         r.record.runId = ++m_nextRun;
         r.record.policy = m_policy;
         r.record.startedAt = r.record.submittedAt = ns(now);
+        r.attemptRun = newAttemptId();
+        r.key = newAttemptId();
         m_session.onRunStarted(r.record);
         r.nextAt = now;
         m_active.push_back(r);
@@ -115,11 +127,12 @@ private:
             a = AttemptRecord();
             a.runId = r.record.runId;
             a.index = int(r.record.attempts.size()) + 1;
-            a.method = u"POST"_s;
-            a.url = QUrl(u"http://127.0.0.1:8080/api/orders"_s);
-            a.attemptId = u"%1-%2"_s.arg(a.runId).arg(a.index);
-            a.idempotencyKey = u"key-%1"_s.arg(a.runId);
-            a.requestHeaders = { { "Content-Type", "application/json", false }, { "Idempotency-Key", a.idempotencyKey.toLatin1(), false } };
+            a.method = m_spec.method;
+            a.url = m_spec.url;
+            a.attemptId = attemptIdFor(r.attemptRun, a.index);
+            a.idempotencyKey = r.key;
+            a.requestHeaders = buildRequestHeaders(m_spec, m_policy, a.url, a.idempotencyKey, a.attemptId, {});
+            a.bodySize = m_spec.body.size();
             a.at.scheduled = a.at.started = ns(r.nextAt);
             m_session.onAttemptStarted(a);
             r.stage = a.index == 1 || m_rng.bounded(4) == 0 ? 1 : 2; // most retries reuse the connection
@@ -178,11 +191,25 @@ private:
         const bool last = a.index >= 4;
         a.status = roll < 70 ? 201 : roll < 82 ? 503 : roll < 90 ? 429 : 500;
         const int remaining = std::max(0, 100 - int(m_attempts % 120));
-        a.responseHeaders = { { "Content-Type", "application/json" }, { "Date", "Mon, 01 Jan 2024 00:00:00 GMT" },
-            { "RateLimit-Policy", "\"burst\";q=100;w=10" },
-            { "RateLimit", "\"burst\";r=" + QByteArray::number(remaining) + ";t=" + QByteArray::number(10 - (m_attempts / 100) % 10) } };
-        a.rateLimitHeaders = a.responseHeaders.mid(2);
+        // As the lab answers: its Date changes every second, its rate-limit fields on every answer.
+        const QByteArray date = HttpDateFormat::format(QDateTime::fromSecsSinceEpoch(1'700'000'000 + qint64(r.nextAt / 1000), Qt::UTC),
+                                                       HttpDateFormat::Form::ImfFixdate);
         a.bodyExcerpt = R"({"id":"ord_123","status":"created"})";
+        a.responseHeaders = { { "Content-Type", "application/json" }, { "Content-Length", QByteArray::number(a.bodyExcerpt.size()) },
+            { "Date", date }, { "RateLimit-Policy", "\"burst\";q=100;w=10" },
+            { "RateLimit", "\"burst\";r=" + QByteArray::number(remaining) + ";t=" + QByteArray::number(10 - (m_attempts / 100) % 10) },
+            { "Connection", "keep-alive" } };
+        a.rateLimitHeaders = a.responseHeaders.mid(3, 2);
+        if (*a.status == 429) { // the lab's 429 asks for a second
+            a.responseHeaders.append(QPair<QByteArray, QByteArray> { "Retry-After", "1" });
+            a.rateLimitHeaders.append(QPair<QByteArray, QByteArray> { "Retry-After", "1" });
+            RetryAfterValue retryAfter;
+            retryAfter.delay = Millis(1000);
+            retryAfter.raw = "1";
+            retryAfter.source = u"retry-after"_s;
+            retryAfter.conformant = true;
+            a.retryAfter = retryAfter;
+        }
         a.bytesDown = a.bodyExcerpt.size();
         RetryDecision d;
         d.reason = u"synthetic"_s;
@@ -199,6 +226,10 @@ private:
             d.ceiling = Millis(100 << a.index);
             d.delayHigh = d.ceiling;
             d.delay = d.source == DelaySource::RetryAfter ? Millis(1000) : Millis(qint64(uniform(0, double(d.ceiling.count()))));
+        }
+        if (a.retryAfter) {
+            d.serverAskedFor = a.retryAfter->delay;
+            d.hintHeader = u"Retry-After"_s;
         }
         a.decision = d;
         m_session.onAttemptFinished(a);
@@ -223,6 +254,7 @@ private:
     int m_runs;
     double m_meanCycleMs;
     RetryPolicy m_policy;
+    RequestSpec m_spec;
     std::vector<SimRun> m_active;
     QRandomGenerator m_rng { 42 };
     int m_nextRun = 0;
