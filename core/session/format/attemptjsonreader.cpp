@@ -129,7 +129,7 @@ bool readHeaders(JsonPullReader& in, AttemptStore& store, quint32* offset)
 }
 
 // A string or null, interned (null → 0). UNIQUE: stored without interning (each attempt's own id).
-bool readText(JsonPullReader& in, AttemptStore& store, quint32* id, bool unique = false)
+bool readText(JsonPullReader& in, AttemptStore& store, quint32* id)
 {
     if (in.readNullIfPresent()) {
         *id = 0;
@@ -138,7 +138,28 @@ bool readText(JsonPullReader& in, AttemptStore& store, quint32* id, bool unique 
     QByteArrayView text;
     if (!in.readUtf8View(&text))
         return false;
-    *id = unique ? store.strings().add(text) : store.strings().intern(text);
+    *id = store.strings().intern(text);
+    return true;
+}
+
+// The attempt id, which the attempt-id header usually sent too (request_headers come before it): then the
+// header value's copy is the id's, instead of a second copy of a text unique to the attempt.
+bool readAttemptId(JsonPullReader& in, AttemptStore& store, quint32 requestHeaders, quint32* id)
+{
+    if (in.readNullIfPresent()) {
+        *id = 0;
+        return true;
+    }
+    QByteArrayView text;
+    if (!in.readUtf8View(&text))
+        return false;
+    for (int i = store.headerCount(requestHeaders) - 1; i >= 0 && !text.isEmpty(); --i) {
+        if (store.headerValue(requestHeaders, i) == text) {
+            *id = store.headerValueIdAt(requestHeaders, i);
+            return true;
+        }
+    }
+    *id = store.strings().add(text);
     return true;
 }
 
@@ -328,7 +349,7 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
         case F::Http2: ok = readFlag(in, &p->http2); break;
         case F::SentSignals: ok = readOptInt(in, &v); p->requestSentSignals = qint16(v); break;
         case F::Key: ok = readText(in, store, &p->idempotencyKey); break;
-        case F::AttemptId: ok = readText(in, store, &p->attemptId, true); break;
+        case F::AttemptId: ok = readAttemptId(in, store, p->requestHeaders, &p->attemptId); break;
         case F::Status:
             ok = readOptInt(in, &v);
             p->status = v == PackedAttempt::kUnset ? -1 : qint32(v);

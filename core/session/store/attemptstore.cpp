@@ -43,22 +43,33 @@ quint32 AttemptStore::addHeaderIds(const std::vector<quint32>& ids)
 {
     if (ids.empty())
         return 0;
-    static constexpr size_t kRecent = 1024;
+    // Recent blocks by a hash of their ids, two to a set: a block seen again moves to the set's first
+    // place and stays there, while blocks seen once (a request's, with its unique attempt id) only ever
+    // replace the second. One place a hash let those evict the block every answer shares.
+    static constexpr size_t kSets = 1024;
     size_t hash = ids.size();
     for (quint32 id : ids)
         hash = hash * 1000003u ^ id;
-    const size_t slot = (hash ^ (hash >> 17)) & (kRecent - 1);
+    const size_t set = 2 * ((hash ^ (hash >> 17)) & (kSets - 1));
     if (m_recentBlocks.empty())
-        m_recentBlocks.assign(kRecent, 0u);
-    if (const quint32 recent = m_recentBlocks[slot]; recent && m_headerArena[recent] == ids.size() / 2) {
-        bool same = true;
-        for (size_t i = 0; same && i < ids.size(); ++i)
-            same = m_headerArena[qsizetype(recent + 1 + i)] == ids[i];
-        if (same)
-            return recent;
+        m_recentBlocks.assign(2 * kSets, 0u);
+    const auto same = [&](quint32 block) {
+        if (!block || m_headerArena[block] != ids.size() / 2)
+            return false;
+        for (size_t i = 0; i < ids.size(); ++i) {
+            if (m_headerArena[qsizetype(block + 1 + i)] != ids[i])
+                return false;
+        }
+        return true;
+    };
+    if (same(m_recentBlocks[set]))
+        return m_recentBlocks[set];
+    if (const quint32 second = m_recentBlocks[set + 1]; same(second)) {
+        std::swap(m_recentBlocks[set], m_recentBlocks[set + 1]);
+        return second;
     }
     const auto offset = quint32(m_headerArena.size());
-    m_recentBlocks[slot] = offset;
+    m_recentBlocks[set + 1] = offset;
     m_headerArena.append(quint32(ids.size() / 2));
     for (const quint32 id : ids)
         m_headerArena.append(id);
@@ -136,10 +147,17 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
     p.phaseReached = qint8(a.phaseReached);
     p.method = s.intern(a.method);
     p.url = s.intern(a.url.toString(QUrl::FullyEncoded));
-    HttpHeaderList sent;
-    for (const SentHeader& h : a.requestHeaders)
-        sent.append({ h.name, h.value });
-    p.requestHeaders = addHeaders(sent);
+    // Unique per attempt: not worth a table entry. The attempt-id header sends the same text: one copy.
+    const QByteArray attemptId = a.attemptId.toUtf8();
+    p.attemptId = s.add(QByteArrayView(attemptId));
+    std::vector<quint32> sent;
+    sent.reserve(size_t(a.requestHeaders.size()) * 2);
+    for (const SentHeader& h : a.requestHeaders) {
+        const quint32 nameId = s.intern(QByteArrayView(h.name));
+        sent.push_back(nameId);
+        sent.push_back(p.attemptId && h.value == attemptId ? p.attemptId : headerValueId(nameId, QByteArrayView(h.value)));
+    }
+    p.requestHeaders = addHeaderIds(sent);
     p.bodySize = a.bodySize;
     p.bodySha256 = s.intern(QByteArrayView(a.bodySha256));
     p.bytesUp = a.bytesUp;
@@ -148,7 +166,6 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
     p.http2 = a.http2Used;
     p.requestSentSignals = qint16(a.requestSentSignals);
     p.idempotencyKey = s.intern(a.idempotencyKey);
-    p.attemptId = s.add(QByteArrayView(a.attemptId.toUtf8())); // unique per attempt: not worth a table entry
     p.status = a.status.value_or(-1);
     p.reasonPhrase = s.intern(a.reasonPhrase);
     p.responseHeaders = addHeaders(a.responseHeaders);

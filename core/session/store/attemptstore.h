@@ -109,7 +109,7 @@ private:
     std::vector<Chunk> m_chunks; // chunk i reserved to capacity(i), never beyond
     qsizetype m_size = 0;
     std::vector<ValueStats> m_valueStats; // by header name id
-    std::vector<quint32> m_recentBlocks; // by a hash of the block: the offset of the last block with it
+    std::vector<quint32> m_recentBlocks; // two offsets a set, by a hash of the block (addHeaderIds)
     ChunkedRows<PackedAttemptCold, 1024> m_cold; // 96 KiB a chunk
     ChunkedRows<quint32, 4096> m_headerArena; // 16 KiB chunks: no doubling, no copy as it grows, small for a small file
     StringPool m_strings;

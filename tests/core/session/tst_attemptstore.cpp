@@ -4,7 +4,12 @@
 // part is kept only for an attempt with a cold fact and each such fact reads back, and a small store costs
 // kilobytes (its first chunk once took 4 MiB, which made every small file read allocate megabytes).
 
+#include "json/jsonpullreader.h"
+#include "session/format/attemptjson.h"
+#include "session/export/redaction.h"
 #include "session/store/attemptstore.h"
+
+#include <QBuffer>
 
 #include <QTest>
 
@@ -18,6 +23,15 @@ using namespace Qt::StringLiterals;
 #include <vector>
 
 namespace {
+
+// How many of the pool's texts are TEXT.
+int copies(const AttemptStore& store, const QString& text)
+{
+    int n = 0;
+    for (qsizetype id = 0; id < store.strings().count(); ++id)
+        n += store.strings().view(quint32(id)) == QByteArrayView(text.toUtf8()) ? 1 : 0;
+    return n;
+}
 
 void appendRun(AttemptStore& store, int runId)
 {
@@ -42,6 +56,8 @@ private slots:
     void clearStartsOver();
     void headerBlocksAcrossArenaChunks();
     void poolFindsWhatWasInterned();
+    void attemptIdSharedWithItsHeader();
+    void sharedBlockSurvivesUniqueOnes();
 };
 
 void TestAttemptStore::rowsReadBack_data()
@@ -232,6 +248,74 @@ void TestAttemptStore::poolFindsWhatWasInterned()
         QCOMPARE(pool.string(id), text);
     }
     QCOMPARE(pool.intern(u"id-42"_s), ids[42]);
+}
+
+void TestAttemptStore::attemptIdSharedWithItsHeader()
+{
+    // The engine sends the attempt id in X-Retrylab-Attempt: the store keeps that text once, for the
+    // attempt's id and the header's value, whether the attempt comes live or is read from a file; both read
+    // back. An attempt whose header says something else keeps both texts.
+    AttemptRecord a;
+    a.runId = 1;
+    a.attemptId = u"6f1f7c52-3c1e-4a8e-9d43-0e2b1d6c9a10;attempt=2"_s;
+    a.requestHeaders = { { "Host", "127.0.0.1:8080", false }, { "X-Retrylab-Attempt", a.attemptId.toUtf8(), false },
+        { "Content-Length", "0", false } };
+    AttemptStore store;
+    store.append(a);
+    const PackedAttempt p = store.packed(0);
+    QCOMPARE(store.headerValueIdAt(p.requestHeaders, 1), p.attemptId);
+    QCOMPARE(copies(store, a.attemptId), 1);
+    QCOMPARE(store.record(0).attemptId, a.attemptId);
+    QCOMPARE(store.record(0).requestHeaders.at(1).value, a.attemptId.toUtf8());
+
+    AttemptRecord other = a;
+    other.requestHeaders[1].value = "something-else";
+    store.append(other);
+    const PackedAttempt q = store.packed(1);
+    QVERIFY(store.headerValueIdAt(q.requestHeaders, 1) != q.attemptId);
+    QCOMPARE(copies(store, a.attemptId), 2); // the first attempt's, and this one's own
+    QCOMPARE(store.record(1).attemptId, a.attemptId);
+    QCOMPARE(store.record(1).requestHeaders.at(1).value, QByteArray("something-else"));
+
+    // Read back from the file form: the same sharing, the same texts.
+    QByteArray json;
+    AttemptJson::write(json, store, store.packed(0), Redactor::none());
+    QBuffer buffer(&json);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    JsonPullReader in(buffer);
+    AttemptStore read;
+    PackedAttempt r;
+    QByteArray field;
+    QVERIFY2(AttemptJson::read(in, read, &r, &field), qPrintable(in.errorString()));
+    read.append(r);
+    QCOMPARE(read.headerValueIdAt(r.requestHeaders, 1), r.attemptId);
+    QCOMPARE(read.record(0).attemptId, a.attemptId);
+    QCOMPARE(read.record(0).requestHeaders.at(1).value, a.attemptId.toUtf8());
+    QCOMPARE(copies(read, a.attemptId), 1);
+}
+
+void TestAttemptStore::sharedBlockSurvivesUniqueOnes()
+{
+    // Every answer of a batch often has the same headers (one block, shared) while every request has its
+    // own (a unique attempt id): 20 000 unique request blocks between the answers do not push the shared
+    // answer block out, so the arena holds it once. (With one recent block per hash slot, a request block
+    // landing on the answer's slot evicted it and the next answer stored it again.)
+    AttemptStore store;
+    for (int i = 0; i < 20000; ++i) {
+        AttemptRecord a;
+        a.runId = i;
+        a.attemptId = u"run-%1;attempt=1"_s.arg(i);
+        a.requestHeaders = { { "Host", "example.test", false }, { "X-Retrylab-Attempt", a.attemptId.toUtf8(), false },
+            { "Traceparent", QByteArray::number(i * 7919 % 10007), false } };
+        a.responseHeaders = { { "Content-Type", "application/json" }, { "Connection", "keep-alive" } };
+        store.append(a);
+    }
+    const quint32 shared = store.packed(0).responseHeaders;
+    for (int i = 1; i < 20000; ++i) {
+        if (store.packed(i).responseHeaders != shared)
+            QFAIL(qPrintable(u"attempt %1's answer headers stored again, at %2 (first at %3)"_s.arg(i).arg(store.packed(i).responseHeaders).arg(shared)));
+    }
+    QCOMPARE(store.record(19999).responseHeaders, store.record(0).responseHeaders);
 }
 
 QTEST_GUILESS_MAIN(TestAttemptStore)
