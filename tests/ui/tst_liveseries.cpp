@@ -24,6 +24,7 @@ private Q_SLOTS:
     void phaseSpans();
     void timelineModel();
     void timelineHitTest();
+    void labTicksFindTheirLanes();
     void delayPoints();
     void delayEnvelope();
     void histogram();
@@ -123,6 +124,59 @@ void TestLiveSeries::timelineModel()
     model.clear();
     QCOMPARE(model.laneCount(), 0);
     QCOMPARE(model.segmentCount(), 0);
+}
+
+void TestLiveSeries::labTicksFindTheirLanes()
+{
+    // The lab's ticks find their run's lane by attempt id: 3 000 finished attempts (the id table grows
+    // past its first size), their events arriving afterwards in reverse order, one attempt still in flight,
+    // an id two attempts share (the newer one's lane), and an id nobody sent (not in a lane: drawn on the
+    // axis once it has waited its updates).
+    LiveSession session;
+    const int runs = 3000;
+    const auto idOf = [](int run) { return u"6f1f7c52-3c1e-4a8e-9d43-%1;attempt=1"_s.arg(run, 12, 10, QLatin1Char('0')); };
+    for (int r = 1; r <= runs + 3; ++r) {
+        RunRecord run;
+        run.runId = r;
+        run.startedAt = at(r);
+        session.onRunStarted(run);
+        AttemptRecord a = attempt(r, 1, r, r + 0.5);
+        a.attemptId = r > runs + 1 ? u"shared"_s : idOf(r);
+        if (r == runs + 1) {
+            a.at.finished.reset();
+            session.onAttemptStarted(a); // in flight
+        } else {
+            session.onAttemptFinished(a);
+        }
+    }
+    for (int r = runs + 1; r >= 1; --r)
+        session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, r, idOf(r)));
+    session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"shared"_s));
+    session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"nobody"_s));
+    session.flush();
+    TimelineModel model;
+    model.update(session, wholeSessionDelta(session));
+    QCOMPARE(model.laneCount(), runs + 3);
+    const LabEventStore& events = session.labEvents();
+    for (int lane = 0; lane < runs + 3; ++lane) {
+        QStringList ticks;
+        for (const TimelineMark& m : model.lane(lane)) {
+            if (m.kind == TimelineMark::Kind::LabReceived)
+                ticks << events.attemptId(m.ref);
+        }
+        const int run = lane + 1;
+        const QStringList expected = run <= runs + 1 ? QStringList { idOf(run) } : run == runs + 3 ? QStringList { u"shared"_s } : QStringList {};
+        if (ticks != expected)
+            QFAIL(qPrintable(u"lane %1 has ticks [%2], not [%3]"_s.arg(lane).arg(ticks.join(u", "), expected.join(u", "))));
+    }
+    QCOMPARE(model.labTickCount(), runs + 2);
+    QVERIFY(model.unmatchedLab().isEmpty()); // "nobody" waits for its attempt first
+    LiveSessionDelta none;
+    none.runsBefore = none.runsAfter = session.runs().size();
+    for (int i = 0; i < 3; ++i)
+        model.update(session, none);
+    QCOMPARE(model.unmatchedLab().size(), 1);
+    QCOMPARE(events.attemptId(model.unmatchedLab().first().ref), u"nobody"_s);
 }
 
 void TestLiveSeries::timelineHitTest()

@@ -62,18 +62,62 @@ void TimelineModel::appendMark(int lane, const TimelineMark& mark)
     l.last = at;
 }
 
-void TimelineModel::setAttemptLane(QByteArrayView attemptId, int lane)
+namespace {
+
+size_t idHash(QByteArrayView id)
 {
-    const quint32 id = m_attemptIds.intern(attemptId);
-    if (id >= m_attemptIdLane.size())
-        m_attemptIdLane.resize(size_t(id) + 1, -1);
-    m_attemptIdLane[id] = lane;
+    return size_t(qHash(id));
 }
 
-int TimelineModel::attemptLane(QByteArrayView attemptId) const
+} // namespace
+
+void TimelineModel::addFinishedId(const LiveSession& session, qsizetype attempt)
 {
-    const std::optional<quint32> id = attemptId.isEmpty() ? std::nullopt : m_attemptIds.find(attemptId);
-    return id && *id < m_attemptIdLane.size() ? m_attemptIdLane[*id] : -1;
+    const AttemptStore& store = session.store();
+    const QByteArrayView id = store.strings().view(session.hotAttempt(attempt).attemptId);
+    if (id.isEmpty())
+        return;
+    if (size_t(m_idCount + 1) * 2 > m_idSlots.size()) {
+        std::vector<quint32> table(std::max<size_t>(1024, m_idSlots.size() * 2), 0u);
+        const size_t mask = table.size() - 1;
+        for (const quint32 slot : m_idSlots) {
+            if (!slot)
+                continue;
+            size_t i = idHash(store.strings().view(session.hotAttempt(slot - 1).attemptId)) & mask;
+            while (table[i])
+                i = (i + 1) & mask;
+            table[i] = slot;
+        }
+        m_idSlots.swap(table);
+    }
+    const size_t mask = m_idSlots.size() - 1;
+    size_t i = idHash(id) & mask;
+    for (; m_idSlots[i]; i = (i + 1) & mask) {
+        if (store.strings().view(session.hotAttempt(m_idSlots[i] - 1).attemptId) == id) {
+            m_idSlots[i] = quint32(attempt + 1); // the same id again: the newer attempt's lane
+            return;
+        }
+    }
+    m_idSlots[i] = quint32(attempt + 1);
+    ++m_idCount;
+}
+
+int TimelineModel::attemptLane(const LiveSession& session, QByteArrayView attemptId) const
+{
+    if (attemptId.isEmpty())
+        return -1;
+    if (const auto live = m_liveIdLane.constFind(attemptId.toByteArray()); live != m_liveIdLane.cend())
+        return *live;
+    if (m_idSlots.empty())
+        return -1;
+    const AttemptStore& store = session.store();
+    const size_t mask = m_idSlots.size() - 1;
+    for (size_t i = idHash(attemptId) & mask; m_idSlots[i]; i = (i + 1) & mask) {
+        const PackedAttemptHot& a = session.hotAttempt(m_idSlots[i] - 1);
+        if (store.strings().view(a.attemptId) == attemptId)
+            return session.runIndex(a.runId);
+    }
+    return -1;
 }
 
 void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& delta)
@@ -99,8 +143,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         const int lane = session.runIndex(a.runId);
         if (lane < 0 || lane >= m_lanes.size())
             continue;
-        if (a.attemptId)
-            setAttemptLane(store.strings().view(a.attemptId), lane);
+        addFinishedId(session, i);
         const QList<PhaseSpan> spans = attemptPhaseSpans(store.timestamps(session.attemptRow(i)));
         for (const PhaseSpan& span : spans) {
             appendMark(lane, { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .attempt = a.index, .ref = int(i),
@@ -138,6 +181,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
 
     // Attempts in flight: rebuilt, and their ids make the lab's events findable.
     m_live.clear();
+    m_liveIdLane.clear();
     m_liveAttempts = session.inFlight();
     const double now = session.nowMs();
     m_clipMs = session.clockMs();
@@ -147,7 +191,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         if (lane < 0 || lane >= m_lanes.size())
             continue;
         if (!a.attemptId.isEmpty())
-            setAttemptLane(a.attemptId.toUtf8(), lane);
+            m_liveIdLane.insert(a.attemptId.toUtf8(), lane);
         const QList<PhaseSpan> spans = attemptPhaseSpans(a, now);
         for (const PhaseSpan& span : spans)
             m_live.append({ lane, TimelineMark { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .live = true, .attempt = a.index,
@@ -159,7 +203,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     for (const auto& [ref, waited] : std::as_const(m_pendingLab)) {
         if (ref < 0 || ref >= events.size())
             continue;
-        const int lane = attemptLane(events.attemptIdUtf8(ref));
+        const int lane = attemptLane(session, events.attemptIdUtf8(ref));
         if (lane >= 0 || waited + 1 >= kLabWaitUpdates)
             addLab(events, ref, lane);
         else
@@ -171,7 +215,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             continue;
         seen(double(events.atMs(i)));
         const bool hasId = events.hasAttemptId(i);
-        const int lane = hasId ? attemptLane(events.attemptIdUtf8(i)) : -1;
+        const int lane = hasId ? attemptLane(session, events.attemptIdUtf8(i)) : -1;
         if (lane >= 0 || !hasId)
             addLab(events, int(i), lane);
         else

@@ -8,7 +8,6 @@
 
 #include "livesession.h"
 #include "session/store/chunkedrows.h"
-#include "session/store/stringpool.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -142,12 +141,15 @@ private:
     QList<QPair<int, TimelineMark>> m_live;
     QList<AttemptRecord> m_liveAttempts;
     QList<TimelineMark> m_unmatched;
-    // Attempt id (UTF-8) → lane, for the lab's ticks: the ids interned once (their bytes and 12 bytes
-    // each), not a QString key and hash node per attempt (about 100 bytes each).
-    void setAttemptLane(QByteArrayView attemptId, int lane);
-    int attemptLane(QByteArrayView attemptId) const;
-    StringPool m_attemptIds;
-    std::vector<int> m_attemptIdLane; // by id in m_attemptIds
+    // Attempt id (UTF-8) → lane, for the lab's ticks. A finished attempt is found through a table of its
+    // index in the session, by a hash of its id, and compared with the id the session's store keeps (no
+    // copy of the id here: 8 bytes an attempt, where a pool of the ids cost their bytes and 16 more); an
+    // attempt in flight through a small map rebuilt on every update.
+    void addFinishedId(const LiveSession& session, qsizetype attempt);
+    int attemptLane(const LiveSession& session, QByteArrayView attemptId) const;
+    std::vector<quint32> m_idSlots; // open addressing: a finished attempt's index + 1, 0 free
+    qsizetype m_idCount = 0;
+    QHash<QByteArray, int> m_liveIdLane; // the ids of the attempts in flight → lane
     QList<QPair<int, int>> m_pendingLab; // (labEvents index, updates waited)
     double m_startMs = 0;
     double m_endMs = 0;
