@@ -34,9 +34,21 @@ void AttemptStore::clear()
     m_cold.clear();
     m_valueStats.clear();
     m_recentBlocks.clear();
+    m_bases.clear();
     m_headerArena.clear();
     m_headerArena.append(0u); // offset 0 = no headers
     m_strings.clear();
+}
+
+bool AttemptStore::blockEquals(quint32 offset, const std::vector<quint32>& ids) const
+{
+    if (!offset || size_t(headerCount(offset)) * 2 != ids.size())
+        return false;
+    for (size_t i = 0; i < ids.size() / 2; ++i) {
+        if (headerNameId(offset, int(i)) != ids[2 * i] || headerValueIdAt(offset, int(i)) != ids[2 * i + 1])
+            return false;
+    }
+    return true;
 }
 
 quint32 AttemptStore::addHeaderIds(const std::vector<quint32>& ids)
@@ -48,29 +60,54 @@ quint32 AttemptStore::addHeaderIds(const std::vector<quint32>& ids)
     // replace the second. One place a hash let those evict the block every answer shares.
     static constexpr size_t kSets = 1024;
     size_t hash = ids.size();
-    for (quint32 id : ids)
-        hash = hash * 1000003u ^ id;
+    size_t names = ids.size();
+    for (size_t i = 0; i < ids.size(); ++i) {
+        hash = hash * 1000003u ^ ids[i];
+        if (i % 2 == 0)
+            names = names * 1000003u ^ ids[i];
+    }
     const size_t set = 2 * ((hash ^ (hash >> 17)) & (kSets - 1));
-    if (m_recentBlocks.empty())
+    if (m_recentBlocks.empty()) {
         m_recentBlocks.assign(2 * kSets, 0u);
-    const auto same = [&](quint32 block) {
-        if (!block || m_headerArena[block] != ids.size() / 2)
-            return false;
-        for (size_t i = 0; i < ids.size(); ++i) {
-            if (m_headerArena[qsizetype(block + 1 + i)] != ids[i])
-                return false;
-        }
-        return true;
-    };
-    if (same(m_recentBlocks[set]))
+        m_bases.assign(kSets, 0u);
+    }
+    if (blockEquals(m_recentBlocks[set], ids))
         return m_recentBlocks[set];
-    if (const quint32 second = m_recentBlocks[set + 1]; same(second)) {
+    if (const quint32 second = m_recentBlocks[set + 1]; blockEquals(second, ids)) {
         std::swap(m_recentBlocks[set], m_recentBlocks[set + 1]);
         return second;
     }
     const auto offset = quint32(m_headerArena.size());
     m_recentBlocks[set + 1] = offset;
-    m_headerArena.append(quint32(ids.size() / 2));
+
+    // A whole block with the same names and at most kMaxChanges other values: store the changes alone.
+    const quint32 count = quint32(ids.size() / 2);
+    quint32& base = m_bases[(names ^ (names >> 17)) & (kSets - 1)];
+    if (base && headerCount(base) == int(count)) {
+        quint32 changed[kMaxChanges];
+        quint32 changes = 0;
+        bool sameNames = true;
+        for (quint32 i = 0; sameNames && changes <= kMaxChanges && i < count; ++i) {
+            sameNames = m_headerArena[base + 1 + 2 * size_t(i)] == ids[2 * i];
+            if (m_headerArena[base + 2 + 2 * size_t(i)] != ids[2 * i + 1]) {
+                if (changes < kMaxChanges)
+                    changed[changes] = i;
+                ++changes;
+            }
+        }
+        if (sameNames && changes <= kMaxChanges && 3 + 2 * changes < 1 + 2 * count) {
+            m_headerArena.append(kPatch | count);
+            m_headerArena.append(base);
+            m_headerArena.append(changes);
+            for (quint32 k = 0; k < changes; ++k) {
+                m_headerArena.append(changed[k]);
+                m_headerArena.append(ids[2 * changed[k] + 1]);
+            }
+            return offset;
+        }
+    }
+    base = offset;
+    m_headerArena.append(count);
     for (const quint32 id : ids)
         m_headerArena.append(id);
     return offset;
@@ -320,7 +357,7 @@ AttemptRecord AttemptStore::record(qsizetype row) const
 qsizetype AttemptStore::memoryBytes() const
 {
     size_t bytes = m_chunks.capacity() * sizeof(Chunk) + size_t(m_headerArena.memoryBytes())
-        + (m_valueStats.capacity() * sizeof(ValueStats)) + m_recentBlocks.capacity() * sizeof(quint32);
+        + (m_valueStats.capacity() * sizeof(ValueStats)) + (m_recentBlocks.capacity() + m_bases.capacity()) * sizeof(quint32);
     for (const Chunk& chunk : m_chunks)
         bytes += chunk.capacity() * sizeof(PackedAttemptHot);
     bytes += size_t(m_cold.memoryBytes());

@@ -53,22 +53,45 @@ public:
     StringPool& strings() { return m_strings; }
     const StringPool& strings() const { return m_strings; }
 
-    // Header blocks: [count, name id, value id, …] in one arena. A block equal to a recent one (the same
-    // answer headers on every attempt) is shared, not stored again.
+    // Header blocks in one arena, each either whole, [count, name id, value id, …], or a patch of a whole
+    // block with the same names, [kPatch | count, base offset, changes, (index, value id)…]. A block equal to
+    // a recent one (the same answer headers on every attempt) is shared, not stored again; a block that
+    // differs from a recent one with the same names in a few values (a request's attempt id and key, an
+    // answer's Date and RateLimit) is stored as a patch of it.
     quint32 addHeaders(const HttpHeaderList& headers);
     quint32 addHeaderIds(const std::vector<quint32>& nameValueIds); // pairs of pool ids
     HttpHeaderList headers(quint32 offset) const;
-    int headerCount(quint32 offset) const { return offset ? int(m_headerArena[offset]) : 0; }
-    QByteArrayView headerName(quint32 offset, int i) const { return m_strings.view(m_headerArena[offset + 1 + 2 * size_t(i)]); }
-    QByteArrayView headerValue(quint32 offset, int i) const { return m_strings.view(m_headerArena[offset + 2 + 2 * size_t(i)]); }
-    quint32 headerNameId(quint32 offset, int i) const { return m_headerArena[offset + 1 + 2 * size_t(i)]; }
-    quint32 headerValueIdAt(quint32 offset, int i) const { return m_headerArena[offset + 2 + 2 * size_t(i)]; }
+    int headerCount(quint32 offset) const { return offset ? int(m_headerArena[offset] & ~kPatch) : 0; }
+    QByteArrayView headerName(quint32 offset, int i) const { return m_strings.view(headerNameId(offset, i)); }
+    QByteArrayView headerValue(quint32 offset, int i) const { return m_strings.view(headerValueIdAt(offset, i)); }
+    quint32 headerNameId(quint32 offset, int i) const
+    {
+        if (m_headerArena[offset] & kPatch)
+            offset = m_headerArena[offset + 1];
+        return m_headerArena[offset + 1 + 2 * size_t(i)];
+    }
+    quint32 headerValueIdAt(quint32 offset, int i) const
+    {
+        if (m_headerArena[offset] & kPatch) {
+            const quint32 changes = m_headerArena[offset + 2];
+            for (quint32 k = 0; k < changes; ++k) {
+                if (m_headerArena[offset + 3 + 2 * size_t(k)] == quint32(i))
+                    return m_headerArena[offset + 4 + 2 * size_t(k)];
+            }
+            offset = m_headerArena[offset + 1];
+        }
+        return m_headerArena[offset + 2 + 2 * size_t(i)];
+    }
+    bool isPatch(quint32 offset) const { return offset && (m_headerArena[offset] & kPatch); } // for tests
 
     void reserve(qsizetype attempts) { m_chunks.reserve(locate(size_t(attempts)).chunk + 1); }
     void clear();
     qsizetype memoryBytes() const;
 
 private:
+    static constexpr quint32 kPatch = 0x8000'0000u;
+    static constexpr quint32 kMaxChanges = 3; // a patch of more would save little
+    bool blockEquals(quint32 offset, const std::vector<quint32>& ids) const;
     PackedAttemptHot& hotRow(qsizetype row)
     {
         const Slot s = locate(size_t(row));
@@ -110,6 +133,7 @@ private:
     qsizetype m_size = 0;
     std::vector<ValueStats> m_valueStats; // by header name id
     std::vector<quint32> m_recentBlocks; // two offsets a set, by a hash of the block (addHeaderIds)
+    std::vector<quint32> m_bases; // the last whole block, by a hash of its names (addHeaderIds)
     ChunkedRows<PackedAttemptCold, 1024> m_cold; // 96 KiB a chunk
     ChunkedRows<quint32, 4096> m_headerArena; // 16 KiB chunks: no doubling, no copy as it grows, small for a small file
     StringPool m_strings;

@@ -14,6 +14,7 @@
 #include <QTest>
 
 Q_DECLARE_METATYPE(std::function<void(PackedAttempt&)>)
+Q_DECLARE_METATYPE(HttpHeaderList)
 Q_DECLARE_METATYPE(std::function<bool(const PackedAttempt&)>)
 
 using namespace Qt::StringLiterals;
@@ -58,6 +59,8 @@ private slots:
     void poolFindsWhatWasInterned();
     void attemptIdSharedWithItsHeader();
     void sharedBlockSurvivesUniqueOnes();
+    void nearDuplicateBlocksArePatches_data();
+    void nearDuplicateBlocksArePatches();
 };
 
 void TestAttemptStore::rowsReadBack_data()
@@ -316,6 +319,57 @@ void TestAttemptStore::sharedBlockSurvivesUniqueOnes()
             QFAIL(qPrintable(u"attempt %1's answer headers stored again, at %2 (first at %3)"_s.arg(i).arg(store.packed(i).responseHeaders).arg(shared)));
     }
     QCOMPARE(store.record(19999).responseHeaders, store.record(0).responseHeaders);
+}
+
+void TestAttemptStore::nearDuplicateBlocksArePatches_data()
+{
+    // After a whole block of nine headers, a block with the same names is stored as a patch when at most
+    // three values differ (a request's attempt id and key, an answer's Date and RateLimit), and whole
+    // otherwise. Whatever the form, every header reads back as given.
+    QTest::addColumn<HttpHeaderList>("second");
+    QTest::addColumn<bool>("patch");
+    HttpHeaderList first;
+    for (int i = 0; i < 9; ++i)
+        first.append({ "Name-" + QByteArray::number(i), "value-" + QByteArray::number(i) });
+    const auto changed = [&](std::initializer_list<int> at) {
+        HttpHeaderList h = first;
+        for (int i : at)
+            h[i].second = "changed-" + QByteArray::number(i);
+        return h;
+    };
+    QTest::newRow("one value") << changed({ 7 }) << true;
+    QTest::newRow("three values, first and last") << changed({ 0, 4, 8 }) << true;
+    QTest::newRow("four values") << changed({ 0, 1, 2, 3 }) << false;
+    HttpHeaderList renamed = changed({ 1 });
+    renamed[5].first = "Other-Name";
+    QTest::newRow("a name differs") << renamed << false;
+    QTest::newRow("one header fewer") << first.mid(1) << false;
+    HttpHeaderList emptied = first;
+    emptied[2].second.clear();
+    QTest::newRow("a value emptied") << emptied << true;
+}
+
+void TestAttemptStore::nearDuplicateBlocksArePatches()
+{
+    QFETCH(HttpHeaderList, second);
+    QFETCH(bool, patch);
+    HttpHeaderList first;
+    for (int i = 0; i < 9; ++i)
+        first.append({ "Name-" + QByteArray::number(i), "value-" + QByteArray::number(i) });
+    AttemptStore store;
+    const quint32 a = store.addHeaders(first);
+    const quint32 b = store.addHeaders(second);
+    QVERIFY(!store.isPatch(a));
+    QCOMPARE(store.isPatch(b), patch);
+    QCOMPARE(store.headers(a), first);
+    QCOMPARE(store.headers(b), second);
+    for (int i = 0; i < second.size(); ++i) {
+        QCOMPARE(store.headerName(b, i), QByteArrayView(second.at(i).first));
+        QCOMPARE(store.headerValue(b, i), QByteArrayView(second.at(i).second));
+    }
+    // The same block again is the same offset, patch or whole (found among the recent blocks).
+    QCOMPARE(store.addHeaders(second), b);
+    QCOMPARE(store.addHeaders(first), a);
 }
 
 QTEST_GUILESS_MAIN(TestAttemptStore)
