@@ -25,6 +25,7 @@ private Q_SLOTS:
     void timelineModel();
     void timelineHitTest();
     void labTicksFindTheirLanes();
+    void laneMarksExact();
     void delayPoints();
     void delayEnvelope();
     void histogram();
@@ -124,6 +125,58 @@ void TestLiveSeries::timelineModel()
     model.clear();
     QCOMPARE(model.laneCount(), 0);
     QCOMPARE(model.segmentCount(), 0);
+}
+
+void TestLiveSeries::laneMarksExact()
+{
+    // Run 2's lane, mark by mark, as the model rebuilds it from the session's stores: attempt 1's phases
+    // (new TLS connection), attempt 2's (new connection, reset before any answer), the backoff wait
+    // between them, the outcome, and the lab's tick for attempt 1.
+    LiveSession session;
+    fill(session);
+    TimelineModel model;
+    model.update(session, wholeSessionDelta(session));
+    using K = TimelineMark::Kind;
+    using P = TimelinePhase;
+    struct Expected
+    {
+        K kind;
+        int detail;
+        int attempt;
+        int ref;
+        double startMs;
+        double endMs;
+    };
+    const QList<Expected> expected = {
+        { K::Phase, int(P::Connect), 1, 1, 10, 11 },
+        { K::Phase, int(P::Tls), 1, 1, 11, 30 },
+        { K::Phase, int(P::FirstByte), 1, 1, 30, 80 },
+        { K::Phase, int(P::Download), 1, 1, 80, 90 },
+        { K::Phase, int(P::Connect), 2, 2, 290, 300 },
+        { K::Phase, int(P::FirstByte), 2, 2, 300, 320 },
+        { K::Wait, int(DelaySource::Backoff), 2, 1, 90, 290 },
+        { K::Outcome, int(FinalKind::Network), 0, 1, 320, 320 },
+        { K::LabReceived, 0, 0, 1, 35, 35 },
+    };
+    QList<TimelineMark> got;
+    for (const TimelineMark& m : model.lane(1))
+        got.append(m);
+    QCOMPARE(got.size(), expected.size());
+    for (int i = 0; i < got.size(); ++i) {
+        const TimelineMark& m = got.at(i);
+        const Expected& e = expected.at(i);
+        const QString where = u"mark %1"_s.arg(i);
+        QVERIFY2(m.kind == e.kind && int(m.detail) == e.detail && m.attempt == e.attempt && m.ref == e.ref && !m.live,
+                 qPrintable(where + u": kind %1 detail %2 attempt %3 ref %4"_s.arg(int(m.kind)).arg(m.detail).arg(m.attempt).arg(m.ref)));
+        QCOMPARE(m.startMs, e.startMs);
+        QCOMPARE(m.endMs, e.endMs);
+    }
+    // Iterating twice gives the same marks; copies of an iterator advance on their own.
+    auto it = model.lane(1).begin();
+    auto copy = it++;
+    QCOMPARE(copy->detail, quint8(P::Connect));
+    QCOMPARE(it->detail, quint8(P::Tls));
+    QCOMPARE(std::distance(model.lane(1).begin(), model.lane(1).end()), qsizetype(expected.size()));
 }
 
 void TestLiveSeries::labTicksFindTheirLanes()

@@ -5,7 +5,13 @@
 
 QList<PhaseSpan> attemptPhaseSpans(const AttemptTimestamps& at, std::optional<double> nowMs)
 {
-    QList<PhaseSpan> spans;
+    const PhaseSpanArray array = attemptPhaseSpanArray(at, nowMs);
+    return QList<PhaseSpan>(array.begin(), array.end());
+}
+
+PhaseSpanArray attemptPhaseSpanArray(const AttemptTimestamps& at, std::optional<double> nowMs)
+{
+    PhaseSpanArray spans;
     if (!at.started)
         return spans;
     const double start = toMs(*at.started);
@@ -17,8 +23,8 @@ QList<PhaseSpan> attemptPhaseSpans(const AttemptTimestamps& at, std::optional<do
         return t ? std::clamp(toMs(*t), start, end) : fallback;
     };
     const auto add = [&](TimelinePhase phase, double from, double to) {
-        if (to > from)
-            spans.append(PhaseSpan { phase, from, to });
+        if (to > from) // each phase once at most: never more than kTimelinePhaseCount
+            spans.spans[spans.count++] = PhaseSpan { phase, from, to };
     };
 
     if (at.queued)

@@ -31,6 +31,19 @@ struct PhaseSpan
     friend bool operator==(const PhaseSpan&, const PhaseSpan&) = default;
 };
 
+inline constexpr int kTimelinePhaseCount = 5;
+
+// At most one span a phase: the spans of one attempt without an allocation (the timeline rebuilds them
+// from the attempt store every time it reads a lane).
+struct PhaseSpanArray
+{
+    PhaseSpan spans[kTimelinePhaseCount];
+    int count = 0;
+    const PhaseSpan* begin() const { return spans; }
+    const PhaseSpan* end() const { return spans + count; }
+};
+
+PhaseSpanArray attemptPhaseSpanArray(const AttemptTimestamps& at, std::optional<double> nowMs = {});
 QList<PhaseSpan> attemptPhaseSpans(const AttemptTimestamps& at, std::optional<double> nowMs = {});
 inline QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& attempt, std::optional<double> nowMs = {})
 {
@@ -38,4 +51,3 @@ inline QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& attempt, std::opt
 }
 
 QString timelinePhaseName(TimelinePhase phase); // translated: "Connect", "TLS handshake", …
-inline constexpr int kTimelinePhaseCount = 5;

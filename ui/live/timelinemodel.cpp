@@ -38,28 +38,97 @@ void TimelineModel::clear()
 
 void TimelineModel::addLab(const LabEventStore& events, int ref, int lane)
 {
-    TimelineMark mark;
-    mark.kind = events.kind(ref) == LabEvent::Kind::OperationApplied ? TimelineMark::Kind::LabApplied
-                                                                      : TimelineMark::Kind::LabReceived;
-    mark.ref = ref;
-    mark.startMs = mark.endMs = double(events.atMs(ref));
-    if (lane >= 0 && lane < m_lanes.size())
-        appendMark(lane, mark);
-    else
+    const TimelineMark::Kind kind = events.kind(ref) == LabEvent::Kind::OperationApplied ? TimelineMark::Kind::LabApplied
+                                                                                          : TimelineMark::Kind::LabReceived;
+    if (lane >= 0 && lane < m_lanes.size()) {
+        appendEntry(lane, kind, ref);
+    } else {
+        TimelineMark mark;
+        mark.kind = kind;
+        mark.ref = ref;
+        mark.startMs = mark.endMs = double(events.atMs(ref));
         m_unmatched.append(mark);
+    }
     ++m_labTicks;
 }
 
-void TimelineModel::appendMark(int lane, const TimelineMark& mark)
+void TimelineModel::appendEntry(int lane, TimelineMark::Kind kind, int ref)
 {
-    const auto at = qint32(m_marks.size());
-    m_marks.append(mark).next = -1;
+    const auto at = qint32(m_entries.size());
+    m_entries.append(Entry { ref, -1, kind });
     Lane& l = m_lanes[lane];
     if (l.last >= 0)
-        m_marks[l.last].next = at;
+        m_entries[l.last].next = at;
     else
         l.first = at;
     l.last = at;
+}
+
+TimelineLaneMarks::const_iterator::const_iterator(const TimelineModel* model, qint32 entry)
+    : m_model(model)
+    , m_entry(entry)
+{
+    load();
+}
+
+TimelineLaneMarks::const_iterator& TimelineLaneMarks::const_iterator::operator++()
+{
+    if (m_entry < 0)
+        return *this;
+    if (m_model->m_entries[m_entry].kind == TimelineMark::Kind::Phase && m_span + 1 < m_spans.count) {
+        ++m_span;
+        const PhaseSpan& span = m_spans.spans[m_span];
+        m_mark.detail = quint8(span.phase);
+        m_mark.startMs = span.startMs;
+        m_mark.endMs = span.endMs;
+        return *this;
+    }
+    m_entry = m_model->m_entries[m_entry].next;
+    m_span = 0;
+    load();
+    return *this;
+}
+
+void TimelineLaneMarks::const_iterator::load()
+{
+    const LiveSession* session = m_model ? m_model->m_session : nullptr;
+    for (; m_entry >= 0 && session; m_entry = m_model->m_entries[m_entry].next) {
+        const TimelineModel::Entry& e = m_model->m_entries[m_entry];
+        m_mark = TimelineMark { .kind = e.kind, .ref = e.ref };
+        switch (e.kind) {
+        case TimelineMark::Kind::Phase: {
+            m_spans = attemptPhaseSpanArray(session->store().timestamps(session->attemptRow(e.ref)));
+            if (m_spans.count == 0)
+                continue; // nothing drawn for this attempt (its entry is not added then, but be safe)
+            const PhaseSpan& span = m_spans.spans[0];
+            m_mark.detail = quint8(span.phase);
+            m_mark.attempt = session->hotAttempt(e.ref).index;
+            m_mark.startMs = span.startMs;
+            m_mark.endMs = span.endMs;
+            return;
+        }
+        case TimelineMark::Kind::Wait: {
+            const WaitStore& waits = session->waits();
+            m_mark.detail = quint8(waits.source(e.ref));
+            m_mark.attempt = waits.nextIndex(e.ref);
+            m_mark.startMs = toMs(waits.scheduledAt(e.ref));
+            m_mark.endMs = toMs(waits.dueAt(e.ref));
+            return;
+        }
+        case TimelineMark::Kind::Outcome: {
+            const TimelineModel::Lane& lane = m_model->m_lanes[e.ref];
+            m_mark.detail = lane.outcome;
+            m_mark.startMs = m_mark.endMs = lane.outcomeMs;
+            return;
+        }
+        case TimelineMark::Kind::LabReceived:
+        case TimelineMark::Kind::LabApplied:
+            m_mark.startMs = m_mark.endMs = double(session->labEvents().atMs(e.ref));
+            return;
+        }
+    }
+    m_entry = -1;
+    m_span = 0;
 }
 
 namespace {
@@ -137,6 +206,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     }
 
     // Straight from the packed rows: the moments and the attempt id, no record built per attempt.
+    m_session = &session;
     const AttemptStore& store = session.store();
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < session.finishedAttempts(); ++i) {
         const PackedAttemptHot& a = session.hotAttempt(i);
@@ -144,13 +214,13 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         if (lane < 0 || lane >= m_lanes.size())
             continue;
         addFinishedId(session, i);
-        const QList<PhaseSpan> spans = attemptPhaseSpans(store.timestamps(session.attemptRow(i)));
-        for (const PhaseSpan& span : spans) {
-            appendMark(lane, { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .attempt = a.index, .ref = int(i),
-                                .startMs = span.startMs, .endMs = span.endMs });
+        const PhaseSpanArray spans = attemptPhaseSpanArray(store.timestamps(session.attemptRow(i)));
+        if (spans.count == 0)
+            continue;
+        appendEntry(lane, TimelineMark::Kind::Phase, int(i));
+        for (const PhaseSpan& span : spans)
             seen(span.startMs);
-            ++m_phases;
-        }
+        m_phases += spans.count;
     }
 
     const WaitStore& waits = session.waits();
@@ -158,8 +228,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         const int lane = session.runIndex(waits.runId(i));
         if (lane < 0 || lane >= m_lanes.size())
             continue;
-        appendMark(lane, { .kind = TimelineMark::Kind::Wait, .detail = quint8(waits.source(i)), .attempt = waits.nextIndex(i),
-                            .ref = int(i), .startMs = toMs(waits.scheduledAt(i)), .endMs = toMs(waits.dueAt(i)) });
+        appendEntry(lane, TimelineMark::Kind::Wait, int(i));
         ++m_waits;
     }
 
@@ -174,8 +243,11 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             if (const std::optional<MonoTime> last = session.lastAttemptFinished(index))
                 at = toMs(*last);
         }
-        appendMark(index, { .kind = TimelineMark::Kind::Outcome, .detail = quint8(run.outcome), .ref = index, .startMs = at, .endMs = at });
-        m_lanes[index].finalMarked = true;
+        Lane& lane = m_lanes[index];
+        lane.finalMarked = true;
+        lane.outcome = quint8(run.outcome);
+        lane.outcomeMs = at;
+        appendEntry(index, TimelineMark::Kind::Outcome, index);
         ++m_outcomes;
     }
 

@@ -6,6 +6,7 @@
 // attempts. Grows incrementally from each refresh delta; attempts still in flight are rebuilt each
 // refresh (there are at most as many as the concurrency). No widgets here: tested on its own.
 
+#include "live/phasespans.h"
 #include "livesession.h"
 #include "session/store/chunkedrows.h"
 
@@ -25,21 +26,20 @@ struct TimelineMark
     bool live = false; // Phase of an attempt still in flight: ref indexes liveAttempts()
     int attempt = 0; // attempt number (Phase), the attempt it waits for (Wait), 0 otherwise
     int ref = -1; // attempts() (Phase), waits() (Wait), runs() (Outcome), labEvents() (Lab*)
-    // The model's chain through its lanes: the index of this lane's next mark in the arena, -1 at its end.
-    // It fills what was padding, so a mark stays 32 bytes with its link (a parallel array cost 4 more).
-    qint32 next = -1;
     double startMs = 0;
     double endMs = 0;
 };
-static_assert(sizeof(TimelineMark) == 32);
 
-// The marks of one lane in the order they were added: a chain through the model's one arena of marks
-// (a list per lane cost its header, its allocation and the room its appends doubled into, per run).
+class TimelineModel;
+
+// The marks of one lane in the order they were added. A lane keeps 12-byte entries, chained through the
+// model's one arena (kind, what it refers to, the next entry), and each entry is made into its marks from
+// the session's stores as it is read: a finished attempt into its phase spans, a wait, the run's outcome,
+// a lab tick. (Marks kept whole cost 32 bytes each, about six an attempt.) The iterator yields marks by
+// value: bind them as const TimelineMark& or copy them.
 class TimelineLaneMarks
 {
 public:
-    using Arena = ChunkedRows<TimelineMark, 2048>; // 64 KiB a chunk; each mark links to its lane's next
-
     class const_iterator
     {
     public:
@@ -49,34 +49,34 @@ public:
         using pointer = const TimelineMark*;
         using reference = const TimelineMark&;
         const_iterator() = default;
-        const_iterator(const Arena* marks, qint32 at) : m_marks(marks), m_at(at) { }
-        const TimelineMark& operator*() const { return (*m_marks)[m_at]; }
-        const TimelineMark* operator->() const { return &(*m_marks)[m_at]; }
-        const_iterator& operator++()
-        {
-            m_at = (*m_marks)[m_at].next;
-            return *this;
-        }
+        const_iterator(const TimelineModel* model, qint32 entry);
+        const TimelineMark& operator*() const { return m_mark; }
+        const TimelineMark* operator->() const { return &m_mark; }
+        const_iterator& operator++();
         const_iterator operator++(int)
         {
             const_iterator before = *this;
             ++*this;
             return before;
         }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_at == b.m_at; }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_entry == b.m_entry && a.m_span == b.m_span; }
 
     private:
-        const Arena* m_marks = nullptr;
-        qint32 m_at = -1;
+        void load(); // m_mark from entry m_entry (span m_span of an attempt), skipping an attempt without spans
+        const TimelineModel* m_model = nullptr;
+        qint32 m_entry = -1;
+        int m_span = 0;
+        PhaseSpanArray m_spans; // the current attempt's
+        TimelineMark m_mark;
     };
 
-    TimelineLaneMarks(const Arena* marks, qint32 first) : m_marks(marks), m_first(first) { }
-    const_iterator begin() const { return { m_marks, m_first }; }
-    const_iterator end() const { return { m_marks, -1 }; }
+    TimelineLaneMarks(const TimelineModel* model, qint32 first) : m_model(model), m_first(first) { }
+    const_iterator begin() const { return { m_model, m_first }; }
+    const_iterator end() const { return { m_model, -1 }; }
     bool isEmpty() const { return m_first < 0; }
 
 private:
-    const Arena* m_marks;
+    const TimelineModel* m_model;
     qint32 m_first;
 };
 
@@ -95,7 +95,7 @@ public:
 
     int laneCount() const { return int(m_lanes.size()); }
     int runIdOfLane(int lane) const { return lane >= 0 && lane < m_lanes.size() ? m_lanes[lane].runId : 0; }
-    TimelineLaneMarks lane(int index) const { return { &m_marks, m_lanes[index].first }; }
+    TimelineLaneMarks lane(int index) const { return { this, m_lanes[index].first }; } // valid until the next update()
     // Phase spans of attempts in flight, with their lanes (rebuilt on every update).
     const QList<QPair<int, TimelineMark>>& live() const { return m_live; }
     const QList<AttemptRecord>& liveAttempts() const { return m_liveAttempts; }
@@ -124,20 +124,30 @@ public:
     std::optional<std::pair<double, double>> attemptSpan(int lane, int attempt) const;
 
 private:
+    friend class TimelineLaneMarks::const_iterator;
     void addLab(const LabEventStore& events, int ref, int lane);
     QString describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const;
 
-    void appendMark(int lane, const TimelineMark& mark);
+    struct Entry
+    {
+        qint32 ref; // as TimelineMark::ref
+        qint32 next; // this lane's next entry, -1 at its end
+        TimelineMark::Kind kind; // Phase: a finished attempt, all its phase spans
+    };
+    void appendEntry(int lane, TimelineMark::Kind kind, int ref);
 
     struct Lane
     {
-        qint32 first = -1; // into m_marks; -1: none yet
+        qint32 first = -1; // into m_entries; -1: none yet
         qint32 last = -1;
         int runId = 0;
         bool finalMarked = false;
+        quint8 outcome = 0; // FinalKind, once finalMarked
+        double outcomeMs = 0;
     };
+    const LiveSession* m_session = nullptr; // the one update() read: the entries refer to its stores
     ChunkedRows<Lane, 4096> m_lanes; // one per run, in start order
-    TimelineLaneMarks::Arena m_marks; // every lane's marks
+    ChunkedRows<Entry, 4096> m_entries; // every lane's entries, 48 KiB a chunk
     QList<QPair<int, TimelineMark>> m_live;
     QList<AttemptRecord> m_liveAttempts;
     QList<TimelineMark> m_unmatched;
