@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// bench_ui [--seconds S] [--runs N] [--rate R]: drives a LiveSession headless with synthetic traffic
+// bench_ui [--seconds S] [--runs N] [--rate R] [--views LIST] [--no-recorder]: drives a LiveSession headless
+// with synthetic traffic
 // (N = 200 runs always in progress, R = 1 000 attempts a second, each attempt with its phase events,
 // rate-limit headers and lab events, waits and final outcomes) for S seconds (default 60) while the four
 // live views are shown at 1400×800 and repaint; prints the event loop's stall p50/p99/max (how late a
@@ -10,6 +11,7 @@
 #include "lab/httpdateformat.h"
 #include "engine/requestspec.h"
 #include "livesession.h"
+#include "session/sessionrecorder.h"
 #include "ratelimitchartview.h"
 #include "summaryview.h"
 #include "timelineview.h"
@@ -61,8 +63,9 @@ struct SimRun
 class Traffic
 {
 public:
-    Traffic(LiveSession& session, int runs, double attemptsPerSecond)
+    Traffic(LiveSession& session, SessionRecorder* recorder, int runs, double attemptsPerSecond)
         : m_session(session)
+        , m_recorder(recorder)
         , m_runs(runs)
         , m_meanCycleMs(1000.0 * runs / attemptsPerSecond)
     {
@@ -112,6 +115,8 @@ private:
         r.attemptRun = newAttemptId();
         r.key = newAttemptId();
         m_session.onRunStarted(r.record);
+        if (m_recorder)
+            m_recorder->recordRunStarted(r.record);
         r.nextAt = now;
         m_active.push_back(r);
     }
@@ -148,7 +153,7 @@ private:
         case 2:
             m_session.onAttemptPhase(AttemptPhaseEvent { a.runId, a.index, AttemptPhase::RequestSent, ns(r.nextAt) });
             a.at.requestSent = ns(r.nextAt);
-            m_session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, r.nextAt + 0.2, a));
+            lab(labEvent(LabEvent::Kind::RequestReceived, r.nextAt + 0.2, a));
             r.stage = 3;
             r.nextAt += uniform(0.4, 1.6) * m_meanCycleMs * m_responseScale;
             return true;
@@ -166,6 +171,14 @@ private:
         default:
             return false;
         }
+    }
+
+    // The lab reports to the live session and to the recorder, as the app connects them.
+    void lab(const LabEvent& e)
+    {
+        m_session.onLabEvent(e);
+        if (m_recorder)
+            m_recorder->recordLabEvent(e);
     }
 
     LabEvent labEvent(LabEvent::Kind kind, double atMs, const AttemptRecord& a)
@@ -216,7 +229,7 @@ private:
         if (*a.status == 201) {
             d.verdict = Verdict::Success;
             d.finalKind = FinalKind::Success;
-            m_session.onLabEvent(labEvent(LabEvent::Kind::OperationApplied, r.nextAt - 1, a));
+            lab(labEvent(LabEvent::Kind::OperationApplied, r.nextAt - 1, a));
         } else if (last) {
             d.verdict = Verdict::Stop;
             d.finalKind = *a.status == 429 ? FinalKind::RateLimited : FinalKind::ServerError;
@@ -232,7 +245,10 @@ private:
             d.hintHeader = u"Retry-After"_s;
         }
         a.decision = d;
-        m_session.onAttemptFinished(a);
+        if (m_recorder)
+            m_recorder->recordAttempt(a); // the live session gets its row through attemptStored
+        else
+            m_session.onAttemptFinished(a);
         r.record.attempts.append(a);
         ++m_attempts;
         if (d.verdict == Verdict::Retry) {
@@ -246,11 +262,14 @@ private:
         r.record.outcome = d.finalKind;
         r.record.reason = d.reason;
         m_session.onRunFinished(r.record);
+        if (m_recorder)
+            m_recorder->recordRunFinished(r.record);
         r.stage = -1;
         return false;
     }
 
     LiveSession& m_session;
+    SessionRecorder* m_recorder;
     int m_runs;
     double m_meanCycleMs;
     RetryPolicy m_policy;
@@ -284,12 +303,19 @@ int main(int argc, char** argv)
     cli.addOption({ u"seconds"_s, u"duration"_s, u"s"_s, u"60"_s });
     cli.addOption({ u"runs"_s, u"runs in progress at once"_s, u"n"_s, u"200"_s });
     cli.addOption({ u"rate"_s, u"attempts per second"_s, u"n"_s, u"1000"_s });
+    cli.addOption({ u"no-recorder"_s, u"no SessionRecorder: the live session keeps the attempts (earlier figures)"_s });
     cli.addOption({ u"views"_s, u"views to create and show: timeline,delays,ratelimits,summary or none"_s, u"list"_s,
                     u"timeline,delays,ratelimits,summary"_s });
     cli.process(app);
     const double seconds = cli.value(u"seconds"_s).toDouble();
 
     LiveSession session;
+    std::unique_ptr<SessionRecorder> recorder;
+    if (!cli.isSet(u"no-recorder"_s)) {
+        recorder = std::make_unique<SessionRecorder>(QString());
+        session.followStore(&recorder->session().attempts);
+        QObject::connect(recorder.get(), &SessionRecorder::attemptStored, &session, &LiveSession::onAttemptStored);
+    }
     // Only the views asked for exist (a hidden view would still follow the session and hold its data), so
     // runs with one view each, and with none, split the cost per attempt between the session and each view.
     const QStringList shown = cli.value(u"views"_s).split(u',');
@@ -315,7 +341,7 @@ int main(int argc, char** argv)
     qint64 rssWarm = 0;
     qint64 attemptsWarm = 0;
 
-    Traffic traffic(session, cli.value(u"runs"_s).toInt(), cli.value(u"rate"_s).toDouble());
+    Traffic traffic(session, recorder.get(), cli.value(u"runs"_s).toInt(), cli.value(u"rate"_s).toDouble());
     QElapsedTimer clock;
     QTimer generator;
     generator.setTimerType(Qt::PreciseTimer);
@@ -366,7 +392,8 @@ int main(int argc, char** argv)
     const double n = std::max<qint64>(1, traffic.attempts());
     std::printf("session stores per attempt: attempts %.0f B (%zu B a hot row; %.1f %% with a cold part of %zu B), "
                 "lab events %.0f B, runs %.0f B, waits %.0f B\n",
-                double(session.attemptBytes()) / n, sizeof(PackedAttemptHot),
+                double(session.attemptBytes() + (recorder ? recorder->session().attempts.memoryBytes() : 0)) / n,
+                sizeof(PackedAttemptHot),
                 100.0 * double(session.store().coldCount()) / double(std::max<qsizetype>(1, session.store().size())),
                 sizeof(PackedAttemptCold), double(session.labEvents().memoryBytes()) / n,
                 double(session.runs().memoryBytes()) / n, double(session.waits().memoryBytes()) / n);
