@@ -9,6 +9,7 @@
 #include "lab/labevent.h"
 #include "policy/retrypolicy.h"
 #include "session/store/attemptstore.h"
+#include "session/store/labeventstore.h"
 #include "session/export/redaction.h"
 #include "session/sessionmeta.h"
 #include "session/sessionrun.h"
@@ -25,7 +26,7 @@ public:
     SessionMeta meta;
     RedactionSettings redaction;
     QJsonObject scenario; // the fault-lab scenario document; empty when the lab was not used
-    QList<LabEvent> labEvents;
+    LabEventStore labEvents; // packed: two or more events an attempt when the lab was used
     QList<RetryPolicy> policies;
     QList<RequestSpec> requests;
     QList<SessionRun> runs; // in run id order as recorded

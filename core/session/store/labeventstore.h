@@ -35,6 +35,10 @@ public:
     QString idempotencyKey(qsizetype i) const { return m_strings.string(packed(i).idempotencyKey); }
     QByteArrayView idempotencyKeyUtf8(qsizetype i) const { return m_strings.view(packed(i).idempotencyKey); }
 
+    using const_iterator = RebuiltIterator<LabEventStore, LabEvent>;
+    const_iterator begin() const { return { this, 0 }; }
+    const_iterator end() const { return { this, size() }; }
+
     void clear();
     qsizetype memoryBytes() const;
 
