@@ -62,7 +62,7 @@ void LiveSession::flush()
     delta.runsAfter = m_runs.size();
     delta.attemptsAfter = m_rows.size();
     delta.waitsAfter = m_waits.size();
-    delta.labEventsAfter = m_labEvents.size();
+    delta.labEventsAfter = m_labEvents->size();
     delta.changedRuns = m_changed.values();
     std::sort(delta.changedRuns.begin(), delta.changedRuns.end());
     delta.clockMoved = std::exchange(m_clockMoved, false);
@@ -88,7 +88,9 @@ void LiveSession::clear()
     m_own.clear();
     m_rows.clear();
     m_waits.clear();
-    m_labEvents.clear();
+    m_ownLabEvents.clear();
+    m_labEvents = &m_ownLabEvents;
+    m_labFollowing = false;
     m_inFlight.clear();
     m_latestMs = 0;
     m_clockMs.reset();
@@ -188,6 +190,8 @@ void LiveSession::onAttemptPhase(const AttemptPhaseEvent& event)
 
 void LiveSession::showStore(std::shared_ptr<const Session> session)
 {
+    if (!m_labFollowing)
+        takeLabOwnership(); // the lab events held through m_shown, before it goes
     if (!m_rows.isEmpty())
         takeOwnership(); // what is shown stays as it is; only new rows come from SESSION
     m_shown = std::move(session);
@@ -196,14 +200,50 @@ void LiveSession::showStore(std::shared_ptr<const Session> session)
 
 void LiveSession::followStore(const AttemptStore* store)
 {
+    if (!m_labFollowing)
+        takeLabOwnership(); // the lab events held through m_shown, before it goes
     if (!m_rows.isEmpty())
         takeOwnership();
     m_shown.reset();
     m_store = store ? store : &m_own;
 }
 
+void LiveSession::followLabEvents(const LabEventStore* store)
+{
+    if (!store) {
+        takeLabOwnership();
+        m_labFollowing = false;
+        return;
+    }
+    if (!m_ownLabEvents.isEmpty() || m_labEvents != &m_ownLabEvents) // what is shown stays: no following then
+        return;
+    m_labEvents = store;
+    m_labFollowing = true;
+}
+
+void LiveSession::takeLabOwnership()
+{
+    if (m_labEvents == &m_ownLabEvents)
+        return;
+    for (const LabEvent& e : *m_labEvents)
+        m_ownLabEvents.append(e);
+    m_labEvents = &m_ownLabEvents;
+    m_labFollowing = false;
+}
+
 void LiveSession::storeMovedTo(std::shared_ptr<const Session> session)
 {
+    if (m_labFollowing && session) {
+        // The recorder's session, taken whole: its lab events are the ones followed. (Kept alive by
+        // m_shown below, or copied now when the attempts are not the moved ones.)
+        m_labEvents = &session->labEvents;
+        m_labFollowing = false;
+        if (session->attempts.size() < m_rows.size() || ownsAttempts() || m_shown) {
+            takeLabOwnership(); // SESSION is not kept below
+            showStore(std::move(session));
+            return;
+        }
+    }
     if (!session || session->attempts.size() < m_rows.size() || ownsAttempts() || m_shown) {
         showStore(std::move(session)); // not the moved store: keep what is shown, as showStore() does
         return;
@@ -277,7 +317,10 @@ void LiveSession::onRunFinished(const RunSummary& run)
 
 void LiveSession::onLabEvent(const LabEvent& event)
 {
-    m_labEvents.append(event);
+    if (!m_labFollowing) {
+        takeLabOwnership();
+        m_ownLabEvents.append(event);
+    } // else the followed recorder appends it (published at the next flush)
     seen(double(event.atMs));
     schedule();
 }

@@ -69,7 +69,8 @@ public:
     qsizetype attemptBytes() const;
     bool ownsAttempts() const { return m_store == &m_own; }
     const WaitStore& waits() const { return m_waits; } // packed: at(i) rebuilds wait i
-    const LabEventStore& labEvents() const { return m_labEvents; } // packed: 48 bytes an event and its texts once
+    // The lab's events: the followed recorder's or the shown session's store, or this session's own.
+    const LabEventStore& labEvents() const { return *m_labEvents; } // packed: 48 bytes an event and its texts once
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
     int runIndex(int runId) const; // -1: no such run
@@ -90,7 +91,12 @@ public:
     // its use here, until clear(), showStore() or storeMovedTo().
     void followStore(const AttemptStore* store);
     // The followed store was moved into SESSION (the recorded batch taken out): the same rows, now held.
+    // Followed lab events move with it.
     void storeMovedTo(std::shared_ptr<const class Session> session);
+    // The lab's events as STORE (a live batch's recorder, attached to the same lab: not owned) appends them,
+    // instead of a copy here: onLabEvent() then only publishes what the recorder appended. Until clear()
+    // or storeMovedTo(); an event after that makes the events this session's own again.
+    void followLabEvents(const LabEventStore* store);
 
     void setRefreshInterval(int ms);
     // Publishes pending changes now (tests, and the end of a run batch).
@@ -118,6 +124,7 @@ private:
     void schedule();
     void finished(const PackedAttemptHot& attempt, qsizetype row);
     void takeOwnership(); // the shown rows copied into m_own, and the shown store let go
+    void takeLabOwnership(); // the same for the lab's events
 
     bool hasRun(int runIndex) const { return runIndex >= 0 && runIndex < m_runs.size(); }
 
@@ -135,7 +142,9 @@ private:
     const AttemptStore* m_store = &m_own; // the shown session's, or m_own
     QList<quint32> m_rows;
     WaitStore m_waits;
-    LabEventStore m_labEvents;
+    LabEventStore m_ownLabEvents;
+    const LabEventStore* m_labEvents = &m_ownLabEvents; // followed, the shown session's, or m_ownLabEvents
+    bool m_labFollowing = false;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
     double m_latestMs = 0;
     std::optional<double> m_clockMs;

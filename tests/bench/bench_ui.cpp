@@ -314,6 +314,7 @@ int main(int argc, char** argv)
     if (!cli.isSet(u"no-recorder"_s)) {
         recorder = std::make_unique<SessionRecorder>(QString());
         session.followStore(&recorder->session().attempts);
+        session.followLabEvents(&recorder->session().labEvents); // as RunController does when the lab is used
         QObject::connect(recorder.get(), &SessionRecorder::attemptStored, &session, &LiveSession::onAttemptStored);
     }
     // Only the views asked for exist (a hidden view would still follow the session and hold its data), so

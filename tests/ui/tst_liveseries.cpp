@@ -8,6 +8,7 @@
 #include "live/timelinemodel.h"
 #include "live/wholesessiondelta.h"
 #include "livefixture.h"
+#include "session/sessionrecorder.h"
 
 #include <QTest>
 
@@ -37,6 +38,7 @@ private Q_SLOTS:
     void summary();
     void summaryIncremental();
     void summaryDuplicateApplications();
+    void labEventsFollowTheRecorder();
     void runsFoundInAnyIdOrder_data();
     void runsFoundInAnyIdOrder();
 };
@@ -451,6 +453,54 @@ void TestLiveSeries::summaryDuplicateApplications()
     QCOMPARE(b.summary().duplicateApplications, 2);
     b.clear();
     QCOMPARE(b.summary().duplicateApplications, 0);
+}
+
+void TestLiveSeries::labEventsFollowTheRecorder()
+{
+    // A live batch's lab events are the recorder's (one copy, not two): the live session publishes what
+    // the recorder appended, in its deltas; the taken session keeps them; an event after the batch makes
+    // them the live session's own again, the earlier ones first; clear() lets go.
+    SessionRecorder recorder { QString() };
+    LiveSession live;
+    live.followStore(&recorder.session().attempts);
+    live.followLabEvents(&recorder.session().labEvents);
+    QList<LiveSessionDelta> deltas;
+    connect(&live, &LiveSession::refreshed, this, [&](const LiveSessionDelta& d) { deltas << d; });
+    const auto report = [&](const LabEvent& e) { // the order the app connects them: live session, then recorder
+        live.onLabEvent(e);
+        recorder.recordLabEvent(e);
+    };
+    report(labEvent(LabEvent::Kind::RequestReceived, 5, u"a-1-1"_s));
+    report(labEvent(LabEvent::Kind::ResponseFinished, 9, u"a-1-1"_s));
+    live.flush();
+    QCOMPARE(live.labEvents().size(), 2);
+    QCOMPARE(&live.labEvents(), &recorder.session().labEvents);
+    QCOMPARE(deltas.size(), 1);
+    QCOMPARE(deltas.last().labEventsBefore, 0);
+    QCOMPARE(deltas.last().labEventsAfter, 2);
+    report(labEvent(LabEvent::Kind::RequestReceived, 12, u"a-2-1"_s));
+    live.flush();
+    QCOMPARE(deltas.last().labEventsBefore, 2);
+    QCOMPARE(deltas.last().labEventsAfter, 3);
+    QCOMPARE(live.labEvents().at(2).atMs, 12);
+
+    auto taken = std::make_shared<const Session>(recorder.takeSession());
+    live.storeMovedTo(taken);
+    QCOMPARE(&live.labEvents(), &taken->labEvents);
+    QCOMPARE(live.labEvents().size(), 3);
+    live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 20, u"late"_s)); // the lab goes on after the batch
+    live.flush();
+    QVERIFY(&live.labEvents() != &taken->labEvents);
+    QCOMPARE(live.labEvents().size(), 4);
+    QCOMPARE(live.labEvents().at(0).attemptId, u"a-1-1"_s);
+    QCOMPARE(live.labEvents().at(3).attemptId, u"late"_s);
+    QCOMPARE(taken->labEvents.size(), 3); // the recorded session is not changed
+    QCOMPARE(deltas.last().labEventsBefore, 3);
+    QCOMPARE(deltas.last().labEventsAfter, 4);
+    live.clear();
+    QCOMPARE(live.labEvents().size(), 0);
+    live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"x"_s));
+    QCOMPARE(live.labEvents().size(), 1);
 }
 
 void TestLiveSeries::runsFoundInAnyIdOrder_data()

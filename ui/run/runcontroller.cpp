@@ -160,16 +160,20 @@ bool RunController::run(const RunPlan& plan)
     m_batch.reset();
     m_batch = std::make_unique<Batch>(m_clock, m_scheduler);
     m_batch->setConcurrency(plan.concurrency);
-    if (isLabEnabled())
-        m_batch->useLab(m_lab, m_lab->scenario().source);
+    // The lab is reset before the batch's recorder listens to it: what resetting reports is not the batch's.
     if (m_resetLabBeforeRun)
         resetLab();
+    if (isLabEnabled())
+        m_batch->useLab(m_lab, m_lab->scenario().source);
 
     m_session->clear(); // also what resetting the lab reported
     startRecording();
     // The views read the batch's own store: each finished attempt is a row the recorder appended.
     m_session->followStore(&m_batch->session().attempts);
     connect(m_batch.get(), &Batch::attemptStored, m_session, &LiveSession::onAttemptStored);
+    // And the lab's events as the recorder keeps them (it listens to the lab from useLab()), not a copy.
+    if (isLabEnabled())
+        m_session->followLabEvents(&m_batch->session().labEvents);
     RetryEngine* engine = &m_batch->engine();
     connect(engine, &RetryEngine::runStarted, m_session, &LiveSession::onRunStarted);
     connect(engine, &RetryEngine::attemptStarted, m_session, &LiveSession::onAttemptStarted);
