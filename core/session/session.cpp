@@ -33,43 +33,74 @@ qsizetype Session::addRequest(const RequestSpec& request)
     return requests.size() - 1;
 }
 
+qsizetype Session::runIndex(int runId) const
+{
+    if (m_runsUnordered)
+        return m_runIndex.value(runId, -1);
+    // Runs in ascending id order (as a batch numbers and records them): a binary search over their ids,
+    // no hash entry per run.
+    qsizetype lo = 0;
+    qsizetype hi = runs.size();
+    while (lo < hi) {
+        const qsizetype mid = lo + (hi - lo) / 2;
+        if (runs.at(mid).runId < runId)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < runs.size() && runs.at(lo).runId == runId ? lo : -1;
+}
+
+void Session::indexLastRun()
+{
+    const qsizetype i = runs.size() - 1;
+    if (m_runsUnordered)
+        m_runIndex.insert(runs.at(i).runId, i);
+    else if (i > 0 && runs.at(i).runId <= runs.at(i - 1).runId)
+        rebuildIndex(); // out of order (or an id twice): a hash from now on
+}
+
 SessionRun& Session::run(int runId)
 {
-    const qsizetype i = m_runIndex.value(runId, -1);
+    const qsizetype i = runIndex(runId);
     if (i >= 0)
         return runs[i];
     SessionRun r;
     r.runId = runId;
     runs.append(r);
-    m_runIndex.insert(runId, runs.size() - 1);
+    indexLastRun();
     return runs.last();
 }
 
 const SessionRun* Session::findRun(int runId) const
 {
-    const qsizetype i = m_runIndex.value(runId, -1);
+    const qsizetype i = runIndex(runId);
     return i >= 0 ? &runs.at(i) : nullptr;
 }
 
 void Session::rebuildIndex()
 {
     m_runIndex.clear();
+    m_runsUnordered = false;
+    for (qsizetype i = 1; i < runs.size() && !m_runsUnordered; ++i)
+        m_runsUnordered = runs.at(i).runId <= runs.at(i - 1).runId;
+    if (!m_runsUnordered)
+        return;
     for (qsizetype i = 0; i < runs.size(); ++i)
-        m_runIndex.insert(runs.at(i).runId, i);
+        m_runIndex.insert(runs.at(i).runId, i); // an id twice: the later run, as before
 }
 
 SessionRun& Session::appendRun(const SessionRun& r)
 {
     runs.append(r);
-    m_runIndex.insert(r.runId, runs.size() - 1);
+    indexLastRun();
     return runs.last();
 }
 
 SessionRun& Session::appendRun(SessionRun&& r)
 {
-    const int runId = r.runId;
     runs.append(std::move(r));
-    m_runIndex.insert(runId, runs.size() - 1);
+    indexLastRun();
     return runs.last();
 }
 

@@ -39,7 +39,7 @@ public:
     // Run bookkeeping (the recorder and the readers use these).
     SessionRun& run(int runId); // created when missing
     const SessionRun* findRun(int runId) const;
-    qsizetype runIndex(int runId) const { return m_runIndex.value(runId, -1); }
+    qsizetype runIndex(int runId) const; // -1: none
     void setRunFacts(const RunSummary& run); // everything but the attempts
     qsizetype appendAttempt(const AttemptRecord& attempt); // to its run, as it finished; returns its row
     void addAttempt(const AttemptRecord& attempt); // the same, unless its run has it already (a journal read twice)
@@ -53,5 +53,8 @@ public:
     AttemptRecord attempt(qsizetype runIndex, qsizetype i) const { return attempts.record(runs.at(runIndex).rows.at(i)); }
 
 private:
+    void indexLastRun(); // after appending to runs
+    // Run id → index, only once the runs are not in ascending id order (else: binary search over runs).
     QHash<int, qsizetype> m_runIndex;
+    bool m_runsUnordered = false;
 };

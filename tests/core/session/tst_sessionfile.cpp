@@ -24,6 +24,55 @@ private:
     }
 
 private Q_SLOTS:
+    void runsFoundByIdInAnyOrder_data()
+    {
+        // A batch records its runs in ascending id order: found by binary search over their ids, no hash.
+        // Any other order (a file's, a replay's before its sort, an id twice) switches to a hash, the
+        // later run winning for an id given twice, as before.
+        QTest::addColumn<QList<int>>("ids");
+        QList<int> ascending;
+        for (int i = 0; i < 3000; ++i)
+            ascending << 2 * i + 5;
+        QTest::newRow("ascending with gaps") << ascending;
+        QTest::newRow("descending") << QList<int> { 5, 4, 3, 2, 1 };
+        QTest::newRow("out of order after a while") << QList<int> { 1, 2, 3, 9, 4, -7 };
+        QTest::newRow("an id twice") << QList<int> { 1, 2, 2, 3 };
+        QTest::newRow("one run") << QList<int> { 0 };
+    }
+    void runsFoundByIdInAnyOrder()
+    {
+        QFETCH(QList<int>, ids);
+        Session s;
+        for (const int id : ids) {
+            SessionRun r;
+            r.runId = id;
+            r.reason = QString::number(id) + u"-"_s + QString::number(s.runs.size());
+            s.appendRun(r);
+        }
+        const auto expected = [&](int id) { // the last run with ID, as a hash gave it
+            for (qsizetype i = s.runs.size() - 1; i >= 0; --i) {
+                if (s.runs.at(i).runId == id)
+                    return i;
+            }
+            return qsizetype(-1);
+        };
+        for (const int id : ids) {
+            QCOMPARE(s.runIndex(id), expected(id));
+            QCOMPARE(s.findRun(id), &s.runs.at(expected(id)));
+            QCOMPARE(&s.run(id), &s.runs.at(expected(id))); // found, not created again
+        }
+        QCOMPARE(s.runs.size(), ids.size());
+        for (const int unknown : { -1000, 1000000 })
+            QCOMPARE(s.runIndex(unknown), -1);
+        s.run(1000000); // a new run, created at the end
+        QCOMPARE(s.runIndex(1000000), s.runs.size() - 1);
+        // Sorted and reindexed (what a replay does): every run found at its new place.
+        std::stable_sort(s.runs.begin(), s.runs.end(), [](const SessionRun& a, const SessionRun& b) { return a.runId < b.runId; });
+        s.rebuildIndex();
+        for (qsizetype i = 0; i < s.runs.size(); ++i)
+            QCOMPARE(s.runs.at(s.runIndex(s.runs.at(i).runId)).runId, s.runs.at(i).runId);
+    }
+
     void looksLikeSessionByFormatField()
     {
         const QString data = QStringLiteral(RETRYLAB_TEST_DATA) + u"/sessions/"_s;
