@@ -13,14 +13,12 @@
 
 #include <QTest>
 
-Q_DECLARE_METATYPE(std::function<void(PackedAttempt&)>)
 Q_DECLARE_METATYPE(HttpHeaderList)
-Q_DECLARE_METATYPE(std::function<bool(const PackedAttempt&)>)
 
 using namespace Qt::StringLiterals;
 
 #include <cmath>
-#include <functional>
+#include <iterator>
 #include <vector>
 
 namespace {
@@ -111,37 +109,50 @@ void TestAttemptStore::referencesSurviveAppends()
     }
 }
 
+namespace {
+
+// Each cold fact alone, and how to see it read back.
+struct ColdFact
+{
+    const char* name;
+    void (*set)(PackedAttempt&);
+    bool (*check)(const PackedAttempt&);
+};
+
+const ColdFact kColdFacts[] = {
+    { "server asked for", [](PackedAttempt& p) { p.serverAskedForMs = 0; }, [](const PackedAttempt& p) { return p.serverAskedForMs == 0; } },
+    { "retry after", [](PackedAttempt& p) { p.retryAfterMs = -1; }, [](const PackedAttempt& p) { return p.retryAfterMs == -1; } },
+    { "host reset in", [](PackedAttempt& p) { p.hostResetInMs = 7; }, [](const PackedAttempt& p) { return p.hostResetInMs == 7; } },
+    { "throttle wait", [](PackedAttempt& p) { p.throttleWaitMs = 250; }, [](const PackedAttempt& p) { return p.throttleWaitMs == 250; } },
+    { "client wait", [](PackedAttempt& p) { p.clientWaitNs = 0; }, [](const PackedAttempt& p) { return p.clientWaitNs == 0; } },
+    { "asked for", [](PackedAttempt& p) { p.askedForMs = 2000; }, [](const PackedAttempt& p) { return p.askedForMs == 2000; } },
+    { "exchange", [](PackedAttempt& p) { p.exchange = 1LL << 40; }, [](const PackedAttempt& p) { return p.exchange == 1LL << 40; } },
+    { "throttling tokens 0", [](PackedAttempt& p) { p.throttlingTokens = 0.0; }, [](const PackedAttempt& p) { return p.throttlingTokens == 0.0; } },
+    { "throttling tokens -0", [](PackedAttempt& p) { p.throttlingTokens = -0.0; },
+        [](const PackedAttempt& p) { return p.throttlingTokens == 0.0 && std::signbit(p.throttlingTokens); } },
+    { "qt error code", [](PackedAttempt& p) { p.qtErrorCode = 99; }, [](const PackedAttempt& p) { return p.qtErrorCode == 99; } },
+    { "qt error", [](PackedAttempt& p) { p.qtError = 3; }, [](const PackedAttempt& p) { return p.qtError == 3; } },
+    { "hint header", [](PackedAttempt& p) { p.hintHeader = 4; }, [](const PackedAttempt& p) { return p.hintHeader == 4; } },
+    { "redirect", [](PackedAttempt& p) { p.redirectTarget = 5; }, [](const PackedAttempt& p) { return p.redirectTarget == 5; } },
+    { "retry after raw", [](PackedAttempt& p) { p.retryAfterRaw = 6; }, [](const PackedAttempt& p) { return p.retryAfterRaw == 6; } },
+    { "retry after source", [](PackedAttempt& p) { p.retryAfterSource = 7; }, [](const PackedAttempt& p) { return p.retryAfterSource == 7; } },
+    { "asked by", [](PackedAttempt& p) { p.askedBy = 8; }, [](const PackedAttempt& p) { return p.askedBy == 8; } },
+};
+
+} // namespace
+
 void TestAttemptStore::coldPartOnlyWhenNeeded_data()
 {
     // Each cold fact alone gives the attempt a cold part, and reads back; the hot fields beside it too.
-    QTest::addColumn<std::function<void(PackedAttempt&)>>("set");
-    QTest::addColumn<std::function<bool(const PackedAttempt&)>>("check");
-    const auto row = [](const char* name, std::function<void(PackedAttempt&)> set, std::function<bool(const PackedAttempt&)> check) {
-        QTest::newRow(name) << set << check;
-    };
-    row("server asked for", [](PackedAttempt& p) { p.serverAskedForMs = 0; }, [](const PackedAttempt& p) { return p.serverAskedForMs == 0; });
-    row("retry after", [](PackedAttempt& p) { p.retryAfterMs = -1; }, [](const PackedAttempt& p) { return p.retryAfterMs == -1; });
-    row("host reset in", [](PackedAttempt& p) { p.hostResetInMs = 7; }, [](const PackedAttempt& p) { return p.hostResetInMs == 7; });
-    row("throttle wait", [](PackedAttempt& p) { p.throttleWaitMs = 250; }, [](const PackedAttempt& p) { return p.throttleWaitMs == 250; });
-    row("client wait", [](PackedAttempt& p) { p.clientWaitNs = 0; }, [](const PackedAttempt& p) { return p.clientWaitNs == 0; });
-    row("asked for", [](PackedAttempt& p) { p.askedForMs = 2000; }, [](const PackedAttempt& p) { return p.askedForMs == 2000; });
-    row("exchange", [](PackedAttempt& p) { p.exchange = 1LL << 40; }, [](const PackedAttempt& p) { return p.exchange == 1LL << 40; });
-    row("throttling tokens 0", [](PackedAttempt& p) { p.throttlingTokens = 0.0; }, [](const PackedAttempt& p) { return p.throttlingTokens == 0.0; });
-    row("throttling tokens -0", [](PackedAttempt& p) { p.throttlingTokens = -0.0; },
-        [](const PackedAttempt& p) { return p.throttlingTokens == 0.0 && std::signbit(p.throttlingTokens); });
-    row("qt error code", [](PackedAttempt& p) { p.qtErrorCode = 99; }, [](const PackedAttempt& p) { return p.qtErrorCode == 99; });
-    row("qt error", [](PackedAttempt& p) { p.qtError = 3; }, [](const PackedAttempt& p) { return p.qtError == 3; });
-    row("hint header", [](PackedAttempt& p) { p.hintHeader = 4; }, [](const PackedAttempt& p) { return p.hintHeader == 4; });
-    row("redirect", [](PackedAttempt& p) { p.redirectTarget = 5; }, [](const PackedAttempt& p) { return p.redirectTarget == 5; });
-    row("retry after raw", [](PackedAttempt& p) { p.retryAfterRaw = 6; }, [](const PackedAttempt& p) { return p.retryAfterRaw == 6; });
-    row("retry after source", [](PackedAttempt& p) { p.retryAfterSource = 7; }, [](const PackedAttempt& p) { return p.retryAfterSource == 7; });
-    row("asked by", [](PackedAttempt& p) { p.askedBy = 8; }, [](const PackedAttempt& p) { return p.askedBy == 8; });
+    QTest::addColumn<int>("fact");
+    for (int i = 0; i < int(std::size(kColdFacts)); ++i)
+        QTest::newRow(kColdFacts[i].name) << i;
 }
 
 void TestAttemptStore::coldPartOnlyWhenNeeded()
 {
-    QFETCH(std::function<void(PackedAttempt&)>, set);
-    QFETCH(std::function<bool(const PackedAttempt&)>, check);
+    QFETCH(int, fact);
+    const ColdFact& f = kColdFacts[fact];
     AttemptStore store;
     for (int i = 0; i < 1000; ++i)
         appendRun(store, i);
@@ -159,13 +170,13 @@ void TestAttemptStore::coldPartOnlyWhenNeeded()
     p.runId = 77;
     p.status = 503;
     p.at[PackedAttempt::Finished] = 123456789;
-    set(p);
+    f.set(p);
     QCOMPARE(store.append(p), 1001);
     QCOMPARE(store.coldCount(), 1);
     appendRun(store, 1002);
     QCOMPARE(store.coldCount(), 1);
     const PackedAttempt back = store.packed(1001);
-    QVERIFY(check(back));
+    QVERIFY(f.check(back));
     QCOMPARE(back.runId, 77);
     QCOMPARE(back.status, 503);
     QCOMPARE(back.at[PackedAttempt::Finished], 123456789);
