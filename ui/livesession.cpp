@@ -233,18 +233,17 @@ void LiveSession::takeLabOwnership()
 
 void LiveSession::storeMovedTo(std::shared_ptr<const Session> session)
 {
+    // The rows shown are the moved store's only when this session followed it and showed nothing else.
+    const bool moved = session && session->attempts.size() >= m_rows.size() && !ownsAttempts() && !m_shown;
     if (m_labFollowing && session) {
-        // The recorder's session, taken whole: its lab events are the ones followed. (Kept alive by
-        // m_shown below, or copied now when the attempts are not the moved ones.)
+        // The recorder's session, taken whole: its lab events are the ones followed. Kept alive by m_shown
+        // below, or copied now when SESSION is not kept.
         m_labEvents = &session->labEvents;
         m_labFollowing = false;
-        if (session->attempts.size() < m_rows.size() || ownsAttempts() || m_shown) {
-            takeLabOwnership(); // SESSION is not kept below
-            showStore(std::move(session));
-            return;
-        }
+        if (!moved)
+            takeLabOwnership();
     }
-    if (!session || session->attempts.size() < m_rows.size() || ownsAttempts() || m_shown) {
+    if (!moved) {
         showStore(std::move(session)); // not the moved store: keep what is shown, as showStore() does
         return;
     }

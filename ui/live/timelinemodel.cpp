@@ -175,7 +175,9 @@ int TimelineModel::attemptLane(const LiveSession& session, QByteArrayView attemp
 {
     if (attemptId.isEmpty())
         return -1;
-    if (const auto live = m_liveIdLane.constFind(attemptId.toByteArray()); live != m_liveIdLane.cend())
+    // fromRawData: a key to look up with, without copying the id for every lab event
+    if (const auto live = m_liveIdLane.constFind(QByteArray::fromRawData(attemptId.data(), attemptId.size()));
+        live != m_liveIdLane.cend())
         return *live;
     if (m_idSlots.empty())
         return -1;

@@ -265,7 +265,11 @@ AttemptTimestamps AttemptStore::timestamps(qsizetype row) const
 
 std::optional<RetryDecision> AttemptStore::decision(qsizetype row) const
 {
-    const PackedAttempt p = packed(row);
+    return decisionOf(packed(row));
+}
+
+std::optional<RetryDecision> AttemptStore::decisionOf(const PackedAttempt& p) const
+{
     if (p.verdict < 0)
         return std::nullopt;
     const StringPool& s = m_strings;
@@ -325,7 +329,7 @@ AttemptRecord AttemptStore::record(qsizetype row) const
     a.abortReason = AbortReason(p.abortReason);
     if (p.redirectTarget)
         a.redirectTarget = QUrl::fromEncoded(s.bytes(p.redirectTarget));
-    a.decision = decision(row);
+    a.decision = decisionOf(p); // P already holds both parts: not read again
     if (p.retryAfterValid) {
         RetryAfterValue r;
         if (p.retryAfterMs != PackedAttempt::kUnset)

@@ -92,6 +92,7 @@ private:
     static constexpr quint32 kPatch = 0x8000'0000u;
     static constexpr quint32 kMaxChanges = 3; // a patch of more would save little
     bool blockEquals(quint32 offset, const std::vector<quint32>& ids) const;
+    std::optional<RetryDecision> decisionOf(const PackedAttempt& p) const;
     PackedAttemptHot& hotRow(qsizetype row)
     {
         const Slot s = locate(size_t(row));
