@@ -82,6 +82,59 @@ private Q_SLOTS:
         QCOMPARE(panel.shownRequests(), 0);
         QCOMPARE(panel.shownDuplicates(), 0);
     }
+
+    // Thousands of distinct ids (the tally grows as the store's texts do), every seventh sent again.
+    void manyAttempts()
+    {
+        RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
+        controller.setRecordingDirectory(QString());
+        LabPanel panel(&controller);
+        LiveSession* session = controller.session();
+        panel.showRecording(QJsonObject());
+        int requests = 0;
+        int twice = 0;
+        for (int i = 0; i < 5000; ++i) {
+            session->onLabEvent(received(u"id-%1"_s.arg(i), i));
+            ++requests;
+            if (i % 7 == 0) {
+                session->onLabEvent(received(u"id-%1"_s.arg(i), i));
+                session->onLabEvent(received(u"id-%1"_s.arg(i), i)); // a third time: still one
+                requests += 2;
+                ++twice;
+            }
+            if (i % 1000 == 999)
+                session->flush();
+        }
+        session->flush();
+        QCOMPARE(panel.shownRequests(), requests);
+        QCOMPARE(panel.shownDuplicates(), twice);
+    }
+
+    // The events shown move to another store (the followed recorder's events copied into the session's own
+    // when it stops following): the panel counts by the store's text numbers, and starts over from the
+    // new store's first event, so the counts stay right.
+    void eventsMovedToAnotherStore()
+    {
+        RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
+        controller.setRecordingDirectory(QString());
+        LabPanel panel(&controller);
+        LiveSession* session = controller.session();
+        LabEventStore recorder;
+        recorder.append(received(u"b-0"_s, 5));
+        recorder.append(received(u"b-1"_s, 10));
+        recorder.append(received(u"b-2"_s, 20));
+        session->followLabEvents(&recorder);
+        session->flush();
+        panel.showRecording(QJsonObject());
+        QCOMPARE(panel.shownRequests(), 3);
+        QCOMPARE(panel.shownDuplicates(), 0);
+        session->followLabEvents(nullptr); // copied into the session's own store
+        session->onLabEvent(received(u"b-2"_s, 30)); // b-2 again
+        session->onLabEvent(received(u"b-3"_s, 40));
+        session->flush();
+        QCOMPARE(panel.shownRequests(), 5);
+        QCOMPARE(panel.shownDuplicates(), 1);
+    }
 };
 
 QTEST_MAIN(TestLabPanelRecording)

@@ -225,12 +225,26 @@ void LabPanel::showLive()
 void LabPanel::countRecording(qsizetype from, qsizetype to)
 {
     const LabEventStore& events = m_controller->session()->labEvents();
+    if (&events != m_countedStore) {
+        // Another store (the shown events were copied into the session's own): tokens are a store's own,
+        // so the counts start over from its first event.
+        m_countedStore = &events;
+        m_recordedRequests = m_recordedOperations = 0;
+        m_recordedReceipts.clear();
+        m_recordedTwice = 0;
+        from = 0;
+    }
     for (qsizetype i = from; i < to && i < events.size(); ++i) {
         const LabEvent::Kind kind = events.kind(i);
         if (kind == LabEvent::Kind::RequestReceived) {
             ++m_recordedRequests;
-            if (events.hasAttemptId(i))
-                m_recordedTwice += ++m_recordedReceipts[events.attemptId(i)] == 2 ? 1 : 0;
+            if (const quint32 token = events.attemptIdToken(i)) {
+                if (token >= m_recordedReceipts.size())
+                    m_recordedReceipts.resize(std::max<size_t>(size_t(events.textCount()), m_recordedReceipts.size() * 2));
+                quint8& seen = m_recordedReceipts[token];
+                if (seen < 2 && ++seen == 2)
+                    ++m_recordedTwice;
+            }
         } else if (kind == LabEvent::Kind::OperationApplied) {
             ++m_recordedOperations;
         }

@@ -5,6 +5,9 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include <vector>
+
+class LabEventStore;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -76,6 +79,9 @@ private:
     // The recording's ledger, from the lab events shown so far.
     int m_recordedRequests = 0;
     int m_recordedOperations = 0;
-    QHash<QString, int> m_recordedReceipts; // attempt id → requests received
+    // Requests received per attempt id, indexed by the lab event store's attempt-id token (saturates at 2:
+    // only "more than once" is shown). A byte per distinct text of the store, no string per event.
+    std::vector<quint8> m_recordedReceipts;
+    const LabEventStore* m_countedStore = nullptr; // the store the tokens above belong to
     int m_recordedTwice = 0; // attempt ids received more than once, kept as they are counted (not a scan per refresh)
 };

@@ -10,6 +10,7 @@ SessionFeeder::SessionFeeder(std::shared_ptr<const Session> session, LiveSession
     , m_session(std::move(session))
     , m_live(live)
     , m_playback(new SessionPlayback(*m_session, this))
+    , m_finishedPerRun(size_t(m_session->runs.size()), -1)
 {
     connect(m_playback, &SessionPlayback::eventReached, this, [this](qsizetype i) {
         if (!m_needsRebuild && !m_silent)
@@ -55,7 +56,7 @@ void SessionFeeder::rebuild()
     m_needsRebuild = false;
     m_live->clear();
     m_live->showStore(m_session);
-    m_finishedPerRun.clear();
+    m_finishedPerRun.assign(size_t(m_session->runs.size()), -1);
     for (qsizetype i = 0; i < m_playback->cursor(); ++i)
         apply(i);
 }
@@ -74,8 +75,8 @@ void SessionFeeder::apply(qsizetype eventIndex)
         return;
     switch (e.kind) {
     case PlaybackEvent::Kind::AttemptStarted: {
-        if (!m_finishedPerRun.contains(int(runIndex))) {
-            m_finishedPerRun.insert(int(runIndex), 0);
+        if (m_finishedPerRun[size_t(runIndex)] < 0) {
+            m_finishedPerRun[size_t(runIndex)] = 0;
             // Started: what was known then. The outcome, end and totals come with its last attempt.
             RunRecord started = s.runRecord(runIndex, false);
             started.outcome = FinalKind::None;
@@ -93,7 +94,11 @@ void SessionFeeder::apply(qsizetype eventIndex)
         started.runId = p.runId;
         started.index = p.index;
         started.method = s.attempts.strings().string(p.method);
-        started.url = QUrl::fromEncoded(s.attempts.strings().bytes(p.url));
+        if (p.url != m_urlId || m_url.isEmpty()) { // a run's attempts share their URL: parsed once a run
+            m_urlId = p.url;
+            m_url = QUrl::fromEncoded(s.attempts.strings().view(p.url).toByteArray());
+        }
+        started.url = m_url;
         started.at.scheduled = at.scheduled;
         started.at.started = at.started;
         started.phaseReached = AttemptPhase::Started;
@@ -101,17 +106,17 @@ void SessionFeeder::apply(qsizetype eventIndex)
         break;
     }
     case PlaybackEvent::Kind::AttemptFinished: {
-        auto finished = m_finishedPerRun.find(int(runIndex));
-        if (finished == m_finishedPerRun.end())
-            return; // not started in the views (a run the session does not know)
+        qint32& finished = m_finishedPerRun[size_t(runIndex)];
+        if (finished < 0)
+            return; // not started in the views
         m_live->onAttemptStored(e.row);
         const SessionRun& run = s.runs.at(runIndex);
-        if (++*finished == run.rows.size() && run.outcome != FinalKind::None)
+        if (++finished == run.rows.size() && run.outcome != FinalKind::None)
             m_live->onRunFinished(s.runRecord(runIndex, false));
         break;
     }
     case PlaybackEvent::Kind::WaitStarted: {
-        if (!m_finishedPerRun.contains(int(runIndex)))
+        if (m_finishedPerRun[size_t(runIndex)] < 0)
             return;
         const std::optional<RetryDecision> decision = s.attempts.decision(e.row);
         if (!decision)

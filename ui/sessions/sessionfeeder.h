@@ -16,6 +16,7 @@
 #include <QObject>
 
 #include <memory>
+#include <vector>
 
 class LiveSession;
 class SessionPlayback;
@@ -42,7 +43,9 @@ private:
     std::shared_ptr<const Session> m_session;
     LiveSession* m_live;
     SessionPlayback* m_playback;
-    QHash<int, int> m_finishedPerRun; // run index → attempts finished so far
+    std::vector<qint32> m_finishedPerRun; // by run index: attempts finished so far, -1 before the run started
+    quint32 m_urlId = 0; // the last started attempt's URL, by the store's text id, and parsed
+    QUrl m_url;
     bool m_needsRebuild = false;
     bool m_silent = false; // moving the cursor without feeding (alreadyShown)
 };

@@ -14,8 +14,10 @@
 #include <QFile>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -47,6 +49,9 @@ private:
     }
     bool readDocument();
     bool readRun(qsizetype index);
+    bool readLabEvent(qsizetype index);
+    bool laxInteger(qint64* out);
+    bool laxText(QByteArray& out);
     bool readArray(const QString& path, const std::function<bool(const QJsonValue&, const QString&)>& each);
     bool checkVersion(const QString& path);
 
@@ -60,6 +65,8 @@ private:
     bool m_cancelled = false;
     bool m_failed = false;
     qint64 m_attemptsRead = 0;
+    // A lab event's texts while its object is read (their capacity is kept from one event to the next).
+    std::array<QByteArray, 8> m_labTexts;
 };
 
 bool Reader::checkVersion(const QString& path)
@@ -255,6 +262,122 @@ bool Reader::readRun(qsizetype index)
     return true;
 }
 
+// Lax reads for a lab event's fields, as labEventFromJson reads them from a QJsonObject: a value of another
+// type (or a number with a fraction, or out of range) reads as the default, 0 or "".
+bool Reader::laxInteger(qint64* out)
+{
+    *out = 0;
+    if (m_in.peek() != JsonPullReader::Kind::Number) {
+        m_in.skipValue();
+        return !m_in.hasError();
+    }
+    QByteArrayView text;
+    if (!m_in.readNumberView(&text))
+        return false;
+    bool ok = false;
+    if (text.size() <= 18) { // exact (the QJsonValue path went through a double)
+        const qint64 v = text.toLongLong(&ok);
+        if (ok) {
+            *out = v;
+            return true;
+        }
+    }
+    const double d = text.toDouble(&ok);
+    if (!ok) {
+        m_in.fail(tr("malformed number \"%1\"").arg(QLatin1StringView(text)));
+        return false;
+    }
+    if (std::isfinite(d) && std::trunc(d) == d && std::abs(d) < 9.2e18)
+        *out = qint64(d);
+    return true;
+}
+
+bool Reader::laxText(QByteArray& out)
+{
+    out.resize(0);
+    if (m_in.peek() != JsonPullReader::Kind::String) {
+        m_in.skipValue();
+        return !m_in.hasError();
+    }
+    return m_in.readUtf8Into(out);
+}
+
+// One lab event, field by field, into the session's store: no QJsonObject and no LabEvent with seven
+// strings built for each (a session recorded with the lab has two to four events per attempt). It reads
+// what SessionJson::labEventFromJson reads: unknown fields skipped, the last of a repeated field kept.
+bool Reader::readLabEvent(qsizetype index)
+{
+    const auto itemPath = [index] { return u"$.lab_events[%1]"_s.arg(index); };
+    enum Text { Kind, Method, Path, Route, Step, AttemptId, Key, Detail };
+    for (QByteArray& t : m_labTexts)
+        t.resize(0);
+    LabEventStore::Fields f;
+    if (m_in.peek() == JsonPullReader::Kind::Object) {
+        m_in.enterObject();
+        QByteArrayView key;
+        while (m_in.nextKeyView(&key)) {
+            bool ok = true;
+            qint64 v = 0;
+            if (key == "kind")
+                ok = laxText(m_labTexts[Kind]);
+            else if (key == "at_ms")
+                ok = laxInteger(&f.atMs);
+            else if (key == "connection")
+                ok = laxInteger(&v), f.connectionId = quint64(v);
+            else if (key == "request")
+                ok = laxInteger(&v), f.requestId = quint64(v);
+            else if (key == "method")
+                ok = laxText(m_labTexts[Method]);
+            else if (key == "path")
+                ok = laxText(m_labTexts[Path]);
+            else if (key == "route")
+                ok = laxText(m_labTexts[Route]);
+            else if (key == "step")
+                ok = laxText(m_labTexts[Step]);
+            else if (key == "status")
+                ok = laxInteger(&v), f.status = v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max() ? int(v) : 0;
+            else if (key == "attempt_id")
+                ok = laxText(m_labTexts[AttemptId]);
+            else if (key == "idempotency_key")
+                ok = laxText(m_labTexts[Key]);
+            else if (key == "applied")
+                f.applied = m_in.peek() == JsonPullReader::Kind::Bool ? m_in.readBool().value_or(false) : (m_in.skipValue(), false);
+            else if (key == "detail")
+                ok = laxText(m_labTexts[Detail]);
+            else
+                m_in.skipValue();
+            if (!ok || m_in.hasError())
+                return fail(itemPath(), QString());
+        }
+    } else {
+        m_in.skipValue(); // not an object: no kind
+    }
+    if (m_in.hasError())
+        return fail(itemPath(), QString());
+    bool found = false;
+    for (int k = 0; k <= int(LabEvent::Kind::UpstreamFailed) && !found; ++k) {
+        if (LabEvent::kindName(LabEvent::Kind(k)) == QLatin1StringView(m_labTexts[Kind])) {
+            f.kind = LabEvent::Kind(k);
+            found = true;
+        }
+    }
+    if (!found)
+        return fail(u"$.lab_events[%1].kind"_s.arg(index), tr("unknown lab event kind \"%1\"").arg(QString::fromUtf8(m_labTexts[Kind])));
+    // The method is kept as Latin-1 bytes: a UTF-8 one (never seen from a client) is narrowed as before.
+    const QByteArray& method = m_labTexts[Method];
+    if (std::any_of(method.begin(), method.end(), [](char c) { return uchar(c) >= 0x80; }))
+        m_labTexts[Method] = QString::fromUtf8(method).toLatin1();
+    f.method = m_labTexts[Method];
+    f.path = m_labTexts[Path];
+    f.route = m_labTexts[Route];
+    f.stepKind = m_labTexts[Step];
+    f.attemptId = m_labTexts[AttemptId];
+    f.idempotencyKey = m_labTexts[Key];
+    f.detail = m_labTexts[Detail];
+    m_session->labEvents.append(f);
+    return true;
+}
+
 bool Reader::readDocument()
 {
     Session& s = *m_session;
@@ -332,15 +455,18 @@ bool Reader::readDocument()
             if (m_in.hasError())
                 return fail(path, QString());
         } else if (key == "lab_events") {
-            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
-                    LabEvent e;
-                    QString why;
-                    if (!SessionJson::labEventFromJson(v.toObject(), &e, &why))
-                        return fail(p + u'.' + why.section(u':', 0, 0), why.section(u':', 1).trimmed());
-                    s.labEvents.append(e);
-                    return true;
-                }))
-                return false;
+            if (!m_in.enterArray())
+                return fail(path, tr("must be an array"));
+            for (qsizetype i = 0; m_in.nextElement(); ++i) {
+                if (!readLabEvent(i))
+                    return false;
+                if ((i & 16383) == 16383 && m_progress && !m_progress(m_in.offset(), m_total)) {
+                    m_cancelled = true;
+                    return false;
+                }
+            }
+            if (m_in.hasError())
+                return fail(path, QString());
         } else if (key.startsWith('_') || key == "$schema") {
             m_in.skipValue();
             if (m_in.hasError())

@@ -7,9 +7,6 @@
 void LabEventStore::append(const LabEvent& e)
 {
     Packed p;
-    p.atMs = e.atMs;
-    p.connectionId = quint32(e.connectionId);
-    p.requestId = quint32(e.requestId);
     p.method = m_strings.intern(QByteArrayView(e.method));
     p.path = m_strings.intern(e.path);
     p.route = m_strings.intern(e.route);
@@ -17,13 +14,35 @@ void LabEventStore::append(const LabEvent& e)
     p.attemptId = m_strings.intern(e.attemptId);
     p.idempotencyKey = m_strings.intern(e.idempotencyKey);
     p.detail = m_strings.intern(e.detail);
-    p.status = qint16(e.status);
-    p.kind = quint8(e.kind);
-    p.flags = e.applied ? kApplied : 0;
+    appendRow(p, e.kind, e.atMs, e.connectionId, e.requestId, e.status, e.applied);
+}
+
+void LabEventStore::append(const Fields& e)
+{
+    Packed p;
+    p.method = m_strings.intern(e.method);
+    p.path = m_strings.intern(e.path);
+    p.route = m_strings.intern(e.route);
+    p.stepKind = m_strings.intern(e.stepKind);
+    p.attemptId = m_strings.intern(e.attemptId);
+    p.idempotencyKey = m_strings.intern(e.idempotencyKey);
+    p.detail = m_strings.intern(e.detail);
+    appendRow(p, e.kind, e.atMs, e.connectionId, e.requestId, e.status, e.applied);
+}
+
+void LabEventStore::appendRow(Packed p, LabEvent::Kind kind, qint64 atMs, quint64 connectionId, quint64 requestId,
+    int status, bool applied)
+{
+    p.atMs = atMs;
+    p.connectionId = quint32(connectionId);
+    p.requestId = quint32(requestId);
+    p.status = qint16(status);
+    p.kind = quint8(kind);
+    p.flags = applied ? kApplied : 0;
     constexpr quint64 kNarrow = std::numeric_limits<quint32>::max();
-    if (e.connectionId > kNarrow || e.requestId > kNarrow || e.status != p.status) {
+    if (connectionId > kNarrow || requestId > kNarrow || status != p.status) {
         p.flags |= kWide;
-        m_wide.push_back({ m_rows.size(), e.connectionId, e.requestId, e.status });
+        m_wide.push_back({ m_rows.size(), connectionId, requestId, status });
     }
     m_rows.append(p);
 }

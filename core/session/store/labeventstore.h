@@ -23,7 +23,21 @@ public:
     qsizetype size() const { return m_rows.size(); }
     bool isEmpty() const { return m_rows.isEmpty(); }
 
+    // An event's fields with its texts as UTF-8 views (METHOD as its bytes), for a reader that has them as
+    // bytes already: appended without building a LabEvent and its seven strings.
+    struct Fields
+    {
+        LabEvent::Kind kind = LabEvent::Kind::RequestReceived;
+        qint64 atMs = 0;
+        quint64 connectionId = 0;
+        quint64 requestId = 0;
+        int status = 0;
+        bool applied = false;
+        QByteArrayView method, path, route, stepKind, attemptId, idempotencyKey, detail;
+    };
+
     void append(const LabEvent& event);
+    void append(const Fields& fields);
     LabEvent at(qsizetype i) const;
     LabEvent value(qsizetype i) const { return i >= 0 && i < size() ? at(i) : LabEvent(); } // default when out of range
 
@@ -32,6 +46,10 @@ public:
     bool hasAttemptId(qsizetype i) const { return packed(i).attemptId != 0; }
     QString attemptId(qsizetype i) const { return m_strings.string(packed(i).attemptId); }
     QByteArrayView attemptIdUtf8(qsizetype i) const { return m_strings.view(packed(i).attemptId); }
+    // The attempt id as a number: equal for equal ids within this store, 0 for none, below textCount().
+    // Counting by it costs no string per event (a view tallying receipts per attempt, say).
+    quint32 attemptIdToken(qsizetype i) const { return packed(i).attemptId; }
+    qsizetype textCount() const { return m_strings.count() + 1; }
     QString idempotencyKey(qsizetype i) const { return m_strings.string(packed(i).idempotencyKey); }
     QByteArrayView idempotencyKeyUtf8(qsizetype i) const { return m_strings.view(packed(i).idempotencyKey); }
 
@@ -70,6 +88,8 @@ private:
         quint64 requestId;
         int status;
     };
+    void appendRow(Packed p, LabEvent::Kind kind, qint64 atMs, quint64 connectionId, quint64 requestId, int status,
+        bool applied); // P has its texts' ids
     const Packed& packed(qsizetype i) const { return m_rows[i]; }
     const Wide* wide(qsizetype i) const;
 

@@ -424,6 +424,88 @@ private Q_SLOTS:
         QCOMPARE(r.totalWaitMs, expected.totalWaitMs);
     }
 
+    // Lab events are read field by field into the store, as SessionJson::labEventFromJson reads them from
+    // a QJsonObject: a value of another type or a number with a fraction reads as the default, unknown
+    // fields are skipped, the last of a repeated field wins, an unknown kind is refused with its path.
+    void labEvents_data()
+    {
+        QTest::addColumn<QByteArray>("event");
+        const QByteArray usual = R"("applied":true,"at_ms":500004031,"attempt_id":"5000004","connection":50000,"detail":"d","idempotency_key":"k-1","kind":"operation-applied","method":"POST","path":"/v1/runs","request":200000,"route":"runs","status":201,"step":"respond")";
+        QTest::addRow("as written") << usual;
+        QTest::addRow("every kind name") << QByteArray(R"("kind":"upstream-failed","status":502)");
+        QTest::addRow("fields missing") << QByteArray(R"("kind":"connection-opened")");
+        QTest::addRow("texts of other types") << QByteArray(R"("kind":"request-received","path":1,"route":null,"step":true,"attempt_id":[1],"idempotency_key":{"a":1},"detail":2.5,"method":null)");
+        QTest::addRow("numbers of other types") << QByteArray(R"("kind":"request-received","at_ms":"5","connection":null,"request":[2],"status":"201")");
+        QTest::addRow("numbers with a fraction") << QByteArray(R"("kind":"request-received","at_ms":1.5,"status":201.5,"request":2.0)");
+        QTest::addRow("an exponent") << QByteArray(R"("kind":"request-received","at_ms":1.5e3,"connection":2E2)");
+        QTest::addRow("negative") << QByteArray(R"("kind":"request-received","at_ms":-40,"status":-1)");
+        QTest::addRow("status beyond int") << QByteArray(R"("kind":"response-finished","status":4294967296)");
+        QTest::addRow("ids beyond 32 bits") << QByteArray(R"("kind":"response-finished","connection":8589934592,"request":4294967297)");
+        QTest::addRow("applied of another type") << QByteArray(R"("kind":"operation-applied","applied":"yes")");
+        QTest::addRow("a field twice: the last") << QByteArray(R"("kind":"connection-opened","kind":"rejected","status":400,"status":413)");
+        QTest::addRow("unknown fields skipped") << QByteArray(R"("colour":{"r":[1,2,{"x":null}]},"kind":"rejected","_note":"x")");
+        QTest::addRow("escapes and non-ASCII texts") << QByteArray("\"kind\":\"request-received\",\"path\":\"/caf\\u00e9/\\\"q\\\"\",\"detail\":\"tab\\tand \\ud83d\\ude00\",\"attempt_id\":\"\\u0041\"");
+        QTest::addRow("a method beyond Latin-1") << QByteArray("\"kind\":\"request-received\",\"method\":\"P\\u00d6ST\\u20ac\"");
+        QTest::addRow("unknown kind") << QByteArray(R"("kind":"party","status":200)");
+        QTest::addRow("kind missing") << QByteArray(R"("status":200)");
+        QTest::addRow("kind not a string") << QByteArray(R"("kind":3)");
+    }
+    void labEvents()
+    {
+        QFETCH(QByteArray, event);
+        LabEvent expected;
+        QString problem;
+        const QJsonObject object = QJsonDocument::fromJson("{" + event + "}").object();
+        QVERIFY(!object.isEmpty());
+        const bool ok = SessionJson::labEventFromJson(object, &expected, &problem);
+        // Two events: the second one is the one checked, so a first one's texts do not leak into it.
+        const QByteArray first = R"({"kind":"request-received","path":"/first","attempt_id":"a1","detail":"first","method":"GET","status":7})";
+        QByteArray text = "{\"format\":\"retrylab-session\",\"version\":1,\"lab_events\":[" + first + ",{" + event + "}]}";
+        QBuffer buffer(&text);
+        buffer.open(QIODevice::ReadOnly);
+        QString error;
+        const std::unique_ptr<Session> s = SessionFile::read(buffer, text.size(), {}, &error);
+        QCOMPARE(bool(s), ok);
+        if (!ok) {
+            QVERIFY2(error.contains(u"$.lab_events[1]."_s + problem.section(u':', 0, 0)), qPrintable(error + u" / "_s + problem));
+            QVERIFY2(error.contains(problem.section(u':', 1).trimmed()), qPrintable(error + u" / "_s + problem));
+            return;
+        }
+        QCOMPARE(s->labEvents.size(), 2);
+        const LabEvent e = s->labEvents.at(1);
+        QCOMPARE(e.kind, expected.kind);
+        QCOMPARE(e.atMs, expected.atMs);
+        QCOMPARE(e.connectionId, expected.connectionId);
+        QCOMPARE(e.requestId, expected.requestId);
+        QCOMPARE(e.method, expected.method);
+        QCOMPARE(e.path, expected.path);
+        QCOMPARE(e.route, expected.route);
+        QCOMPARE(e.stepKind, expected.stepKind);
+        QCOMPARE(e.status, expected.status);
+        QCOMPARE(e.attemptId, expected.attemptId);
+        QCOMPARE(e.idempotencyKey, expected.idempotencyKey);
+        QCOMPARE(e.applied, expected.applied);
+        QCOMPARE(e.detail, expected.detail);
+    }
+
+    void labEventsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("events");
+        QTest::addColumn<QString>("where");
+        QTest::addRow("not an array") << QByteArray(R"({"kind":"rejected"})") << u"$.lab_events"_s;
+        QTest::addRow("an element not an object") << QByteArray(R"([{"kind":"rejected"},7])") << u"$.lab_events[1].kind"_s;
+        QTest::addRow("a malformed number") << QByteArray(R"([{"kind":"rejected","status":1-2}])") << u"$.lab_events[0]"_s;
+        QTest::addRow("truncated inside an event") << QByteArray("[{\"kind\":\"rejected\",\"path\":\"/a") << u"$.lab_events[0]"_s;
+    }
+    void labEventsRefused()
+    {
+        QFETCH(QByteArray, events);
+        QFETCH(QString, where);
+        QString error;
+        QVERIFY(!readText("{\"format\":\"retrylab-session\",\"version\":1,\"lab_events\":" + events + "}", &error));
+        QVERIFY2(error.contains(where), qPrintable(error));
+    }
+
     // The writer's run facts are what compact(SessionJson::runFactsToJson(…)) wrote before, byte for byte.
     void runFactsWrittenAsBefore()
     {
