@@ -225,8 +225,8 @@ void LiveSession::takeLabOwnership()
 {
     if (m_labEvents == &m_ownLabEvents)
         return;
-    for (const LabEvent& e : *m_labEvents)
-        m_ownLabEvents.append(e);
+    for (qsizetype i = 0; i < m_labEvents->size(); ++i)
+        m_ownLabEvents.appendFrom(*m_labEvents, i);
     m_labEvents = &m_ownLabEvents;
     m_labFollowing = false;
 }
@@ -312,6 +312,18 @@ void LiveSession::onRunFinished(const RunSummary& run)
     if (run.finishedAt)
         seen(toMs(*run.finishedAt));
     touch(index);
+}
+
+void LiveSession::onLabEventFrom(const LabEventStore& store, qsizetype i)
+{
+    if (m_labFollowing) { // the followed store gets its events from its recorder: as onLabEvent
+        onLabEvent(store.at(i));
+        return;
+    }
+    takeLabOwnership();
+    m_ownLabEvents.appendFrom(store, i);
+    seen(double(store.atMs(i)));
+    schedule();
 }
 
 void LiveSession::onLabEvent(const LabEvent& event)

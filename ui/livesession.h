@@ -112,6 +112,7 @@ public Q_SLOTS:
     void onWaitScheduled(const WaitInfo& wait);
     void onRunFinished(const RunSummary& run);
     void onLabEvent(const LabEvent& event);
+    void onLabEventFrom(const LabEventStore& store, qsizetype i); // event I of another store, copied without a LabEvent
 
 Q_SIGNALS:
     void refreshed(const LiveSessionDelta& delta);

@@ -13,15 +13,15 @@ SessionPlayback::SessionPlayback(const Session& session, QObject* parent)
                                                                                    : p.at[PackedAttempt::Scheduled];
         const qint64 end = p.at[PackedAttempt::Finished];
         if (start != PackedAttempt::kUnset)
-            m_events.push_back({ PlaybackEvent::Kind::AttemptStarted, start, quint32(i), -1 });
+            m_events.push_back({ start, quint32(i), PlaybackEvent::Kind::AttemptStarted });
         if (end != PackedAttempt::kUnset) {
-            m_events.push_back({ PlaybackEvent::Kind::AttemptFinished, end, quint32(i), -1 });
+            m_events.push_back({ end, quint32(i), PlaybackEvent::Kind::AttemptFinished });
             if (p.verdict == qint8(Verdict::Retry))
-                m_events.push_back({ PlaybackEvent::Kind::WaitStarted, end, quint32(i), -1 });
+                m_events.push_back({ end, quint32(i), PlaybackEvent::Kind::WaitStarted });
         }
     }
     for (qsizetype i = 0; i < session.labEvents.size(); ++i)
-        m_events.push_back({ PlaybackEvent::Kind::Lab, session.labEvents.at(i).atMs * 1000000, 0, i });
+        m_events.push_back({ session.labEvents.atMs(i) * 1000000, quint32(i), PlaybackEvent::Kind::Lab });
     std::stable_sort(m_events.begin(), m_events.end(),
         [](const PlaybackEvent& a, const PlaybackEvent& b) { return a.atNs < b.atNs; });
     m_position = startNs();

@@ -86,8 +86,18 @@ void RateLimitSeries::add(const AttemptRecord& a, const QDateTime& fallbackNow)
             if (parsed.isValid())
                 now = parsed.dateTime;
         }
-        const RateLimitParse parse = parseRateLimits(a.rateLimitHeaders, now);
-        const QString host = a.url.host() + (a.url.port() > 0 ? u':' + QString::number(a.url.port()) : QString());
+        if (!m_parsed || a.rateLimitHeaders != m_lastFields || now != m_lastNow) {
+            m_parsed = true;
+            m_lastParse = parseRateLimits(a.rateLimitHeaders, now);
+            m_lastFields = a.rateLimitHeaders;
+            m_lastNow = now;
+        }
+        const RateLimitParse& parse = m_lastParse;
+        if (m_lastHost.isEmpty() || a.url != m_lastUrl) {
+            m_lastUrl = a.url;
+            m_lastHost = a.url.host() + (a.url.port() > 0 ? u':' + QString::number(a.url.port()) : QString());
+        }
+        const QString& host = m_lastHost;
         for (const RateLimitSnapshot& s : parse.snapshots) {
             auto it = std::find_if(m_tracks.begin(), m_tracks.end(), [&](const RateLimitTrack& track) {
                 return track.host == host && track.policy == s.policy && track.dialect == s.dialect;

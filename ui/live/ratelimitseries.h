@@ -8,6 +8,7 @@
 // one, else from FALLBACK_NOW.
 
 #include "engine/attemptrecord.h"
+#include "http/ratelimitparser.h"
 
 #include <QDateTime>
 #include <QList>
@@ -56,4 +57,13 @@ private:
     double m_minSeconds = 0;
     double m_maxSeconds = 0;
     bool m_any = false;
+    // The last answer's fields and what they read as: consecutive answers of a batch often carry the same
+    // fields (parsing them is most of the cost of adding an attempt), and a parse depends only on them and
+    // on the moment they are read against.
+    HttpHeaderList m_lastFields;
+    QDateTime m_lastNow;
+    RateLimitParse m_lastParse;
+    bool m_parsed = false; // the three above are set
+    QUrl m_lastUrl; // and its host[:port], the track's name
+    QString m_lastHost;
 };

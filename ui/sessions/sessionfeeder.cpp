@@ -66,10 +66,10 @@ void SessionFeeder::apply(qsizetype eventIndex)
     const PlaybackEvent& e = m_playback->event(eventIndex);
     const Session& s = *m_session;
     if (e.kind == PlaybackEvent::Kind::Lab) {
-        m_live->onLabEvent(s.labEvents.at(e.labIndex));
+        m_live->onLabEventFrom(s.labEvents, e.labIndex());
         return;
     }
-    const PackedAttemptHot& p = s.attempts.hot(e.row);
+    const PackedAttemptHot& p = s.attempts.hot(e.row());
     const qsizetype runIndex = s.runIndex(p.runId);
     if (runIndex < 0)
         return;
@@ -89,7 +89,7 @@ void SessionFeeder::apply(qsizetype eventIndex)
         }
         // In flight: only the moments reached when it was handed to the transport (read from the packed
         // row: no whole record is built for an attempt about to finish).
-        const AttemptTimestamps at = s.attempts.timestamps(e.row);
+        const AttemptTimestamps at = s.attempts.timestamps(e.row());
         AttemptRecord started;
         started.runId = p.runId;
         started.index = p.index;
@@ -109,7 +109,7 @@ void SessionFeeder::apply(qsizetype eventIndex)
         qint32& finished = m_finishedPerRun[size_t(runIndex)];
         if (finished < 0)
             return; // not started in the views
-        m_live->onAttemptStored(e.row);
+        m_live->onAttemptStored(e.row());
         const SessionRun& run = s.runs.at(runIndex);
         if (++finished == run.rows.size() && run.outcome != FinalKind::None)
             m_live->onRunFinished(s.runRecord(runIndex, false));
@@ -118,7 +118,7 @@ void SessionFeeder::apply(qsizetype eventIndex)
     case PlaybackEvent::Kind::WaitStarted: {
         if (m_finishedPerRun[size_t(runIndex)] < 0)
             return;
-        const std::optional<RetryDecision> decision = s.attempts.decision(e.row);
+        const std::optional<RetryDecision> decision = s.attempts.decision(e.row());
         if (!decision)
             return;
         WaitInfo wait;

@@ -47,6 +47,37 @@ void LabEventStore::appendRow(Packed p, LabEvent::Kind kind, qint64 atMs, quint6
     m_rows.append(p);
 }
 
+void LabEventStore::appendFrom(const LabEventStore& other, qsizetype i)
+{
+    Q_ASSERT(&other != this); // interning here could move the bytes the views point into
+    append(other.fields(i));
+}
+
+LabEventStore::Fields LabEventStore::fields(qsizetype i) const
+{
+    const Packed& p = packed(i);
+    Fields f;
+    f.kind = LabEvent::Kind(p.kind);
+    f.atMs = p.atMs;
+    f.connectionId = p.connectionId;
+    f.requestId = p.requestId;
+    f.status = p.status;
+    if (const Wide* w = wide(i)) {
+        f.connectionId = w->connectionId;
+        f.requestId = w->requestId;
+        f.status = w->status;
+    }
+    f.applied = p.flags & kApplied;
+    f.method = m_strings.view(p.method);
+    f.path = m_strings.view(p.path);
+    f.route = m_strings.view(p.route);
+    f.stepKind = m_strings.view(p.stepKind);
+    f.attemptId = m_strings.view(p.attemptId);
+    f.idempotencyKey = m_strings.view(p.idempotencyKey);
+    f.detail = m_strings.view(p.detail);
+    return f;
+}
+
 LabEvent LabEventStore::at(qsizetype i) const
 {
     const Packed& p = packed(i);

@@ -38,6 +38,9 @@ public:
 
     void append(const LabEvent& event);
     void append(const Fields& fields);
+    // Event I of another store: its texts go from pool to pool as bytes, no LabEvent is built.
+    void appendFrom(const LabEventStore& other, qsizetype i);
+    Fields fields(qsizetype i) const; // the texts are views into this store, valid until it changes
     LabEvent at(qsizetype i) const;
     LabEvent value(qsizetype i) const { return i >= 0 && i < size() ? at(i) : LabEvent(); } // default when out of range
 
