@@ -6,43 +6,57 @@
 
 void LabEventStore::append(const LabEvent& e)
 {
-    Packed p;
-    p.method = m_strings.intern(QByteArrayView(e.method));
-    p.path = m_strings.intern(e.path);
-    p.route = m_strings.intern(e.route);
-    p.stepKind = m_strings.intern(e.stepKind);
-    p.attemptId = m_strings.intern(e.attemptId);
-    p.idempotencyKey = m_strings.intern(e.idempotencyKey);
-    p.detail = m_strings.intern(e.detail);
-    appendRow(p, e.kind, e.atMs, e.connectionId, e.requestId, e.status, e.applied);
+    Shape shape;
+    shape.method = m_strings.intern(QByteArrayView(e.method));
+    shape.path = m_strings.intern(e.path);
+    shape.route = m_strings.intern(e.route);
+    shape.stepKind = m_strings.intern(e.stepKind);
+    shape.detail = m_strings.intern(e.detail);
+    shape.kind = quint8(e.kind);
+    shape.flags = e.applied ? kApplied : 0;
+    appendRow(shape, m_strings.intern(e.attemptId), m_strings.intern(e.idempotencyKey), e.atMs, e.connectionId,
+        e.requestId, e.status);
 }
 
 void LabEventStore::append(const Fields& e)
 {
-    Packed p;
-    p.method = m_strings.intern(e.method);
-    p.path = m_strings.intern(e.path);
-    p.route = m_strings.intern(e.route);
-    p.stepKind = m_strings.intern(e.stepKind);
-    p.attemptId = m_strings.intern(e.attemptId);
-    p.idempotencyKey = m_strings.intern(e.idempotencyKey);
-    p.detail = m_strings.intern(e.detail);
-    appendRow(p, e.kind, e.atMs, e.connectionId, e.requestId, e.status, e.applied);
+    Shape shape;
+    shape.method = m_strings.intern(e.method);
+    shape.path = m_strings.intern(e.path);
+    shape.route = m_strings.intern(e.route);
+    shape.stepKind = m_strings.intern(e.stepKind);
+    shape.detail = m_strings.intern(e.detail);
+    shape.kind = quint8(e.kind);
+    shape.flags = e.applied ? kApplied : 0;
+    appendRow(shape, m_strings.intern(e.attemptId), m_strings.intern(e.idempotencyKey), e.atMs, e.connectionId,
+        e.requestId, e.status);
 }
 
-void LabEventStore::appendRow(Packed p, LabEvent::Kind kind, qint64 atMs, quint64 connectionId, quint64 requestId,
-    int status, bool applied)
+void LabEventStore::appendRow(Shape shape, quint32 attemptId, quint32 idempotencyKey, qint64 atMs,
+    quint64 connectionId, quint64 requestId, int status)
 {
-    p.atMs = atMs;
+    if (m_rows.isEmpty())
+        m_baseMs = atMs; // times are kept from the first one: a span of 24 days fits a row
+    Packed p;
+    p.atMs = qint32(quint64(atMs) - quint64(m_baseMs)); // wraps when out of range: then kept whole below
     p.connectionId = quint32(connectionId);
     p.requestId = quint32(requestId);
-    p.status = qint16(status);
-    p.kind = quint8(kind);
-    p.flags = applied ? kApplied : 0;
+    p.attemptId = attemptId;
+    p.idempotencyKey = idempotencyKey;
+    shape.status = qint16(status);
     constexpr quint64 kNarrow = std::numeric_limits<quint32>::max();
-    if (connectionId > kNarrow || requestId > kNarrow || status != p.status) {
-        p.flags |= kWide;
-        m_wide.push_back({ m_rows.size(), connectionId, requestId, status });
+    if (atMs != timeOf(p) || connectionId > kNarrow || requestId > kNarrow || status != shape.status) {
+        shape.flags |= kWide;
+        shape.status = 0; // the status is the side list's: one shape for every such event
+        m_wide.push_back({ m_rows.size(), atMs, connectionId, requestId, status });
+    }
+    const auto found = m_shapeIndex.constFind(shape);
+    if (found != m_shapeIndex.cend()) {
+        p.shape = *found;
+    } else {
+        p.shape = quint32(m_shapes.size());
+        m_shapes.push_back(shape);
+        m_shapeIndex.insert(shape, p.shape);
     }
     m_rows.append(p);
 }
@@ -56,56 +70,53 @@ void LabEventStore::appendFrom(const LabEventStore& other, qsizetype i)
 LabEventStore::Fields LabEventStore::fields(qsizetype i) const
 {
     const Packed& p = packed(i);
+    const Shape& s = shape(i);
     Fields f;
-    f.kind = LabEvent::Kind(p.kind);
-    f.atMs = p.atMs;
+    f.kind = LabEvent::Kind(s.kind);
+    f.atMs = timeOf(p);
     f.connectionId = p.connectionId;
     f.requestId = p.requestId;
-    f.status = p.status;
+    f.status = s.status;
     if (const Wide* w = wide(i)) {
+        f.atMs = w->atMs;
         f.connectionId = w->connectionId;
         f.requestId = w->requestId;
         f.status = w->status;
     }
-    f.applied = p.flags & kApplied;
-    f.method = m_strings.view(p.method);
-    f.path = m_strings.view(p.path);
-    f.route = m_strings.view(p.route);
-    f.stepKind = m_strings.view(p.stepKind);
+    f.applied = s.flags & kApplied;
+    f.method = m_strings.view(s.method);
+    f.path = m_strings.view(s.path);
+    f.route = m_strings.view(s.route);
+    f.stepKind = m_strings.view(s.stepKind);
     f.attemptId = m_strings.view(p.attemptId);
     f.idempotencyKey = m_strings.view(p.idempotencyKey);
-    f.detail = m_strings.view(p.detail);
+    f.detail = m_strings.view(s.detail);
     return f;
 }
 
 LabEvent LabEventStore::at(qsizetype i) const
 {
-    const Packed& p = packed(i);
+    const Fields f = fields(i);
     LabEvent e;
-    e.kind = LabEvent::Kind(p.kind);
-    e.atMs = p.atMs;
-    e.connectionId = p.connectionId;
-    e.requestId = p.requestId;
-    e.status = p.status;
-    if (const Wide* w = wide(i)) {
-        e.connectionId = w->connectionId;
-        e.requestId = w->requestId;
-        e.status = w->status;
-    }
-    e.method = m_strings.bytes(p.method);
-    e.path = m_strings.string(p.path);
-    e.route = m_strings.string(p.route);
-    e.stepKind = m_strings.string(p.stepKind);
-    e.attemptId = m_strings.string(p.attemptId);
-    e.idempotencyKey = m_strings.string(p.idempotencyKey);
-    e.applied = p.flags & kApplied;
-    e.detail = m_strings.string(p.detail);
+    e.kind = f.kind;
+    e.atMs = f.atMs;
+    e.connectionId = f.connectionId;
+    e.requestId = f.requestId;
+    e.status = f.status;
+    e.method = f.method.toByteArray();
+    e.path = QString::fromUtf8(f.path);
+    e.route = QString::fromUtf8(f.route);
+    e.stepKind = QString::fromUtf8(f.stepKind);
+    e.attemptId = QString::fromUtf8(f.attemptId);
+    e.idempotencyKey = QString::fromUtf8(f.idempotencyKey);
+    e.applied = f.applied;
+    e.detail = QString::fromUtf8(f.detail);
     return e;
 }
 
 const LabEventStore::Wide* LabEventStore::wide(qsizetype i) const
 {
-    if (!(packed(i).flags & kWide))
+    if (!(shape(i).flags & kWide))
         return nullptr;
     const auto it = std::lower_bound(m_wide.begin(), m_wide.end(), i, [](const Wide& w, qsizetype row) { return w.row < row; });
     return it != m_wide.end() && it->row == i ? &*it : nullptr;
@@ -115,11 +126,17 @@ void LabEventStore::clear()
 {
     m_rows.clear();
     m_strings.clear();
+    m_shapes.clear();
+    m_shapeIndex.clear();
+    m_baseMs = 0;
     m_wide.clear();
     m_wide.shrink_to_fit();
 }
 
 qsizetype LabEventStore::memoryBytes() const
 {
-    return m_rows.memoryBytes() + m_strings.memoryBytes() + qsizetype(m_wide.capacity() * sizeof(Wide));
+    // A hash node is its key and value; the table's spans add about a byte and a pointer's share per slot.
+    const qsizetype indexBytes = qsizetype(m_shapeIndex.capacity()) * qsizetype(sizeof(Shape) + sizeof(quint32) + 2);
+    return m_rows.memoryBytes() + m_strings.memoryBytes() + qsizetype(m_shapes.capacity() * sizeof(Shape)) + indexBytes
+        + qsizetype(m_wide.capacity() * sizeof(Wide));
 }

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The fault lab's events in compact form, for views that hold every event of a long batch: 48 bytes an
-// event and its texts interned once in a StringPool (method, path, route and step repeat on every request;
-// an attempt id is shared by the three or four events of its exchange), instead of a LabEvent of 216 bytes
-// with up to seven strings allocated each. Connection and request ids are counters that stay far below
-// 2^32 and a status fits 16 bits: a row keeps those narrow, and the rare event that does not fit keeps the
-// full values in a side list (exact either way). at() rebuilds the full LabEvent; the accessors read one field
-// without building it. Events live in chunks of a fixed size: appending never moves what is held.
-// Texts round-trip through UTF-8, which is exact for every string the lab builds (decoded from bytes, so
-// no lone surrogates).
+// The fault lab's events in compact form, for views that hold every event of a long batch: 24 bytes an
+// event, and what repeats held once. Texts are interned in a StringPool (an attempt id is shared by the
+// three or four events of its exchange); an event's kind, status, flags and the texts that repeat on every
+// request of a route (method, path, route, step, detail) are one shared "shape". A LabEvent is 216 bytes
+// with up to seven strings allocated each. Times (from the first event's) and connection and request
+// ids stay far below 2^31 and 2^32, and a status fits 16 bits: a row keeps those narrow, and the
+// rare event that does not fit keeps the full values in a side list (exact either way). at() rebuilds the
+// full LabEvent; the accessors read one field without building it. Events live in chunks of a fixed size:
+// appending never moves what is held. Texts round-trip through UTF-8, which is exact for every string the
+// lab builds (decoded from bytes, so no lone surrogates).
 
 #include "lab/labevent.h"
 #include "session/store/chunkedrows.h"
 #include "session/store/stringpool.h"
+
+#include <QHash>
 
 #include <vector>
 
@@ -44,8 +47,12 @@ public:
     LabEvent at(qsizetype i) const;
     LabEvent value(qsizetype i) const { return i >= 0 && i < size() ? at(i) : LabEvent(); } // default when out of range
 
-    LabEvent::Kind kind(qsizetype i) const { return LabEvent::Kind(packed(i).kind); }
-    qint64 atMs(qsizetype i) const { return packed(i).atMs; }
+    LabEvent::Kind kind(qsizetype i) const { return LabEvent::Kind(shape(i).kind); }
+    qint64 atMs(qsizetype i) const
+    {
+        const Wide* w = shape(i).flags & kWide ? wide(i) : nullptr;
+        return w ? w->atMs : timeOf(packed(i));
+    }
     bool hasAttemptId(qsizetype i) const { return packed(i).attemptId != 0; }
     QString attemptId(qsizetype i) const { return m_strings.string(packed(i).attemptId); }
     QByteArrayView attemptIdUtf8(qsizetype i) const { return m_strings.view(packed(i).attemptId); }
@@ -64,39 +71,62 @@ public:
     qsizetype memoryBytes() const;
 
 private:
-    struct Packed
+    // What an event shares with many others: its kind, status, flags and the texts that repeat on every
+    // request of a route (method, path, route, step, detail). Kept once each; a row names its shape.
+    struct Shape
     {
-        qint64 atMs;
-        quint32 connectionId; // low 32 bits; the whole id in m_wide when kWide is set
-        quint32 requestId; // the same
         quint32 method;
         quint32 path;
         quint32 route;
         quint32 stepKind;
-        quint32 attemptId;
-        quint32 idempotencyKey;
         quint32 detail;
-        qint16 status; // the same
+        qint16 status; // the whole status in m_wide when kWide is set
         quint8 kind;
         quint8 flags; // kApplied | kWide
+        friend bool operator==(const Shape& a, const Shape& b) noexcept
+        {
+            return a.method == b.method && a.path == b.path && a.route == b.route && a.stepKind == b.stepKind
+                && a.detail == b.detail && a.status == b.status && a.kind == b.kind && a.flags == b.flags;
+        }
+        friend size_t qHash(const Shape& s, size_t seed = 0) noexcept
+        {
+            return qHashMulti(seed, s.method, s.path, s.route, s.stepKind, s.detail, s.status, s.kind, s.flags);
+        }
     };
-    static_assert(sizeof(Packed) == 48);
+    static_assert(sizeof(Shape) == 24);
+    struct Packed
+    {
+        qint32 atMs; // from m_baseMs; the whole value in m_wide when the shape's kWide is set
+        quint32 connectionId; // low 32 bits; the same
+        quint32 requestId; // the same
+        quint32 shape; // index in m_shapes
+        quint32 attemptId; // texts of the event's own
+        quint32 idempotencyKey;
+    };
+    static_assert(sizeof(Packed) == 24);
     static constexpr quint8 kApplied = 1;
     static constexpr quint8 kWide = 2;
-    // The values of an event whose ids or status do not fit its row, by row (appended in row order).
+    // The values of an event whose time, ids or status do not fit its row, by row (appended in row order).
     struct Wide
     {
         qsizetype row;
+        qint64 atMs;
         quint64 connectionId;
         quint64 requestId;
         int status;
     };
-    void appendRow(Packed p, LabEvent::Kind kind, qint64 atMs, quint64 connectionId, quint64 requestId, int status,
-        bool applied); // P has its texts' ids
+    void appendRow(Shape shape, quint32 attemptId, quint32 idempotencyKey, qint64 atMs, quint64 connectionId,
+        quint64 requestId, int status); // SHAPE has its texts' ids, kind and kApplied
     const Packed& packed(qsizetype i) const { return m_rows[i]; }
+    // A row's time: modulo 2^64, so no value (a hostile file's) overflows; exact whenever the row holds it.
+    qint64 timeOf(const Packed& p) const { return qint64(quint64(m_baseMs) + quint64(qint64(p.atMs))); }
+    const Shape& shape(qsizetype i) const { return m_shapes[packed(i).shape]; }
     const Wide* wide(qsizetype i) const;
 
-    ChunkedRows<Packed, 1024> m_rows; // 64 KiB a chunk
+    ChunkedRows<Packed, 2048> m_rows; // 48 KiB a chunk
     StringPool m_strings;
+    std::vector<Shape> m_shapes;
+    QHash<Shape, quint32> m_shapeIndex;
     std::vector<Wide> m_wide;
+    qint64 m_baseMs = 0; // the first event's time
 };
