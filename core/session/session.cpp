@@ -93,15 +93,28 @@ void Session::rebuildIndex()
 SessionRun& Session::appendRun(const SessionRun& r)
 {
     runs.append(r);
+    share(runs.last().reason);
     indexLastRun();
     return runs.last();
 }
 
 SessionRun& Session::appendRun(SessionRun&& r)
 {
+    share(r.reason);
     runs.append(std::move(r));
     indexLastRun();
     return runs.last();
+}
+
+void Session::share(QString& text)
+{
+    if (text.isEmpty())
+        return;
+    const auto held = m_sharedTexts.constFind(text);
+    if (held != m_sharedTexts.cend())
+        text = *held;
+    else if (m_sharedTexts.size() < kSharedTexts)
+        m_sharedTexts.insert(text);
 }
 
 void Session::setRunFacts(const RunSummary& r)
@@ -115,6 +128,7 @@ void Session::setRunFacts(const RunSummary& r)
     s.finishedNs = r.finishedAt ? r.finishedAt->count() : PackedAttempt::kUnset;
     s.outcome = r.outcome;
     s.reason = r.reason;
+    share(s.reason);
     s.serverAskedForMs = r.serverAskedFor ? r.serverAskedFor->count() : PackedAttempt::kUnset;
     s.totalWaitMs = r.totalWait.count();
     s.observed = r.observed;

@@ -17,6 +17,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
+#include <QSet>
 
 class Session
 {
@@ -57,4 +58,9 @@ private:
     // Run id → index, only once the runs are not in ascending id order (else: binary search over runs).
     QHash<int, qsizetype> m_runIndex;
     bool m_runsUnordered = false;
+    // Run reasons repeat ("201 is a success" on most runs of a batch): a reason equal to one held already
+    // shares its text instead of a copy per run. Up to kSharedTexts distinct ones are remembered.
+    void share(QString& text);
+    static constexpr qsizetype kSharedTexts = 4096;
+    QSet<QString> m_sharedTexts;
 };

@@ -3,6 +3,7 @@
 
 #include "engine/observedfacts.h"
 #include "policy/retrydecision.h"
+#include "session/heapoptional.h"
 #include "session/store/packedattempt.h"
 
 #include <QList>
@@ -26,6 +27,6 @@ struct SessionRun
     QString reason;
     qint64 serverAskedForMs = PackedAttempt::kUnset;
     qint64 totalWaitMs = 0;
-    std::optional<ObservedGrouping> observed; // a client's run the lab saw, and how its attempts were grouped
+    HeapOptional<ObservedGrouping> observed; // a client's run the lab saw, and how its attempts were grouped
     QList<quint32> rows;
 };

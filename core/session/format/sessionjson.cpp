@@ -270,8 +270,10 @@ bool runFactsFromJson(const QJsonObject& o, SessionRun* r, QString* problem)
         *problem = tr("seed: must be a decimal integer string");
         return false;
     }
-    if (!observedFromJson(o.value(u"observed"_s), &r->observed, problem))
+    std::optional<ObservedGrouping> observed;
+    if (!observedFromJson(o.value(u"observed"_s), &observed, problem))
         return false;
+    r->observed = observed;
     // null: a run without a policy of its own (an observed one; the reader refuses it on any other run)
     r->policy = o.value(u"policy_ref"_s).isNull() ? -1 : qsizetype(o.value(u"policy_ref"_s).toInteger(0));
     r->request = qsizetype(o.value(u"request_ref"_s).toInteger(0));
