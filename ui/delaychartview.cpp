@@ -157,11 +157,14 @@ void DelayChartView::applyPalette()
     const ChartPalette& p = m_palette;
     for (QChart* chart : { m_scatterChart, m_histChart })
         applyChartPalette(chart, p);
+    // Markers without an outline: Qt Charts paints each marker as a graphics item, and stroking an
+    // antialiased outline around 1 500 of them was half of the chart's repaint (bench_ui, delays only:
+    // event-loop stall p99 15.8 -> 8.9 ms). The markers spread across their retry number, so they stay apart.
     m_backoff->setColor(p.firstByte);
-    m_backoff->setBorderColor(p.plotBackground);
+    m_backoff->setPen(QPen(Qt::NoPen));
     m_backoff->setMarkerSize(9);
     m_server->setColor(p.serverWait);
-    m_server->setBorderColor(p.plotBackground);
+    m_server->setPen(QPen(Qt::NoPen));
     m_server->setMarkerSize(10);
     m_server->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_ceiling->setPen(QPen(p.envelope, 2, Qt::DashLine));
