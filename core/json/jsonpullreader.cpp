@@ -223,6 +223,27 @@ bool JsonPullReader::nextKeyView(QByteArrayView* key)
     return expect(':');
 }
 
+bool JsonPullReader::nextKeyIs(QByteArrayView key)
+{
+    if (hasError() || m_first.empty())
+        return false;
+    const char* data = m_buf.constData();
+    const qsizetype size = m_buf.size();
+    qsizetype pos = m_pos;
+    if (!m_first.back()) {
+        if (pos >= size || data[pos] != ',')
+            return false;
+        ++pos;
+    }
+    const qsizetype n = key.size();
+    if (size - pos < n + 3 || data[pos] != '"' || data[pos + 1 + n] != '"' || data[pos + 2 + n] != ':'
+        || std::memcmp(data + pos + 1, key.data(), size_t(n)) != 0)
+        return false; // not it, not written so, or across the chunk's end: the general path reads it
+    m_pos = pos + n + 3;
+    m_first.back() = false;
+    return true;
+}
+
 bool JsonPullReader::nextElement()
 {
     if (!beginMember(']'))

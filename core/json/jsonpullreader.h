@@ -32,6 +32,11 @@ public:
     // Inside an object: the next key (UTF-8), or false at the closing '}' (consumed) or on error.
     bool nextKey(QByteArray* key);
     bool nextKeyView(QByteArrayView* key); // the same, without a copy
+    // Inside an object: when the next member's key is KEY exactly as a writer without whitespace puts it
+    // (the ',' before it, "KEY", ':'), consumes all that and returns true; otherwise consumes nothing and
+    // returns false (the caller then reads the key with nextKeyView). KEY has no character to escape.
+    // A reader that knows the order fields are written in skips the key's scan and lookup.
+    bool nextKeyIs(QByteArrayView key);
     bool enterArray() { return enterContainer('['); } // consumes '['
     // Inside an array: true when another element follows, false at the closing ']' (consumed) or on error.
     bool nextElement();

@@ -306,8 +306,17 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
         return current >= 0 ? kFields[size_t(current)].name.toByteArray() : other;
     };
     QByteArrayView key;
-    while (in.nextKeyView(&key)) {
-        const int found = findField(key, size_t(current + 1));
+    for (;;) {
+        // The field the writer puts next is matched in place; any other is read and looked up.
+        const size_t expected = size_t(current + 1);
+        int found = -1;
+        if (expected < kFields.size() && in.nextKeyIs(kFields[expected].name)) {
+            found = int(expected);
+        } else {
+            if (!in.nextKeyView(&key))
+                break;
+            found = findField(key, expected);
+        }
         if (found < 0) {
             if (key.startsWith('_')) {
                 other = key.toByteArray();

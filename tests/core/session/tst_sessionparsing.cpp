@@ -101,6 +101,67 @@ private Q_SLOTS:
         }
     }
 
+    // nextKeyIs takes a key only as a writer without whitespace puts it, and leaves anything else to
+    // nextKeyView untouched: the object reads the same (keys, values, errors) either way, at every chunk size.
+    void nextKeyIs_data()
+    {
+        QTest::addColumn<QByteArray>("object");
+        QTest::addColumn<QList<QByteArray>>("guesses"); // the key tried before each member
+        QTest::addColumn<QList<QByteArray>>("keys"); // what is read, either way
+        QTest::addRow("as written") << QByteArray(R"({"run":1,"index":2})") << QList<QByteArray> { "run", "index" }
+                                    << QList<QByteArray> { "run", "index" };
+        QTest::addRow("another key") << QByteArray(R"({"run":1,"index":2})") << QList<QByteArray> { "index", "run" }
+                                     << QList<QByteArray> { "run", "index" };
+        QTest::addRow("a prefix of the key") << QByteArray(R"({"index":2})") << QList<QByteArray> { "ind" } << QList<QByteArray> { "index" };
+        QTest::addRow("the key a prefix of the guess") << QByteArray(R"({"ind":2})") << QList<QByteArray> { "index" } << QList<QByteArray> { "ind" };
+        QTest::addRow("whitespace") << QByteArray("{ \"run\" : 1 ,\n \"index\":2}") << QList<QByteArray> { "run", "index" }
+                                    << QList<QByteArray> { "run", "index" };
+        QTest::addRow("escaped key") << QByteArray(R"({"r\u0075n":1})") << QList<QByteArray> { "run" } << QList<QByteArray> { "run" };
+        QTest::addRow("empty object") << QByteArray("{}") << QList<QByteArray> { "run" } << QList<QByteArray> {};
+        QTest::addRow("no colon") << QByteArray(R"({"run" 1})") << QList<QByteArray> { "run" } << QList<QByteArray> {};
+        QTest::addRow("no comma") << QByteArray(R"({"run":1 "index":2})") << QList<QByteArray> { "run", "index" }
+                                  << QList<QByteArray> { "run" };
+    }
+    void nextKeyIs()
+    {
+        QFETCH(QByteArray, object);
+        QFETCH(QList<QByteArray>, guesses);
+        QFETCH(QList<QByteArray>, keys);
+        // The general path alone, for the error it gives (if any).
+        QString expectedError;
+        {
+            QBuffer buffer(&object);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer);
+            in.enterObject();
+            QByteArray key;
+            while (in.nextKey(&key))
+                in.skipValue();
+            expectedError = in.errorString();
+        }
+        for (const qsizetype chunk : kChunks) {
+            QBuffer buffer(&object);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            QVERIFY(in.enterObject());
+            QList<QByteArray> read;
+            for (qsizetype i = 0;; ++i) {
+                const QByteArray guess = guesses.value(i);
+                if (!guess.isEmpty() && in.nextKeyIs(guess)) {
+                    read << guess;
+                } else {
+                    QByteArrayView key;
+                    if (!in.nextKeyView(&key))
+                        break;
+                    read << key.toByteArray();
+                }
+                QVERIFY(in.readInteger().has_value() || in.hasError());
+            }
+            QCOMPARE(read, keys);
+            QCOMPARE(in.errorString(), expectedError);
+        }
+    }
+
     void badStrings_data()
     {
         QTest::addColumn<QByteArray>("json");
