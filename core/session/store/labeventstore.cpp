@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <limits>
 
-void LabEventStore::append(const LabEvent& e)
+// LabEvent (texts as QStrings) and Fields (texts as UTF-8 views) name their fields alike: one recipe for
+// both, the pool interning either kind of text.
+template<typename Event>
+void LabEventStore::appendEvent(const Event& e)
 {
     Shape shape;
     shape.method = m_strings.intern(QByteArrayView(e.method));
@@ -18,18 +21,14 @@ void LabEventStore::append(const LabEvent& e)
         e.requestId, e.status);
 }
 
+void LabEventStore::append(const LabEvent& e)
+{
+    appendEvent(e);
+}
+
 void LabEventStore::append(const Fields& e)
 {
-    Shape shape;
-    shape.method = m_strings.intern(e.method);
-    shape.path = m_strings.intern(e.path);
-    shape.route = m_strings.intern(e.route);
-    shape.stepKind = m_strings.intern(e.stepKind);
-    shape.detail = m_strings.intern(e.detail);
-    shape.kind = quint8(e.kind);
-    shape.flags = e.applied ? kApplied : 0;
-    appendRow(shape, m_strings.intern(e.attemptId), m_strings.intern(e.idempotencyKey), e.atMs, e.connectionId,
-        e.requestId, e.status);
+    appendEvent(e);
 }
 
 void LabEventStore::appendRow(Shape shape, quint32 attemptId, quint32 idempotencyKey, qint64 atMs,

@@ -115,6 +115,8 @@ private:
         quint64 requestId;
         int status;
     };
+    template<typename Event>
+    void appendEvent(const Event& event); // a LabEvent or Fields
     void appendRow(Shape shape, quint32 attemptId, quint32 idempotencyKey, qint64 atMs, quint64 connectionId,
         quint64 requestId, int status); // SHAPE has its texts' ids, kind and kApplied
     const Packed& packed(qsizetype i) const { return m_rows[i]; }
