@@ -177,6 +177,7 @@ int runObserve(const QStringList& args, CliIo& io)
     if (!setup->session.isEmpty() && !recorder.journalTo(setup->session, &error))
         return usage(io, withFileName(setup->session, error));
     recorder.setScenario(setup->scenario.source);
+    QObject::connect(&lab, &FaultServer::labEvent, &recorder, &ObservationRecorder::recordLabEvent);
     for (const QString& warning : lab.warnings())
         io.err << "retrylab observe: warning: " << warning << '\n';
 

@@ -196,6 +196,7 @@ int serve(const QStringList& args, CliIo& io)
             return CliExit::Usage;
         }
         recorder->setScenario(scenario->source);
+        QObject::connect(&server, &FaultServer::labEvent, recorder.get(), &ObservationRecorder::recordLabEvent);
     }
     // Under --json, stdout carries only the exchanges (one JSON object per line); the rest goes to stderr.
     QTextStream& human = json ? io.err : io.out;

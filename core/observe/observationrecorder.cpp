@@ -50,6 +50,12 @@ void ObservationRecorder::setNotes(const QString& notes)
     m_recorder->setNotes(notes);
 }
 
+void ObservationRecorder::recordLabEvent(const LabEvent& event)
+{
+    if (!m_finished)
+        m_recorder->recordLabEvent(event);
+}
+
 RetryInference::Placement ObservationRecorder::addExchange(const LabExchange& exchange)
 {
     const RetryInference::Placement placed = m_inference.add(exchange);

@@ -35,6 +35,10 @@ public:
 
     // Places EXCHANGE (RetryInference::add) and records it as an attempt of its run; returns where it went.
     RetryInference::Placement addExchange(const LabExchange& exchange);
+    // One of the lab's own events (FaultServer::labEvent), kept and journalled beside the exchanges: an
+    // opened session's lab panel counts the requests the lab received and the operations it applied, as it
+    // does for a run's recording. Ignored after finish().
+    void recordLabEvent(const LabEvent& event);
     // Every run is final once the client is gone: their facts are journalled as finished.
     void finish();
     bool save(QString* error); // after finish(): saves where journalTo() said, removes the journal

@@ -153,6 +153,17 @@ private Q_SLOTS:
         QCOMPARE(s->runs.size(), 1);
         QCOMPARE(s->attemptCount(), 2);
         QCOMPARE(s->runRecord(0).observed->rule, u"idempotency-key"_s);
+        // Curl's two requests are in the lab's events too, with the key they carried (the lab panel of the
+        // opened session counts them).
+        int received = 0;
+        for (qsizetype i = 0; i < s->labEvents.size(); ++i) {
+            if (s->labEvents.kind(i) != LabEvent::Kind::RequestReceived)
+                continue;
+            ++received;
+            QCOMPARE(s->labEvents.at(i).path, u"/api/orders"_s);
+            QCOMPARE(s->labEvents.idempotencyKeyUtf8(i), QByteArrayView("k-1"));
+        }
+        QCOMPARE(received, 2);
         QVERIFY(!s->scenario.isEmpty());
         QVERIFY(!QFile::exists(session + u".journal"_s));
     }

@@ -265,6 +265,23 @@ void TestCliServe::sessionRecordsCurlRetries()
         QVERIFY2(waited >= 900 && waited <= 2500, qPrintable(u"attempt %1 waited %2 ms"_s.arg(i + 1).arg(waited)));
         QCOMPARE(a.observed->askedBy, u"retry-after"_s);
     }
+    // The lab's own events are recorded beside the exchanges, so the opened session's lab panel counts the
+    // three requests curl sent and how each was answered (two faults, then the upstream's file).
+    QList<quint64> received;
+    QList<int> answered;
+    for (qsizetype i = 0; i < s->labEvents.size(); ++i) {
+        const LabEvent e = s->labEvents.at(i);
+        if (e.kind == LabEvent::Kind::RequestReceived) {
+            QCOMPARE(e.method, QByteArray("GET"));
+            QCOMPARE(e.path, u"/forward-503-503.json"_s);
+            received << e.requestId;
+        } else if (e.kind == LabEvent::Kind::ResponseFinished) {
+            QCOMPARE(e.requestId, received.value(answered.size()));
+            answered << e.status;
+        }
+    }
+    QCOMPARE(received.size(), 3);
+    QCOMPARE(answered, (QList<int> { 503, 503, 200 }));
 }
 
 // A serve --session killed with SIGKILL: `recover` restores every exchange its journal had, at once.

@@ -19,11 +19,13 @@ LiveObservation::LiveObservation(const Clock& clock, FaultServer* lab, LiveSessi
     m_recorder->setScenario(lab->scenario().source);
     m_recorder->setSource(QStringLiteral("observe"));
     m_connection = connect(lab, &FaultServer::exchangeFinished, this, &LiveObservation::onExchange);
+    m_labConnection = connect(lab, &FaultServer::labEvent, m_recorder.get(), &ObservationRecorder::recordLabEvent);
 }
 
 LiveObservation::~LiveObservation()
 {
     disconnect(m_connection);
+    disconnect(m_labConnection);
     if (FaultServer* lab = m_lab.data())
         lab->setClock({}); // the lab outlives the observation: back to its own clock
 }
@@ -90,6 +92,7 @@ void LiveObservation::onExchange(const LabExchange& exchange)
 std::unique_ptr<ObservationRecorder> LiveObservation::finish()
 {
     disconnect(m_connection);
+    disconnect(m_labConnection);
     for (const ObservedRun& run : m_recorder->inference().runs()) {
         RunRecord facts = ObservedRecords::runRecord(run, run.id, m_recorder->recordOptions());
         facts.attempts.clear();

@@ -45,6 +45,7 @@ private:
     LiveSession* m_live;
     std::unique_ptr<ObservationRecorder> m_recorder;
     QMetaObject::Connection m_connection;
+    QMetaObject::Connection m_labConnection; // the lab's events into the recording
     int m_runs = 0;
     int m_attempts = 0;
 };
