@@ -50,8 +50,14 @@ void LiveSession::seen(double ms)
 
 void LiveSession::touch(int runIndex)
 {
-    if (runIndex >= 0)
-        m_changed.insert(runIndex);
+    if (runIndex >= 0) {
+        if (size_t(runIndex) >= m_changedFlags.size())
+            m_changedFlags.resize(std::max<size_t>(size_t(runIndex) + 1, m_changedFlags.size() * 2));
+        if (!m_changedFlags[size_t(runIndex)]) { // once per refresh: a set without a hash node per run
+            m_changedFlags[size_t(runIndex)] = true;
+            m_changed.append(runIndex);
+        }
+    }
     schedule();
 }
 
@@ -62,16 +68,17 @@ void LiveSession::flush()
     delta.runsAfter = m_runs.size();
     delta.attemptsAfter = m_rows.size();
     delta.waitsAfter = m_waits.size();
-    delta.labEventsAfter = m_labEvents->size();
-    delta.changedRuns = m_changed.values();
-    std::sort(delta.changedRuns.begin(), delta.changedRuns.end());
+    delta.labEventsAfter = labEventCount();
+    for (const int index : std::as_const(m_changed))
+        m_changedFlags[size_t(index)] = false;
+    std::sort(m_changed.begin(), m_changed.end());
+    delta.changedRuns = std::exchange(m_changed, {});
     delta.clockMoved = std::exchange(m_clockMoved, false);
     const bool nothing = delta.runsAfter == delta.runsBefore && delta.attemptsAfter == delta.attemptsBefore
         && delta.waitsAfter == delta.waitsBefore && delta.labEventsAfter == delta.labEventsBefore && delta.changedRuns.isEmpty()
         && !delta.clockMoved;
     m_pending = LiveSessionDelta { delta.runsAfter, delta.runsAfter, delta.attemptsAfter, delta.attemptsAfter,
         delta.waitsAfter, delta.waitsAfter, delta.labEventsAfter, delta.labEventsAfter, {} };
-    m_changed.clear();
     if (!nothing)
         emit refreshed(delta);
 }
@@ -83,6 +90,7 @@ void LiveSession::clear()
     m_lastPolicy.reset();
     m_runAttempts.clear();
     m_runIndex.clear();
+    m_lastRunIndex = 0;
     m_shown.reset();
     m_store = &m_own;
     m_own.clear();
@@ -90,6 +98,7 @@ void LiveSession::clear()
     m_waits.clear();
     m_ownLabEvents.clear();
     m_labEvents = &m_ownLabEvents;
+    m_labPrefix = -1;
     m_labFollowing = false;
     m_inFlight.clear();
     m_latestMs = 0;
@@ -97,6 +106,7 @@ void LiveSession::clear()
     m_clockMoved = false;
     m_pending = {};
     m_changed.clear();
+    m_changedFlags.clear();
     emit cleared();
 }
 
@@ -104,6 +114,12 @@ int LiveSession::runIndex(int runId) const
 {
     if (!m_runIndex.isEmpty() || m_runs.isEmpty())
         return m_runIndex.value(runId, -1);
+    // Reports come run after run: the run found last, or the one after it, is asked for again far more
+    // often than any other (a whole session shown at once asks once per attempt and wait).
+    if (m_lastRunIndex < m_runs.size() && m_runs.runId(m_lastRunIndex) == runId)
+        return int(m_lastRunIndex);
+    if (m_lastRunIndex + 1 < m_runs.size() && m_runs.runId(m_lastRunIndex + 1) == runId)
+        return int(++m_lastRunIndex);
     // Runs in ascending id order (every batch numbers its runs as they start): a binary search over the
     // runs' own ids, no hash entry per run.
     qsizetype lo = 0;
@@ -115,7 +131,11 @@ int LiveSession::runIndex(int runId) const
         else
             hi = mid;
     }
-    return lo < m_runs.size() && m_runs.runId(lo) == runId ? int(lo) : -1;
+    if (lo < m_runs.size() && m_runs.runId(lo) == runId) {
+        m_lastRunIndex = lo;
+        return int(lo);
+    }
+    return -1;
 }
 
 int LiveSession::upsertRun(const RunSummary& run)
@@ -196,6 +216,11 @@ void LiveSession::showStore(std::shared_ptr<const Session> session)
         takeOwnership(); // what is shown stays as it is; only new rows come from SESSION
     m_shown = std::move(session);
     m_store = m_shown ? &m_shown->attempts : &m_own;
+    if (m_shown && !m_labFollowing && m_ownLabEvents.isEmpty()) {
+        // Nothing of the lab's shown yet: the session's own events are shown in place as they are reached.
+        m_labEvents = &m_shown->labEvents;
+        m_labPrefix = 0;
+    }
 }
 
 void LiveSession::followStore(const AttemptStore* store)
@@ -225,9 +250,11 @@ void LiveSession::takeLabOwnership()
 {
     if (m_labEvents == &m_ownLabEvents)
         return;
-    for (qsizetype i = 0; i < m_labEvents->size(); ++i)
+    const qsizetype shown = labEventCount();
+    for (qsizetype i = 0; i < shown; ++i)
         m_ownLabEvents.appendFrom(*m_labEvents, i);
     m_labEvents = &m_ownLabEvents;
+    m_labPrefix = -1;
     m_labFollowing = false;
 }
 
@@ -320,8 +347,12 @@ void LiveSession::onLabEventFrom(const LabEventStore& store, qsizetype i)
         onLabEvent(store.at(i));
         return;
     }
-    takeLabOwnership();
-    m_ownLabEvents.appendFrom(store, i);
+    if (m_labPrefix >= 0 && &store == m_labEvents && i == m_labPrefix) {
+        ++m_labPrefix; // the shown session's next event: shown where it is
+    } else {
+        takeLabOwnership();
+        m_ownLabEvents.appendFrom(store, i);
+    }
     seen(double(store.atMs(i)));
     schedule();
 }

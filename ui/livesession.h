@@ -20,11 +20,11 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
-#include <QSet>
 #include <QTimer>
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 // The ranges that grew and the runs that changed since the last refresh. Lists only grow between
 // clear() calls, so [before, after) is exactly what a view has not seen.
@@ -69,8 +69,10 @@ public:
     qsizetype attemptBytes() const;
     bool ownsAttempts() const { return m_store == &m_own; }
     const WaitStore& waits() const { return m_waits; } // packed: at(i) rebuilds wait i
-    // The lab's events: the followed recorder's or the shown session's store, or this session's own.
-    const LabEventStore& labEvents() const { return *m_labEvents; } // packed: 48 bytes an event and its texts once
+    // The lab's events: the followed recorder's or the shown session's store, or this session's own. Events
+    // [0, labEventCount()) are shown; a shown session's store also holds the ones playback has not reached.
+    const LabEventStore& labEvents() const { return *m_labEvents; } // packed: 24 bytes an event and its texts once
+    qsizetype labEventCount() const { return m_labPrefix >= 0 ? m_labPrefix : m_labEvents->size(); }
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
     int runIndex(int runId) const; // -1: no such run
@@ -112,7 +114,9 @@ public Q_SLOTS:
     void onWaitScheduled(const WaitInfo& wait);
     void onRunFinished(const RunSummary& run);
     void onLabEvent(const LabEvent& event);
-    void onLabEventFrom(const LabEventStore& store, qsizetype i); // event I of another store, copied without a LabEvent
+    // Event I of STORE: the next of the shown session's own events is shown where it is (nothing copied);
+    // any other is copied, without a LabEvent.
+    void onLabEventFrom(const LabEventStore& store, qsizetype i);
 
 Q_SIGNALS:
     void refreshed(const LiveSessionDelta& delta);
@@ -138,6 +142,7 @@ private:
     std::optional<RetryPolicy> m_lastPolicy;
     ChunkedRows<RunAttempts, 4096> m_runAttempts; // parallel to m_runs
     QHash<int, int> m_runIndex; // run id → index, only once a run started out of id order (else: binary search)
+    mutable qsizetype m_lastRunIndex = 0; // the binary search's last answer, tried first
     std::shared_ptr<const class Session> m_shown;
     AttemptStore m_own;
     const AttemptStore* m_store = &m_own; // the shown session's, or m_own
@@ -145,6 +150,7 @@ private:
     WaitStore m_waits;
     LabEventStore m_ownLabEvents;
     const LabEventStore* m_labEvents = &m_ownLabEvents; // followed, the shown session's, or m_ownLabEvents
+    qsizetype m_labPrefix = -1; // the shown session's events reached so far: [0, m_labPrefix); -1: all of m_labEvents
     bool m_labFollowing = false;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
     double m_latestMs = 0;
@@ -152,7 +158,8 @@ private:
     bool m_clockMoved = false;
 
     LiveSessionDelta m_pending;
-    QSet<int> m_changed;
+    QList<int> m_changed; // runs touched since the last refresh, each once (m_changedFlags)
+    std::vector<bool> m_changedFlags; // by run index
     QTimer m_timer;
 };
 

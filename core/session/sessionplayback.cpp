@@ -64,8 +64,10 @@ void SessionPlayback::seek(qint64 ns)
 {
     while (m_cursor > 0 && m_events[size_t(m_cursor - 1)].atNs > ns)
         Q_EMIT eventUndone(--m_cursor);
+    m_reaching = ns;
     while (m_cursor < eventCount() && m_events[size_t(m_cursor)].atNs <= ns)
         Q_EMIT eventReached(m_cursor++);
+    m_reaching = std::numeric_limits<qint64>::min();
     m_position = ns;
     Q_EMIT positionChanged(m_position);
 }

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include <limits>
 #include <vector>
 
 class SessionPlayback final : public QObject
@@ -26,6 +27,10 @@ public:
     qint64 positionNs() const { return m_position; }
     qint64 startNs() const;
     qint64 endNs() const;
+    // While seek() reports events: the position it moves to, so every event at or before it is reported
+    // before positionChanged() (a receiver may skip what a later event of the same move undoes). Otherwise
+    // the lowest time: stepForward() and stepBackward() promise nothing beyond their one event.
+    qint64 reachingNs() const { return m_reaching; }
 
     void stepForward(); // to the next event
     void stepBackward(); // undo the last event
@@ -48,6 +53,7 @@ private:
     std::vector<PlaybackEvent> m_events;
     qsizetype m_cursor = 0;
     qint64 m_position = 0;
+    qint64 m_reaching = std::numeric_limits<qint64>::min();
     double m_speed = 1.0;
     QTimer m_timer;
     QElapsedTimer m_wall;

@@ -123,7 +123,7 @@ int main(int argc, char** argv)
                 save(&summary, out.filePath(u"summary.png"_s));
                 QTextStream(stdout) << "runs " << session->runs().size() << ", attempts " << session->finishedAttempts()
                                     << ", waits " << session->waits().size() << ", lab events "
-                                    << session->labEvents().size() << ", segments " << timeline.segmentCount()
+                                    << session->labEventCount() << ", segments " << timeline.segmentCount()
                                     << ", rate-limit samples " << limits.sampleCount() << '\n';
                 app.quit();
             });

@@ -39,6 +39,7 @@ private Q_SLOTS:
     void summaryIncremental();
     void summaryDuplicateApplications();
     void labEventsFollowTheRecorder();
+    void shownSessionsLabEventsInPlace();
     void runsFoundInAnyIdOrder_data();
     void runsFoundInAnyIdOrder();
 };
@@ -473,7 +474,7 @@ void TestLiveSeries::labEventsFollowTheRecorder()
     report(labEvent(LabEvent::Kind::RequestReceived, 5, u"a-1-1"_s));
     report(labEvent(LabEvent::Kind::ResponseFinished, 9, u"a-1-1"_s));
     live.flush();
-    QCOMPARE(live.labEvents().size(), 2);
+    QCOMPARE(live.labEventCount(), 2);
     QCOMPARE(&live.labEvents(), &recorder.session().labEvents);
     QCOMPARE(deltas.size(), 1);
     QCOMPARE(deltas.last().labEventsBefore, 0);
@@ -487,20 +488,67 @@ void TestLiveSeries::labEventsFollowTheRecorder()
     auto taken = std::make_shared<const Session>(recorder.takeSession());
     live.storeMovedTo(taken);
     QCOMPARE(&live.labEvents(), &taken->labEvents);
-    QCOMPARE(live.labEvents().size(), 3);
+    QCOMPARE(live.labEventCount(), 3);
     live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 20, u"late"_s)); // the lab goes on after the batch
     live.flush();
     QVERIFY(&live.labEvents() != &taken->labEvents);
-    QCOMPARE(live.labEvents().size(), 4);
+    QCOMPARE(live.labEventCount(), 4);
     QCOMPARE(live.labEvents().at(0).attemptId, u"a-1-1"_s);
     QCOMPARE(live.labEvents().at(3).attemptId, u"late"_s);
     QCOMPARE(taken->labEvents.size(), 3); // the recorded session is not changed
     QCOMPARE(deltas.last().labEventsBefore, 3);
     QCOMPARE(deltas.last().labEventsAfter, 4);
     live.clear();
-    QCOMPARE(live.labEvents().size(), 0);
+    QCOMPARE(live.labEventCount(), 0);
     live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"x"_s));
-    QCOMPARE(live.labEvents().size(), 1);
+    QCOMPARE(live.labEventCount(), 1);
+}
+
+void TestLiveSeries::shownSessionsLabEventsInPlace()
+{
+    // A shown session's lab events (a file opened or played back) are shown where they are, as far as
+    // playback reached: nothing is copied while they come in their own order. An event out of that order, or
+    // one from the live lab, makes them the live session's own, the shown ones first and unchanged.
+    Session recorded;
+    for (int i = 0; i < 4; ++i)
+        recorded.labEvents.append(labEvent(LabEvent::Kind::RequestReceived, 10 * i, u"a-%1"_s.arg(i)));
+    const auto session = std::make_shared<const Session>(std::move(recorded));
+    LiveSession live;
+    QList<LiveSessionDelta> deltas;
+    connect(&live, &LiveSession::refreshed, this, [&](const LiveSessionDelta& d) { deltas << d; });
+    live.showStore(session);
+    QCOMPARE(&live.labEvents(), &session->labEvents);
+    QCOMPARE(live.labEventCount(), 0);
+    live.onLabEventFrom(session->labEvents, 0);
+    live.onLabEventFrom(session->labEvents, 1);
+    live.flush();
+    QCOMPARE(&live.labEvents(), &session->labEvents); // in place
+    QCOMPARE(live.labEventCount(), 2); // though the store holds 4
+    QCOMPARE(live.latestMs(), 10.0);
+    QCOMPARE(deltas.size(), 1);
+    QCOMPARE(deltas.last().labEventsAfter, 2);
+    QCOMPARE(wholeSessionDelta(live).labEventsAfter, 2);
+
+    live.onLabEventFrom(session->labEvents, 3); // out of order (a hand-edited file): copied from now on
+    live.flush();
+    QVERIFY(&live.labEvents() != &session->labEvents);
+    QCOMPARE(live.labEventCount(), 3);
+    QCOMPARE(live.labEvents().at(0).attemptId, u"a-0"_s);
+    QCOMPARE(live.labEvents().at(1).attemptId, u"a-1"_s);
+    QCOMPARE(live.labEvents().at(2).attemptId, u"a-3"_s);
+    QCOMPARE(deltas.last().labEventsBefore, 2);
+    QCOMPARE(deltas.last().labEventsAfter, 3);
+    QCOMPARE(session->labEvents.size(), 4); // the shown session is not changed
+
+    live.clear(); // shown again from the start, then the live lab reports an event of its own
+    live.showStore(session);
+    live.onLabEventFrom(session->labEvents, 0);
+    QCOMPARE(&live.labEvents(), &session->labEvents);
+    live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 50, u"live"_s));
+    QVERIFY(&live.labEvents() != &session->labEvents);
+    QCOMPARE(live.labEventCount(), 2);
+    QCOMPARE(live.labEvents().at(0).attemptId, u"a-0"_s);
+    QCOMPARE(live.labEvents().at(1).attemptId, u"live"_s);
 }
 
 void TestLiveSeries::runsFoundInAnyIdOrder_data()

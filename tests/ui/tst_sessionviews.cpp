@@ -172,6 +172,33 @@ private Q_SLOTS:
         QCOMPARE(live.runs().size(), 0);
     }
 
+    // A seek draws in flight only the attempts still running at its target: one that finishes within the
+    // same move is shown finished, without ever being in flight (opening a file shows every attempt so).
+    void seekDrawsInFlightOnlyWhatStillRuns()
+    {
+        LiveSession live;
+        live.setRefreshInterval(0);
+        SessionFeeder feeder(makeSession(1, 2), &live);
+        SessionPlayback* p = feeder.playback();
+        feeder.showNone();
+        // Attempt 1 runs 11.000–11.042 s, attempt 2 from 12.000 s.
+        p->seek(qint64(11020) * 1000000);
+        QCOMPARE(live.inFlight().size(), 1);
+        QCOMPARE(live.inFlight().first().index, 1);
+        QCOMPARE(live.finishedAttempts(), qsizetype(0));
+        p->seek(qint64(12020) * 1000000); // attempt 1 finishes, attempt 2 starts: both within this move
+        QCOMPARE(live.finishedAttempts(), qsizetype(1));
+        QCOMPARE(live.inFlight().size(), 1);
+        QCOMPARE(live.inFlight().first().index, 2);
+        QCOMPARE(live.inFlight().first().at.started, feeder.session().attempts.timestamps(1).started);
+        feeder.showNone();
+        p->seek(qint64(11500) * 1000000); // from the start past attempt 1's end: it never was in flight here
+        QCOMPARE(live.finishedAttempts(), qsizetype(1));
+        QVERIFY(live.inFlight().isEmpty());
+        QCOMPARE(live.runs().size(), 1); // its run started all the same
+        QCOMPARE(live.waits().size(), 1);
+    }
+
     // Issue 15 item 4: at 3.1 s of a recording the success at 9.5 s was drawn, and the "now" line was not
     // where the slider was. Playback shows what had happened by the playhead, on the playhead's clock.
     void playbackShowsOnlyThePast()

@@ -206,7 +206,7 @@ void LabPanel::showRecording(const QJsonObject& scenario)
     m_recordedRequests = m_recordedOperations = 0;
     m_recordedReceipts.clear();
     m_recordedTwice = 0;
-    countRecording(0, m_controller->session()->labEvents().size());
+    countRecording(0, m_controller->session()->labEventCount());
     refreshLedger();
 }
 

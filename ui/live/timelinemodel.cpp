@@ -138,6 +138,12 @@ size_t idHash(QByteArrayView id)
     return size_t(qHash(id));
 }
 
+// The byte kept beside each slot: the hash's top bits, which the slot index (its low bits) does not use.
+quint8 idTag(size_t hash)
+{
+    return quint8(hash >> (8 * sizeof(size_t) - 8));
+}
+
 } // namespace
 
 void TimelineModel::addFinishedId(const LiveSession& session, qsizetype attempt)
@@ -148,26 +154,34 @@ void TimelineModel::addFinishedId(const LiveSession& session, qsizetype attempt)
         return;
     if (size_t(m_idCount + 1) * 2 > m_idSlots.size()) {
         std::vector<quint32> table(std::max<size_t>(1024, m_idSlots.size() * 2), 0u);
+        std::vector<quint8> tags(table.size(), 0u);
         const size_t mask = table.size() - 1;
         for (const quint32 slot : m_idSlots) {
             if (!slot)
                 continue;
-            size_t i = idHash(store.strings().view(session.hotAttempt(slot - 1).attemptId)) & mask;
+            const size_t hash = idHash(store.strings().view(session.hotAttempt(slot - 1).attemptId));
+            size_t i = hash & mask;
             while (table[i])
                 i = (i + 1) & mask;
             table[i] = slot;
+            tags[i] = idTag(hash);
         }
         m_idSlots.swap(table);
+        m_idTags.swap(tags);
     }
     const size_t mask = m_idSlots.size() - 1;
-    size_t i = idHash(id) & mask;
+    const size_t hash = idHash(id);
+    const quint8 tag = idTag(hash);
+    size_t i = hash & mask;
     for (; m_idSlots[i]; i = (i + 1) & mask) {
-        if (store.strings().view(session.hotAttempt(m_idSlots[i] - 1).attemptId) == id) {
+        // Another id's slot is passed on its tag alone (255 in 256), without reading that attempt's row.
+        if (m_idTags[i] == tag && store.strings().view(session.hotAttempt(m_idSlots[i] - 1).attemptId) == id) {
             m_idSlots[i] = quint32(attempt + 1); // the same id again: the newer attempt's lane
             return;
         }
     }
     m_idSlots[i] = quint32(attempt + 1);
+    m_idTags[i] = tag;
     ++m_idCount;
 }
 
@@ -183,7 +197,11 @@ int TimelineModel::attemptLane(const LiveSession& session, QByteArrayView attemp
         return -1;
     const AttemptStore& store = session.store();
     const size_t mask = m_idSlots.size() - 1;
-    for (size_t i = idHash(attemptId) & mask; m_idSlots[i]; i = (i + 1) & mask) {
+    const size_t hash = idHash(attemptId);
+    const quint8 tag = idTag(hash);
+    for (size_t i = hash & mask; m_idSlots[i]; i = (i + 1) & mask) {
+        if (m_idTags[i] != tag)
+            continue;
         const PackedAttemptHot& a = session.hotAttempt(m_idSlots[i] - 1);
         if (store.strings().view(a.attemptId) == attemptId)
             return session.runIndex(a.runId);
@@ -447,7 +465,7 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
     }
     case TimelineMark::Kind::LabReceived:
     case TimelineMark::Kind::LabApplied: {
-        if (m.ref < 0 || m.ref >= session.labEvents().size())
+        if (m.ref < 0 || m.ref >= session.labEventCount())
             return {};
         const LabEvent e = session.labEvents().at(m.ref);
         const QString what = m.kind == TimelineMark::Kind::LabApplied ? tr("Fault lab: operation applied")

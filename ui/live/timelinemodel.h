@@ -158,6 +158,7 @@ private:
     void addFinishedId(const LiveSession& session, qsizetype attempt);
     int attemptLane(const LiveSession& session, QByteArrayView attemptId) const;
     std::vector<quint32> m_idSlots; // open addressing: a finished attempt's index + 1, 0 free
+    std::vector<quint8> m_idTags; // beside each slot, 8 bits of its id's hash: most other ids fail on it
     qsizetype m_idCount = 0;
     QHash<QByteArray, int> m_liveIdLane; // the ids of the attempts in flight → lane
     QList<QPair<int, int>> m_pendingLab; // (labEvents index, updates waited)

@@ -10,7 +10,7 @@ inline LiveSessionDelta wholeSessionDelta(const LiveSession& session)
     d.runsAfter = session.runs().size();
     d.attemptsAfter = session.finishedAttempts();
     d.waitsAfter = session.waits().size();
-    d.labEventsAfter = session.labEvents().size();
+    d.labEventsAfter = session.labEventCount();
     for (int i = 0; i < int(session.runs().size()); ++i)
         d.changedRuns << i;
     return d;

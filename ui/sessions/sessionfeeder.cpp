@@ -87,6 +87,11 @@ void SessionFeeder::apply(qsizetype eventIndex)
             started.attemptCount = 0;
             m_live->onRunStarted(started);
         }
+        // An attempt that finishes within this same move (opening a file shows every attempt at once) is
+        // never drawn in flight: it is shown when its finish is reached, with no record built for it here.
+        const qint64 end = p.at[PackedAttempt::Finished];
+        if (end != PackedAttempt::kUnset && end >= e.atNs && end <= m_playback->reachingNs())
+            break;
         // In flight: only the moments reached when it was handed to the transport (read from the packed
         // row: no whole record is built for an attempt about to finish).
         const AttemptTimestamps at = s.attempts.timestamps(e.row());

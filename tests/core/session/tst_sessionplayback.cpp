@@ -6,6 +6,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <limits>
+
 class TestSessionPlayback : public QObject
 {
     Q_OBJECT
@@ -38,6 +40,38 @@ private Q_SLOTS:
         p.seek(p.startNs() - 1);
         QCOMPARE(p.cursor(), 0);
         QCOMPARE(reached.size(), 2 + p.eventCount() - 1);
+    }
+
+    // A receiver of eventReached() learns how far the move goes: a seek reports its target for every event
+    // it reaches (the feeder skips drawing in flight an attempt that finishes within the move), a step and a
+    // move backward promise nothing.
+    void reachingDuringAMove()
+    {
+        const Session s = SessionTestData::session(2, 3);
+        SessionPlayback p(s);
+        constexpr qint64 nothing = std::numeric_limits<qint64>::min();
+        QList<qlonglong> seen;
+        connect(&p, &SessionPlayback::eventReached, this, [&](qsizetype) { seen << p.reachingNs(); });
+        connect(&p, &SessionPlayback::eventUndone, this, [&](qsizetype) { seen << p.reachingNs(); });
+        QCOMPARE(p.reachingNs(), nothing);
+        p.stepForward();
+        QCOMPARE(seen, QList<qlonglong>({ nothing }));
+        seen.clear();
+        const qint64 middle = p.event(p.eventCount() / 2).atNs;
+        p.seek(middle);
+        QVERIFY(seen.size() > 1);
+        QCOMPARE(seen, QList<qlonglong>(seen.size(), middle));
+        QCOMPARE(p.reachingNs(), nothing);
+        seen.clear();
+        p.stepBackward();
+        p.seek(p.startNs() - 1); // undoing only: no event is reached, so no target is promised
+        QVERIFY(seen.size() > 1);
+        QCOMPARE(seen, QList<qlonglong>(seen.size(), nothing));
+        seen.clear();
+        p.advance(p.endNs() - p.startNs() + 1); // play moves by seeking: its target too
+        QCOMPARE(seen.size(), p.eventCount());
+        QCOMPARE(seen.first(), seen.last());
+        QVERIFY(seen.first() >= p.endNs());
     }
 
     void speedScalesTime()
