@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "json/jsonpullreader.h"
 
+#include "json/filereadahead.h"
+
 #include <QCoreApplication>
 #include <QtAlgorithms>
 #include <QIODevice>
@@ -44,8 +46,14 @@ qsizetype findStringSpecial(const char* data, qsizetype i, qsizetype size)
 }
 
 JsonPullReader::JsonPullReader(QIODevice& device, qsizetype chunkSize)
-    : m_device(device)
+    : m_device(&device)
     , m_chunk(chunkSize)
+{
+}
+
+JsonPullReader::JsonPullReader(JsonChunkSource& source)
+    : m_source(&source)
+    , m_chunk(0)
 {
 }
 
@@ -54,12 +62,17 @@ bool JsonPullReader::fill()
     if (m_pos < m_buf.size())
         return true;
     m_consumed += m_buf.size();
+    m_pos = 0;
+    if (m_source) {
+        m_buf = m_source->nextChunk(std::move(m_buf)); // views into the spent chunk end here, as documented
+        return !m_buf.isEmpty();
+    }
     // A file smaller than a chunk gets a buffer its size (plus room to see the end), not a whole chunk.
     qint64 want = m_chunk;
-    if (!m_device.isSequential())
-        want = std::min(want, std::max(m_device.size() - m_device.pos() + 1, qint64(4096)));
+    if (!m_device->isSequential())
+        want = std::min(want, std::max(m_device->size() - m_device->pos() + 1, qint64(4096)));
     m_buf.resize(qsizetype(want));
-    const qint64 n = m_device.read(m_buf.data(), want);
+    const qint64 n = m_device->read(m_buf.data(), want);
     m_buf.resize(n > 0 ? qsizetype(n) : 0);
     m_pos = 0;
     return n > 0;

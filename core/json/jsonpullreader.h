@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+class JsonChunkSource;
 class QIODevice;
 
 class JsonPullReader
@@ -22,6 +23,8 @@ public:
     enum class Kind { Object, Array, String, Number, Bool, Null, End, Invalid };
 
     explicit JsonPullReader(QIODevice& device, qsizetype chunkSize = 1 << 20);
+    // The bytes as SOURCE hands them over, a chunk at a time (FileReadAhead: read on another thread).
+    explicit JsonPullReader(JsonChunkSource& source);
 
     Kind peek(); // the kind of the next value (whitespace skipped)
 
@@ -88,7 +91,8 @@ private:
     bool numberView(QByteArray& scratch, QByteArrayView* out);
     bool integerFromText(QByteArrayView text, qint64* out);
 
-    QIODevice& m_device;
+    QIODevice* m_device = nullptr; // one of the two
+    JsonChunkSource* m_source = nullptr;
     qsizetype m_chunk;
     QByteArray m_buf;
     qsizetype m_pos = 0;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 
+class JsonChunkSource;
 class QIODevice;
 
 // Called now and then with bytes (or attempts) done of TOTAL; returning false cancels.
@@ -36,6 +37,9 @@ enum class Status { Ok, Failed, Cancelled };
 // Reads a session file of any supported version (0 and 1); older versions are migrated on the way in.
 std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const SessionProgress& progress, QString* error,
     Status* status = nullptr);
+// The same from SOURCE's chunks (open() reads a file through FileReadAhead).
+std::unique_ptr<Session> read(JsonChunkSource& source, qint64 totalBytes, const SessionProgress& progress,
+    QString* error, Status* status = nullptr);
 std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress = {}, QString* error = nullptr,
     Status* status = nullptr);
 // Whether PATH names a session (or attempt log) by its format field, without reading it whole: what a

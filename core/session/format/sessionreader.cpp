@@ -6,6 +6,7 @@
 #include "session/format/attemptjson.h"
 #include "session/format/enumnames.h"
 #include "session/format/enumspellings.h"
+#include "json/filereadahead.h"
 #include "json/jsonpullreader.h"
 #include "json/jsontext.h"
 #include "session/format/sessionjson.h"
@@ -30,6 +31,12 @@ class Reader
 public:
     Reader(QIODevice& device, qint64 total, const SessionProgress& progress)
         : m_in(device)
+        , m_total(total)
+        , m_progress(progress)
+    {
+    }
+    Reader(JsonChunkSource& source, qint64 total, const SessionProgress& progress)
+        : m_in(source)
         , m_total(total)
         , m_progress(progress)
     {
@@ -529,19 +536,33 @@ std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const Sessio
     return reader.read(error, status);
 }
 
+std::unique_ptr<Session> read(JsonChunkSource& source, qint64 totalBytes, const SessionProgress& progress, QString* error,
+    Status* status)
+{
+    Reader reader(source, totalBytes, progress);
+    return reader.read(error, status);
+}
+
 std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress, QString* error, Status* status)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // Read on a thread of its own, a few chunks ahead of the parser: opening a large session parses on
+    // one core while the other copies the file in.
+    FileReadAhead file(path);
+    if (!file.isOpen()) {
         if (error)
             *error = tr("cannot open %1: %2").arg(path, file.errorString());
         if (status)
             *status = Status::Failed;
         return nullptr;
     }
-    std::unique_ptr<Session> s = read(file, file.size(), progress, error, status);
-    if (!s && error && status && *status == Status::Failed)
-        *error = path + u": "_s + *error;
+    Status outcome = Status::Failed;
+    std::unique_ptr<Session> s = read(file, file.size(), progress, error, &outcome);
+    if (!s && error && outcome == Status::Failed) {
+        const QString readError = file.errorString(); // the bytes stopped coming: that, not where parsing stopped
+        *error = readError.isEmpty() ? path + u": "_s + *error : tr("cannot read %1: %2").arg(path, readError);
+    }
+    if (status)
+        *status = outcome;
     return s;
 }
 

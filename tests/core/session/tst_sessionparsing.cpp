@@ -5,6 +5,7 @@
 // truncated files refused with line and field, run facts read and written as SessionJson reads and writes
 // them, and the compact store's sharing (attempt ids, repeated header values and blocks).
 #include "session/format/attemptjson.h"
+#include "json/filereadahead.h"
 #include "json/jsonpullreader.h"
 #include "json/jsontext.h"
 #include "session/format/sessionfile.h"
@@ -12,8 +13,10 @@
 #include "sessiontestdata.h"
 
 #include <QBuffer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <limits>
@@ -403,6 +406,75 @@ private Q_SLOTS:
     }
 
     // A session cut anywhere is refused, with the line and the JSON path of where it stopped.
+    // A file read ahead on its own thread (what File > Open uses) hands over every byte once, in order, at
+    // any chunk size and depth; the session read through it is the one read from memory, truncations are
+    // refused the same, a reader that stops early does not hang, and an unreadable path says why.
+    void readAhead_data()
+    {
+        QTest::addColumn<qsizetype>("chunk");
+        QTest::addColumn<int>("ahead");
+        QTest::addRow("1 byte, 1 ahead") << qsizetype(1) << 1;
+        QTest::addRow("7 bytes, 2 ahead") << qsizetype(7) << 2;
+        QTest::addRow("4 KiB, 4 ahead") << qsizetype(4096) << 4;
+        QTest::addRow("1 MiB, 4 ahead") << qsizetype(1 << 20) << 4;
+    }
+    void readAhead()
+    {
+        QFETCH(qsizetype, chunk);
+        QFETCH(int, ahead);
+        Session s = SessionTestData::session(chunk < 64 ? 4 : 40, 3); // a syscall a chunk: small at a few bytes
+        s.redaction.enabled = false;
+        const QByteArray whole = written(s);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.json"_s);
+        const auto writeFile = [&](const QByteArray& bytes) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            QCOMPARE(f.write(bytes), bytes.size());
+        };
+        writeFile(whole);
+        if (chunk >= 4096) { // every byte once, in order (at 1 byte a chunk that is 50 000 hand-overs)
+            FileReadAhead file(path, chunk, ahead);
+            QVERIFY(file.isOpen());
+            QCOMPARE(file.size(), whole.size());
+            QByteArray got;
+            for (QByteArray c = file.nextChunk(); !c.isEmpty(); c = file.nextChunk(std::move(c))) { // handed back
+                QVERIFY(c.size() <= chunk);
+                got += c;
+            }
+            QCOMPARE(got, whole);
+            QVERIFY(file.nextChunk().isEmpty()); // the end stays the end
+            QVERIFY(file.errorString().isEmpty());
+        }
+        {
+            FileReadAhead file(path, chunk, ahead);
+            QString error;
+            const std::unique_ptr<Session> read = SessionFile::read(file, file.size(), {}, &error);
+            QVERIFY2(read, qPrintable(error));
+            QCOMPARE(written(*read), whole);
+        }
+        {
+            FileReadAhead file(path, chunk, ahead);
+            QVERIFY(!file.nextChunk().isEmpty()); // one chunk taken, the thread reading ahead: destroyed so
+        }
+        writeFile(whole.left(whole.size() / 2));
+        {
+            FileReadAhead file(path, chunk, ahead);
+            QString error;
+            QVERIFY(!SessionFile::read(file, file.size(), {}, &error));
+            QVERIFY2(error.contains(u"$.runs["_s), qPrintable(error));
+        }
+        FileReadAhead missing(dir.filePath(u"missing.json"_s), chunk, ahead);
+        QVERIFY(!missing.isOpen());
+        QVERIFY(!missing.errorString().isEmpty());
+        QVERIFY(missing.nextChunk().isEmpty());
+        QString error;
+        SessionFile::Status status = SessionFile::Status::Ok;
+        QVERIFY(!SessionFile::open(dir.path(), {}, &error, &status)); // a directory opens, and cannot be read
+        QCOMPARE(status, SessionFile::Status::Failed);
+        QVERIFY2(error.startsWith(u"cannot "_s) && error.contains(dir.path()), qPrintable(error));
+    }
+
     void truncatedFilesRefused_data()
     {
         QTest::addColumn<double>("fraction");
