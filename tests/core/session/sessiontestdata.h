@@ -18,7 +18,7 @@ inline AttemptRecord attempt(int runId, int index, bool last, int variant = 0)
     AttemptRecord a;
     a.runId = runId;
     a.index = index;
-    const MonoTime base = MonoTime(std::chrono::milliseconds(runId * 10000 + index * 1000)) + MonoTime(123456);
+    const MonoTime base = MonoTime(std::chrono::milliseconds(qint64(runId) * 10000 + index * 1000)) + MonoTime(123456);
     a.at.scheduled = base;
     a.at.started = base + 250us;
     a.at.connecting = base + 300us;
@@ -90,7 +90,7 @@ inline RunRecord run(int runId, int attempts)
     r.request.headers = { { "Authorization", "Bearer sk_live_123456789" }, { "Content-Type", "application/json" } };
     r.request.body = QByteArrayLiteral("{\"amount\": 1000}");
     r.seed = 41 + std::uint64_t(runId);
-    r.submittedAt = MonoTime(std::chrono::milliseconds(runId * 10000));
+    r.submittedAt = MonoTime(std::chrono::milliseconds(qint64(runId) * 10000));
     r.startedAt = r.submittedAt;
     for (int i = 1; i <= attempts; ++i)
         r.attempts.append(attempt(runId, i, i == attempts, runId + i));
