@@ -5,12 +5,12 @@
 
 #include <algorithm>
 
-FileReadAhead::FileReadAhead(const QString& path, qsizetype chunkSize, int ahead)
+FileReadAhead::FileReadAhead(const QString& path, qsizetype chunkSize, int ahead, qint64 from)
     : m_file(std::make_unique<QFile>(path))
     , m_chunk(std::max<qsizetype>(1, chunkSize))
     , m_ahead(std::max(1, ahead))
 {
-    m_open = m_file->open(QIODevice::ReadOnly);
+    m_open = m_file->open(QIODevice::ReadOnly) && (from == 0 || m_file->seek(from));
     if (m_open)
         m_size = m_file->size();
     else

@@ -30,8 +30,8 @@ public:
 class FileReadAhead final : public JsonChunkSource
 {
 public:
-    // Opens PATH now (open() says whether that worked); reading starts on the first nextChunk().
-    explicit FileReadAhead(const QString& path, qsizetype chunkSize = 1 << 20, int ahead = 4);
+    // Opens PATH now (isOpen() says whether that worked); reading starts at byte FROM on the first nextChunk().
+    explicit FileReadAhead(const QString& path, qsizetype chunkSize = 1 << 20, int ahead = 4, qint64 from = 0);
     ~FileReadAhead() override; // stops reading and waits for the thread, wherever it is
     FileReadAhead(const FileReadAhead&) = delete;
     FileReadAhead& operator=(const FileReadAhead&) = delete;

@@ -42,6 +42,9 @@ std::unique_ptr<Session> read(JsonChunkSource& source, qint64 totalBytes, const 
     QString* error, Status* status = nullptr);
 std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress = {}, QString* error = nullptr,
     Status* status = nullptr);
+// Whether the last open() on this thread took the lab events from the thread that reads them ahead (a
+// large file as this app writes it): for tests and benchmarks.
+bool lastOpenReadLabEventsAhead();
 // Whether PATH names a session (or attempt log) by its format field, without reading it whole: what a
 // dropped JSON file is (a session or a policy).
 bool looksLikeSession(const QString& path);

@@ -17,8 +17,14 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 using namespace Qt::StringLiterals;
 
@@ -43,6 +49,14 @@ public:
     }
 
     std::unique_ptr<Session> read(QString* error, SessionFile::Status* status);
+    // Reads the lab events ahead on another thread (LabEventsAhead) when the file is PATH.
+    void readLabEventsAheadFrom(const QString& path, qint64 size);
+    // The lab_events array from here on, into this reader's session: the helper's part. True when it was
+    // read whole and only the document's closing '}' (and whitespace) follows it. Stops early when STOP.
+    bool readLabEventsTail(const std::atomic<bool>& stop, std::atomic<qint64>& bytes, const QString& path, qint64 from,
+        qint64 size);
+    Session& session() { return *m_session; }
+    bool labEventsWereReadAhead() const { return m_labEventsReadAhead; }
 
 private:
     bool fail(const QString& path, const QString& message)
@@ -55,14 +69,18 @@ private:
         return false;
     }
     bool readDocument();
+    bool finishDocument(); // the checks once every field is read
+    bool takeLabEventsAhead(); // at the top-level "lab_events" key: the helper's events when they are these
     bool readRun(qsizetype index);
     bool readLabEvent(qsizetype index);
     bool laxInteger(qint64* out);
     bool laxText(QByteArray& out);
+    bool readLabEvents(const QString& path);
     bool readArray(const QString& path, const std::function<bool(const QJsonValue&, const QString&)>& each);
     bool checkVersion(const QString& path);
 
     JsonPullReader m_in;
+    std::unique_ptr<class LabEventsAhead> m_labAhead;
     qint64 m_total;
     const SessionProgress& m_progress;
     std::unique_ptr<Session> m_session = std::make_unique<Session>();
@@ -70,11 +88,170 @@ private:
     std::optional<qint64> m_version;
     QString m_path = u"$"_s;
     bool m_cancelled = false;
+    bool m_labEventsReadAhead = false;
     bool m_failed = false;
     qint64 m_attemptsRead = 0;
     // A lab event's texts while its object is read (their capacity is kept from one event to the next).
     std::array<QByteArray, 8> m_labTexts;
 };
+
+// The lab events of a large file, read on a thread of their own while the main reader is still in the runs.
+// The writer puts them last, after a raw newline ("\n\"lab_events\":["): no JSON string holds a raw
+// newline, so the section is found from the end of the file without parsing what comes before it. The main
+// reader takes these events only when it meets that key at that very byte, the helper read the array
+// whole, and only the document's '}' follows it; otherwise it reads the events itself, errors and all.
+class LabEventsAhead
+{
+public:
+    LabEventsAhead(const QString& path, qint64 size)
+        : m_thread([this, path, size] { run(path, size); })
+    {
+    }
+    ~LabEventsAhead()
+    {
+        m_stop = true;
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    // Waits up to MS for the helper to end; true once it has.
+    bool waitFor(int ms)
+    {
+        std::unique_lock lock(m_mutex);
+        return m_ended.wait_for(lock, std::chrono::milliseconds(ms), [this] { return m_done; });
+    }
+    qint64 bytesRead() const { return m_bytes; } // of the section, so far
+    // Once the helper ended: its events when the array it read starts at byte OFFSET (its '[').
+    std::optional<LabEventStore> take(qint64 offset)
+    {
+        if (m_thread.joinable())
+            m_thread.join();
+        if (!m_events || offset != m_offset)
+            return std::nullopt;
+        return std::exchange(m_events, std::nullopt);
+    }
+
+    static constexpr qint64 kMinBytes = 1 << 20; // below this, one thread reads it all about as fast
+
+private:
+    void run(const QString& path, qint64 size)
+    {
+        read(path, size);
+        {
+            const std::lock_guard lock(m_mutex);
+            m_done = true;
+        }
+        m_ended.notify_all();
+    }
+    void read(const QString& path, qint64 size)
+    {
+        const std::optional<qint64> at = findSection(path, size);
+        if (!at || m_stop)
+            return;
+        FileReadAhead file(path, 1 << 20, 4, *at);
+        if (!file.isOpen())
+            return;
+        Reader reader(file, size, m_noProgress);
+        if (!reader.readLabEventsTail(m_stop, m_bytes, path, *at, size))
+            return;
+        m_events = std::move(reader.session().labEvents);
+        m_offset = *at;
+    }
+
+    // The byte of the '[' after the last "\n\"lab_events\":" in PATH, searched from its end backwards.
+    std::optional<qint64> findSection(const QString& path, qint64 size) const
+    {
+        static constexpr QByteArrayView marker("\n\"lab_events\":[");
+        static constexpr qint64 kBlock = 1 << 20;
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return std::nullopt;
+        QByteArray block;
+        for (qint64 end = size; end > 0 && !m_stop;) {
+            const qint64 start = std::max<qint64>(0, end - kBlock);
+            const qint64 length = std::min(size, end + marker.size() - 1) - start; // overlapping the next block
+            if (!file.seek(start))
+                return std::nullopt;
+            block.resize(qsizetype(length));
+            if (file.read(block.data(), length) != length)
+                return std::nullopt;
+            if (const qsizetype i = QByteArrayView(block).lastIndexOf(marker); i >= 0)
+                return start + i + marker.size() - 1;
+            end = start;
+        }
+        return std::nullopt;
+    }
+
+    const SessionProgress m_noProgress;
+    std::atomic<bool> m_stop = false;
+    std::atomic<qint64> m_bytes = 0;
+    std::mutex m_mutex;
+    std::condition_variable m_ended;
+    bool m_done = false;
+    std::optional<LabEventStore> m_events;
+    qint64 m_offset = -1;
+    std::thread m_thread; // last: started once the rest is built
+};
+
+bool Reader::readLabEventsTail(const std::atomic<bool>& stop, std::atomic<qint64>& bytes, const QString& path,
+    qint64 from, qint64 size)
+{
+    if (!m_in.enterArray())
+        return false;
+    for (qsizetype i = 0; m_in.nextElement(); ++i) {
+        if (!readLabEvent(i))
+            return false;
+        if ((i & 1023) == 1023) {
+            if (stop)
+                return false;
+            bytes = m_in.offset();
+        }
+    }
+    if (m_in.hasError())
+        return false;
+    // After the array: the document's '}' and JSON whitespace, nothing else (else this was not the last field).
+    const qint64 end = from + m_in.offset();
+    if (size - end > 4096)
+        return false;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(end))
+        return false;
+    const QByteArray tail = file.read(size - end);
+    int closes = 0;
+    for (const char c : tail) {
+        if (c == '}')
+            ++closes;
+        else if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+            return false;
+    }
+    return closes == 1 && tail.size() == size - end;
+}
+
+void Reader::readLabEventsAheadFrom(const QString& path, qint64 size)
+{
+    if (size >= LabEventsAhead::kMinBytes)
+        m_labAhead = std::make_unique<LabEventsAhead>(path, size);
+}
+
+bool Reader::takeLabEventsAhead()
+{
+    if (!m_labAhead || !m_session->labEvents.isEmpty() || m_in.peek() != JsonPullReader::Kind::Array)
+        return false;
+    // Usually done already (the runs before took longer); else progress goes on, and so can a cancel.
+    const qint64 at = m_in.offset();
+    while (!m_labAhead->waitFor(100)) {
+        if (m_progress && !m_progress(std::min(m_total, at + m_labAhead->bytesRead()), m_total)) {
+            m_cancelled = true;
+            return false;
+        }
+    }
+    std::optional<LabEventStore> events = m_labAhead->take(at);
+    m_labAhead.reset();
+    if (!events)
+        return false;
+    m_session->labEvents = std::move(*events);
+    m_labEventsReadAhead = true;
+    return true;
+}
 
 bool Reader::checkVersion(const QString& path)
 {
@@ -462,18 +639,12 @@ bool Reader::readDocument()
             if (m_in.hasError())
                 return fail(path, QString());
         } else if (key == "lab_events") {
-            if (!m_in.enterArray())
-                return fail(path, tr("must be an array"));
-            for (qsizetype i = 0; m_in.nextElement(); ++i) {
-                if (!readLabEvent(i))
-                    return false;
-                if ((i & 16383) == 16383 && m_progress && !m_progress(m_in.offset(), m_total)) {
-                    m_cancelled = true;
-                    return false;
-                }
-            }
-            if (m_in.hasError())
-                return fail(path, QString());
+            if (takeLabEventsAhead()) // read on the other core, to the end of the file: nothing left here
+                return finishDocument();
+            if (m_cancelled)
+                return false;
+            if (!readLabEvents(path))
+                return false;
         } else if (key.startsWith('_') || key == "$schema") {
             m_in.skipValue();
             if (m_in.hasError())
@@ -486,6 +657,29 @@ bool Reader::readDocument()
         return fail(m_path, QString());
     if (!m_in.atEnd())
         return fail(u"$"_s, tr("unexpected text after the end of the session"));
+    return finishDocument();
+}
+
+bool Reader::readLabEvents(const QString& path)
+{
+    if (!m_in.enterArray())
+        return fail(path, tr("must be an array"));
+    for (qsizetype i = 0; m_in.nextElement(); ++i) {
+        if (!readLabEvent(i))
+            return false;
+        if ((i & 16383) == 16383 && m_progress && !m_progress(m_in.offset(), m_total)) {
+            m_cancelled = true;
+            return false;
+        }
+    }
+    if (m_in.hasError())
+        return fail(path, QString());
+    return true;
+}
+
+bool Reader::finishDocument()
+{
+    Session& s = *m_session;
     if (m_format.isEmpty())
         return fail(u"$.format"_s, tr("missing: not a Retrylab session file"));
     if (!m_version)
@@ -529,6 +723,15 @@ std::unique_ptr<Session> Reader::read(QString* error, SessionFile::Status* statu
 
 namespace SessionFile {
 
+namespace {
+thread_local bool t_labEventsReadAhead = false;
+}
+
+bool lastOpenReadLabEventsAhead()
+{
+    return t_labEventsReadAhead;
+}
+
 std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const SessionProgress& progress, QString* error,
     Status* status)
 {
@@ -556,7 +759,10 @@ std::unique_ptr<Session> open(const QString& path, const SessionProgress& progre
         return nullptr;
     }
     Status outcome = Status::Failed;
-    std::unique_ptr<Session> s = read(file, file.size(), progress, error, &outcome);
+    Reader reader(file, file.size(), progress);
+    reader.readLabEventsAheadFrom(path, file.size());
+    std::unique_ptr<Session> s = reader.read(error, &outcome);
+    t_labEventsReadAhead = reader.labEventsWereReadAhead();
     if (!s && error && outcome == Status::Failed) {
         const QString readError = file.errorString(); // the bytes stopped coming: that, not where parsing stopped
         *error = readError.isEmpty() ? path + u": "_s + *error : tr("cannot read %1: %2").arg(path, readError);

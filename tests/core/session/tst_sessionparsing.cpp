@@ -475,6 +475,90 @@ private Q_SLOTS:
         QVERIFY2(error.startsWith(u"cannot "_s) && error.contains(dir.path()), qPrintable(error));
     }
 
+    // A large file's lab events are read on another thread while the runs are (SessionFile::open finds the
+    // writer's last section from the end of the file). Whatever the file, open() gives what reading it
+    // from memory in one pass gives: the same session, or the same refusal, or a cancel that does not hang.
+    void labEventsReadAhead_data()
+    {
+        QTest::addColumn<QByteArray>("change"); // what is done to the written file
+        QTest::addColumn<bool>("readAhead"); // whether the helper's events are the ones taken
+        QTest::addRow("as written") << QByteArray() << true;
+        QTest::addRow("a field after them") << QByteArray("field after") << false;
+        QTest::addRow("written twice") << QByteArray("twice") << false;
+        QTest::addRow("an unknown kind in them") << QByteArray("bad kind") << false;
+        QTest::addRow("text after the document") << QByteArray("text after") << false;
+        QTest::addRow("whitespace after the document") << QByteArray("whitespace after") << true;
+        QTest::addRow("cut inside them") << QByteArray("cut") << false;
+    }
+    void labEventsReadAhead()
+    {
+        QFETCH(QByteArray, change);
+        QFETCH(bool, readAhead);
+        Session s = SessionTestData::session(1400, 3); // 4 200 attempts: a progress call in the runs
+        s.redaction.enabled = false;
+        for (qsizetype i = 0; i < s.attemptCount(); ++i) { // six events an attempt
+            const AttemptRecord a = s.attempts.record(i);
+            LabEvent e;
+            e.atMs = 1000 + i;
+            e.requestId = quint64(i + 1);
+            e.method = "POST";
+            e.path = u"/v1/runs"_s;
+            e.attemptId = a.attemptId;
+            e.idempotencyKey = u"k-%1"_s.arg(i % 7);
+            for (const LabEvent::Kind kind : { LabEvent::Kind::ConnectionOpened, LabEvent::Kind::RequestReceived,
+                     LabEvent::Kind::ResponseStarted, LabEvent::Kind::ResponseFinished, LabEvent::Kind::OperationApplied,
+                     LabEvent::Kind::ConnectionDropped }) {
+                e.kind = kind;
+                e.status = kind == LabEvent::Kind::RequestReceived ? 0 : 503;
+                s.labEvents.append(e);
+            }
+        }
+
+        QByteArray text = written(s);
+        QVERIFY(text.size() > (1 << 20)); // large enough to be read ahead
+        const qsizetype section = text.lastIndexOf("\n\"lab_events\":[");
+        QVERIFY(section > 0);
+        if (change == "field after")
+            text.insert(text.lastIndexOf('}'), ",\"_note\":1");
+        else if (change == "twice")
+            text.insert(text.lastIndexOf(']') + 1, ',' + text.mid(section, text.lastIndexOf(']') + 1 - section));
+        else if (change == "bad kind")
+            text.replace(text.lastIndexOf("\"kind\":\"response-finished\""), 26, "\"kind\":\"response-finishes\"");
+        else if (change == "text after")
+            text.append("x");
+        else if (change == "whitespace after")
+            text.append(" \r\n\t\n");
+        else if (change == "cut")
+            text.truncate(text.size() - 100);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.json"_s);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(text), text.size());
+        f.close();
+
+        QString fromMemoryError;
+        QString openError;
+        QBuffer buffer(&text);
+        buffer.open(QIODevice::ReadOnly);
+        const std::unique_ptr<Session> fromMemory = SessionFile::read(buffer, text.size(), {}, &fromMemoryError);
+        const std::unique_ptr<Session> opened = SessionFile::open(path, {}, &openError);
+        QCOMPARE(SessionFile::lastOpenReadLabEventsAhead(), readAhead);
+        QCOMPARE(bool(opened), bool(fromMemory));
+        if (fromMemory) {
+            QCOMPARE(written(*opened), written(*fromMemory));
+            QCOMPARE(opened->labEvents.size(), fromMemory->labEvents.size());
+        } else {
+            QCOMPARE(openError, path + u": "_s + fromMemoryError);
+        }
+
+        // Cancelled in the runs while the helper reads the events: refused as cancelled, and the helper stops.
+        SessionFile::Status status = SessionFile::Status::Ok;
+        QVERIFY(!SessionFile::open(path, [](qint64, qint64) { return false; }, nullptr, &status));
+        QCOMPARE(status, SessionFile::Status::Cancelled);
+        QVERIFY(!SessionFile::lastOpenReadLabEventsAhead());
+    }
+
     void truncatedFilesRefused_data()
     {
         QTest::addColumn<double>("fraction");
