@@ -171,6 +171,47 @@ qsizetype AttemptStore::append(const PackedAttempt& attempt)
     return m_size++;
 }
 
+void AttemptStore::append(const AttemptStore& other)
+{
+    std::vector<quint32> ids;
+    m_strings.append(other.m_strings, ids);
+    // Its header blocks after ours, as they were laid out there: whole ones [count, (name, value)...] and
+    // patches [kPatch | count, base, changes, (index, value)...], with texts and bases translated.
+    const auto shift = quint32(m_headerArena.size() - 1); // its offset 0 means "no headers"
+    const auto& arena = other.m_headerArena;
+    for (qsizetype at = 1; at < arena.size();) {
+        const quint32 head = arena[at];
+        m_headerArena.append(head);
+        if (head & kPatch) {
+            const quint32 changes = arena[at + 2];
+            m_headerArena.append(arena[at + 1] + shift);
+            m_headerArena.append(changes);
+            for (quint32 k = 0; k < changes; ++k) {
+                m_headerArena.append(arena[at + 3 + 2 * qsizetype(k)]);
+                m_headerArena.append(ids[arena[at + 4 + 2 * qsizetype(k)]]);
+            }
+            at += 3 + 2 * qsizetype(changes);
+        } else {
+            for (qsizetype k = 1; k <= 2 * qsizetype(head); ++k)
+                m_headerArena.append(ids[arena[at + k]]);
+            at += 1 + 2 * qsizetype(head);
+        }
+    }
+    const auto block = [shift](quint32 offset) { return offset ? offset + shift : 0u; };
+    reserve(m_size + other.m_size);
+    for (qsizetype row = 0; row < other.m_size; ++row) {
+        PackedAttempt p = other.packed(row);
+        for (quint32* text : { &p.method, &p.url, &p.reasonPhrase, &p.reason, &p.ruleName, &p.idempotencyKey, &p.attemptId,
+                 &p.bodySha256, &p.bodyExcerpt, &p.qtError, &p.hintHeader, &p.redirectTarget, &p.retryAfterRaw,
+                 &p.retryAfterSource, &p.askedBy })
+            *text = ids[*text];
+        p.requestHeaders = block(p.requestHeaders);
+        p.responseHeaders = block(p.responseHeaders);
+        p.rateLimitHeaders = block(p.rateLimitHeaders);
+        append(p);
+    }
+}
+
 qsizetype AttemptStore::append(const AttemptRecord& a)
 {
     PackedAttempt p;

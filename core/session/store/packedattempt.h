@@ -42,7 +42,7 @@ struct PackedAttemptHot
     // The retry quota (AWS presets): on every attempt of a run whose policy has one, so kept hot.
     qint32 quotaCost = 0;
     qint32 quotaTokens = std::numeric_limits<qint32>::min(); // min: unknown
-    // StringPool ids
+    // StringPool ids (AttemptStore::append(const AttemptStore&) translates each of them, cold ones too)
     quint32 method = 0, url = 0, reasonPhrase = 0, reason = 0, ruleName = 0;
     quint32 idempotencyKey = 0, attemptId = 0, bodySha256 = 0, bodyExcerpt = 0;
     // header arena offsets (0: none)

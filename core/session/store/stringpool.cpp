@@ -100,6 +100,42 @@ quint32 StringPool::intern(QByteArrayView text, bool* added)
     return id;
 }
 
+void StringPool::append(const StringPool& other, std::vector<quint32>& ids)
+{
+    const auto base = quint32(count()); // other's text i > 0 is text base + i - 1 here
+    const auto shift = quint32(m_arena.size());
+    m_arena.append(other.m_arena);
+    m_offsets.reserve(m_offsets.size() + other.m_offsets.size() - 2);
+    for (size_t i = 2; i < other.m_offsets.size(); ++i)
+        m_offsets.push_back(shift + other.m_offsets[i]);
+    ids.resize(size_t(other.count()));
+    for (size_t i = 0; i < ids.size(); ++i)
+        ids[i] = i ? base + quint32(i) - 1 : 0u;
+    for (const quint32 slot : other.m_table) {
+        if (!slot)
+            continue;
+        const quint32 id = base + slot - 2;
+        if (qsizetype(m_used + 1) * 2 > qsizetype(m_table.size()))
+            grow();
+        const QByteArrayView text = view(id);
+        const size_t mask = m_table.size() - 1;
+        size_t i = hashBytes(text) & mask;
+        quint32 here = 0;
+        for (; m_table[i]; i = (i + 1) & mask) {
+            if (m_table[i] - 1 < base && view(m_table[i] - 1) == text) {
+                here = m_table[i];
+                break;
+            }
+        }
+        if (here) {
+            ids[slot - 1] = here - 1;
+        } else {
+            m_table[i] = id + 1;
+            ++m_used;
+        }
+    }
+}
+
 quint32 StringPool::intern(const QString& text)
 {
     // Most texts interned from a QString (paths, routes, step kinds, ids, keys, reasons) are short ASCII:

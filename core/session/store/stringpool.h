@@ -25,6 +25,10 @@ public:
     QByteArrayView view(quint32 id) const;
     QByteArray bytes(quint32 id) const { return view(id).toByteArray(); }
     QString string(quint32 id) const { return QString::fromUtf8(view(id)); }
+    // Every text of OTHER after this pool's, copied in one piece; IDS[i] becomes the id here of OTHER's
+    // text i. A text OTHER interned that is interned here already maps to the id it has here; the rest
+    // stay as they were there, findable by intern() or not.
+    void append(const StringPool& other, std::vector<quint32>& ids);
 
     qsizetype count() const { return qsizetype(m_offsets.size()) - 1; }
     qsizetype memoryBytes() const;

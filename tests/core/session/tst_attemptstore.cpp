@@ -8,6 +8,7 @@
 #include "session/format/attemptjson.h"
 #include "session/export/redaction.h"
 #include "session/store/attemptstore.h"
+#include "sessiontestdata.h"
 
 #include <QBuffer>
 
@@ -59,6 +60,8 @@ private slots:
     void sharedBlockSurvivesUniqueOnes();
     void nearDuplicateBlocksArePatches_data();
     void nearDuplicateBlocksArePatches();
+    void storeAppendedToStore_data();
+    void storeAppendedToStore();
 };
 
 void TestAttemptStore::rowsReadBack_data()
@@ -381,6 +384,80 @@ void TestAttemptStore::nearDuplicateBlocksArePatches()
     // The same block again is the same offset, patch or whole (found among the recent blocks).
     QCOMPARE(store.addHeaders(second), b);
     QCOMPARE(store.addHeaders(first), a);
+}
+
+void TestAttemptStore::storeAppendedToStore_data()
+{
+    // Opening a large file reads its second half into a store of its own and appends that store to the
+    // first: every row must read back as if both halves had been read into one store.
+    QTest::addColumn<int>("first");
+    QTest::addColumn<int>("second");
+    QTest::addRow("both empty") << 0 << 0;
+    QTest::addRow("into an empty store") << 0 << 300;
+    QTest::addRow("an empty store") << 300 << 0;
+    QTest::addRow("across 4 MiB chunks") << 20000 << 20000;
+}
+
+void TestAttemptStore::storeAppendedToStore()
+{
+    QFETCH(int, first);
+    QFETCH(int, second);
+    // Rows with every kind of fact: answers and resets (a cold part), unique attempt ids, header blocks
+    // whole and patched, and some texts only the second store has.
+    const auto fill = [](AttemptStore& store, int runFrom, int rows, bool own) {
+        for (int i = 0; i < rows; ++i) {
+            AttemptRecord a = SessionTestData::attempt(runFrom + i / 4, i % 4 + 1, i % 4 == 3, i);
+            if (own && i % 7 == 0) {
+                a.reasonPhrase = u"Only Here %1"_s.arg(i % 3);
+                a.responseHeaders.append({ "X-Second", QByteArray::number(i) });
+            }
+            if (i % 11 == 0) { // a client's attempt the lab saw: facts, no decision
+                a.decision.reset();
+                ObservedAttemptFacts o;
+                o.clientWait = MonoTime(i);
+                o.askedFor = Millis(1000);
+                o.askedBy = u"retry-after"_s;
+                a.observed = o;
+            }
+            store.append(a);
+        }
+    };
+    // Texts only the first store has, first: the same text has another id in each store.
+    const auto shifted = [](AttemptStore& store) {
+        for (int i = 0; i < 5; ++i)
+            store.strings().intern(QByteArrayView(QByteArray("first only " + QByteArray::number(i))));
+    };
+    AttemptStore one;
+    shifted(one);
+    fill(one, 1, first, false);
+    fill(one, 1000000, second, true);
+    AttemptStore head;
+    shifted(head);
+    fill(head, 1, first, false);
+    AttemptStore tail;
+    fill(tail, 1000000, second, true);
+    head.append(tail);
+    QCOMPARE(head.size(), one.size());
+    QCOMPARE(head.coldCount(), one.coldCount());
+    for (qsizetype row = 0; row < one.size(); ++row) {
+        QByteArray expected;
+        QByteArray actual;
+        AttemptJson::write(expected, one, one.packed(row), Redactor::none());
+        AttemptJson::write(actual, head, head.packed(row), Redactor::none());
+        if (actual != expected)
+            QFAIL(qPrintable(u"row %1:\n%2\ninstead of\n%3"_s.arg(row).arg(QString::fromUtf8(actual), QString::fromUtf8(expected))));
+    }
+    // Interned texts stay one text each: a text both stores held is found under the id it had here, a
+    // text only the second held is found too, and nothing is interned again.
+    if (first && second) {
+        const qsizetype texts = head.strings().count();
+        const quint32 post = head.strings().intern(QByteArrayView("POST"));
+        QCOMPARE(head.strings().count(), texts);
+        QCOMPARE(head.packed(0).method, post);
+        QCOMPARE(head.packed(first).method, post);
+        QVERIFY(head.strings().find("Only Here 0"));
+        QCOMPARE(head.strings().count(), texts);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestAttemptStore)
