@@ -45,6 +45,8 @@ std::unique_ptr<Session> open(const QString& path, const SessionProgress& progre
 // Whether the last open() on this thread took the lab events from the thread that reads them ahead (a
 // large file as this app writes it): for tests and benchmarks.
 bool lastOpenReadLabEventsAhead();
+// Whether it took the runs of the file's second half from that thread too (joined to the first half's).
+bool lastOpenReadRunsAhead();
 // Whether PATH names a session (or attempt log) by its format field, without reading it whole: what a
 // dropped JSON file is (a session or a policy).
 bool looksLikeSession(const QString& path);

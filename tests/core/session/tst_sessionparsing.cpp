@@ -478,25 +478,38 @@ private Q_SLOTS:
     // A large file's lab events are read on another thread while the runs are (SessionFile::open finds the
     // writer's last section from the end of the file). Whatever the file, open() gives what reading it
     // from memory in one pass gives: the same session, or the same refusal, or a cancel that does not hang.
+    // A large file is read on two threads: the helper reads the lab events (last in the file) and the runs
+    // from the file's middle on, and the main reader takes them only where its own parse meets them. Either
+    // way the session, or the error, is the one read in order from memory.
     void labEventsReadAhead_data()
     {
         QTest::addColumn<QByteArray>("change"); // what is done to the written file
         QTest::addColumn<bool>("readAhead"); // whether the helper's events are the ones taken
-        QTest::addRow("as written") << QByteArray() << true;
-        QTest::addRow("a field after them") << QByteArray("field after") << false;
-        QTest::addRow("written twice") << QByteArray("twice") << false;
-        QTest::addRow("an unknown kind in them") << QByteArray("bad kind") << false;
-        QTest::addRow("text after the document") << QByteArray("text after") << false;
-        QTest::addRow("whitespace after the document") << QByteArray("whitespace after") << true;
-        QTest::addRow("cut inside them") << QByteArray("cut") << false;
+        QTest::addColumn<bool>("runsAhead"); // whether the helper's runs are
+        QTest::addRow("as written") << QByteArray() << true << true;
+        QTest::addRow("a field after them") << QByteArray("field after") << false << false;
+        QTest::addRow("written twice") << QByteArray("twice") << false << false;
+        QTest::addRow("an unknown kind in them") << QByteArray("bad kind") << false << false;
+        QTest::addRow("text after the document") << QByteArray("text after") << false << false;
+        QTest::addRow("whitespace after the document") << QByteArray("whitespace after") << true << true;
+        QTest::addRow("cut inside them") << QByteArray("cut") << false << false;
+        QTest::addRow("no lab events") << QByteArray("no events") << true << true;
+        // The second half's runs: read in order by the main reader, with the error it finds there.
+        QTest::addRow("a run of the first half again") << QByteArray("run twice") << false << false;
+        QTest::addRow("a bad attempt in the second half") << QByteArray("bad attempt") << false << false;
+        QTest::addRow("a version 0 run in the second half") << QByteArray("no request_ref") << true << false;
+        QTest::addRow("a field between the runs and the events") << QByteArray("field between") << true << false;
     }
     void labEventsReadAhead()
     {
         QFETCH(QByteArray, change);
         QFETCH(bool, readAhead);
+        QFETCH(bool, runsAhead);
         Session s = SessionTestData::session(1400, 3); // 4 200 attempts: a progress call in the runs
         s.redaction.enabled = false;
-        for (qsizetype i = 0; i < s.attemptCount(); ++i) { // six events an attempt
+        // Six events for every third attempt: the lab section a third the size of the runs, as in a lab's
+        // session (two events an attempt), so the helper reads some of the runs as well.
+        for (qsizetype i = 0; i < s.attemptCount(); i += 3) {
             const AttemptRecord a = s.attempts.record(i);
             LabEvent e;
             e.atMs = 1000 + i;
@@ -514,11 +527,24 @@ private Q_SLOTS:
             }
         }
 
+        if (change == "no events")
+            s.labEvents = {};
         QByteArray text = written(s);
         QVERIFY(text.size() > (1 << 20)); // large enough to be read ahead
         const qsizetype section = text.lastIndexOf("\n\"lab_events\":[");
         QVERIFY(section > 0);
-        if (change == "field after")
+        const qsizetype lastRun = text.lastIndexOf("]},\n{", section) + 4; // in the second half
+        QVERIFY(lastRun > text.size() / 2);
+        const QByteArray unchanged = text;
+        if (change == "run twice")
+            text.replace(text.indexOf("\"run\":1400,", lastRun), 11, "\"run\":7,   ");
+        else if (change == "bad attempt")
+            text.replace(text.indexOf("\"phase_reached\":\"finished\"", lastRun), 26, "\"phase_reached\":\"finishex\"");
+        else if (change == "no request_ref")
+            text.replace(text.indexOf("\"request_ref\":0,", lastRun), 16, "\"_no_ref\":0,   ");
+        else if (change == "field between")
+            text.insert(section - 1, ",\"_between\":1");
+        else if (change == "field after")
             text.insert(text.lastIndexOf('}'), ",\"_note\":1");
         else if (change == "twice")
             text.insert(text.lastIndexOf(']') + 1, ',' + text.mid(section, text.lastIndexOf(']') + 1 - section));
@@ -530,6 +556,7 @@ private Q_SLOTS:
             text.append(" \r\n\t\n");
         else if (change == "cut")
             text.truncate(text.size() - 100);
+        QCOMPARE(text == unchanged, change.isEmpty() || change == "no events");
         QTemporaryDir dir;
         const QString path = dir.filePath(u"s.json"_s);
         QFile f(path);
@@ -544,6 +571,11 @@ private Q_SLOTS:
         const std::unique_ptr<Session> fromMemory = SessionFile::read(buffer, text.size(), {}, &fromMemoryError);
         const std::unique_ptr<Session> opened = SessionFile::open(path, {}, &openError);
         QCOMPARE(SessionFile::lastOpenReadLabEventsAhead(), readAhead);
+        QCOMPARE(SessionFile::lastOpenReadRunsAhead(), runsAhead);
+        if (change == "run twice") // the line and column of that run's end, as reading in order finds it
+            QVERIFY2(fromMemoryError.contains(u"run 7 appears twice (at $.runs[1399].run)"_s), qPrintable(fromMemoryError));
+        if (change == "bad attempt")
+            QVERIFY2(fromMemoryError.contains(u"(at $.runs[1399].attempts[0].phase_reached)"_s), qPrintable(fromMemoryError));
         QCOMPARE(bool(opened), bool(fromMemory));
         if (fromMemory) {
             QCOMPARE(written(*opened), written(*fromMemory));
@@ -557,6 +589,7 @@ private Q_SLOTS:
         QVERIFY(!SessionFile::open(path, [](qint64, qint64) { return false; }, nullptr, &status));
         QCOMPARE(status, SessionFile::Status::Cancelled);
         QVERIFY(!SessionFile::lastOpenReadLabEventsAhead());
+        QVERIFY(!SessionFile::lastOpenReadRunsAhead());
     }
 
     void truncatedFilesRefused_data()
