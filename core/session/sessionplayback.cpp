@@ -2,6 +2,9 @@
 #include "session/sessionplayback.h"
 
 #include <algorithm>
+#include <tuple>
+
+#include <algorithm>
 
 SessionPlayback::SessionPlayback(const Session& session, QObject* parent)
     : QObject(parent)
@@ -20,10 +23,22 @@ SessionPlayback::SessionPlayback(const Session& session, QObject* parent)
                 m_events.push_back({ end, quint32(i), PlaybackEvent::Kind::WaitStarted });
         }
     }
+    const auto labFrom = m_events.end() - m_events.begin();
     for (qsizetype i = 0; i < session.labEvents.size(); ++i)
         m_events.push_back({ session.labEvents.atMs(i) * 1000000, quint32(i), PlaybackEvent::Kind::Lab });
-    std::stable_sort(m_events.begin(), m_events.end(),
-        [](const PlaybackEvent& a, const PlaybackEvent& b) { return a.atNs < b.atNs; });
+    // In time; at the same moment, in the order put in above: attempts' events before the lab's, by row and
+    // then start, end, wait; the lab's by index. That order as a key (the same as a stable sort by time)
+    // lets the two parts, each in time order already unless runs overlapped, be merged instead of sorted.
+    const auto before = [](const PlaybackEvent& a, const PlaybackEvent& b) {
+        const bool aLab = a.kind == PlaybackEvent::Kind::Lab;
+        const bool bLab = b.kind == PlaybackEvent::Kind::Lab;
+        return std::tie(a.atNs, aLab, a.index, a.kind) < std::tie(b.atNs, bLab, b.index, b.kind);
+    };
+    const auto labs = m_events.begin() + labFrom;
+    if (std::is_sorted(m_events.begin(), labs, before) && std::is_sorted(labs, m_events.end(), before))
+        std::inplace_merge(m_events.begin(), labs, m_events.end(), before);
+    else
+        std::sort(m_events.begin(), m_events.end(), before);
     m_position = startNs();
     m_timer.setInterval(16);
     m_timer.setTimerType(Qt::PreciseTimer);

@@ -6,7 +6,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 class TestSessionPlayback : public QObject
 {
@@ -20,6 +22,62 @@ private Q_SLOTS:
         QCOMPARE(p.eventCount(), 9 * 2 + 6); // start + end per attempt, a wait after each retry
         for (qsizetype i = 1; i < p.eventCount(); ++i)
             QVERIFY(p.event(i - 1).atNs <= p.event(i).atNs);
+    }
+
+    // At equal moments the events keep the order they are listed in (attempts by row: start, end, wait;
+    // then the lab's by index), whether the two lists are merged (each in time order already) or sorted
+    // (runs that overlap): the same as a stable sort by time.
+    void equalMomentsInOrder_data()
+    {
+        QTest::addColumn<bool>("overlapping");
+        QTest::addRow("runs one after another") << false;
+        QTest::addRow("runs at the same moments") << true;
+    }
+    void equalMomentsInOrder()
+    {
+        QFETCH(bool, overlapping);
+        Session s;
+        for (int r = 1; r <= 5; ++r) {
+            RunRecord run = SessionTestData::run(r, 3);
+            if (overlapping) { // every run's attempts at the same whole milliseconds
+                for (qsizetype i = 0; i < run.attempts.size(); ++i) {
+                    AttemptTimestamps& at = run.attempts[i].at;
+                    const MonoTime t(std::chrono::milliseconds(1000 * (i + 1)));
+                    at = {};
+                    at.scheduled = t;
+                    at.started = t;
+                    at.finished = t + std::chrono::milliseconds(40);
+                }
+            }
+            s.addRun(run);
+        }
+        for (qsizetype i = 0; i < s.attemptCount(); ++i) { // a lab event at each attempt's end
+            LabEvent e;
+            e.kind = LabEvent::Kind::ResponseFinished;
+            e.atMs = s.attempts.hot(i).at[PackedAttempt::Finished] / 1000000;
+            s.labEvents.append(e);
+        }
+        std::vector<PlaybackEvent> expected;
+        for (qsizetype i = 0; i < s.attemptCount(); ++i) {
+            const PackedAttemptHot& p = s.attempts.hot(i);
+            expected.push_back({ p.at[PackedAttempt::Started], quint32(i), PlaybackEvent::Kind::AttemptStarted });
+            expected.push_back({ p.at[PackedAttempt::Finished], quint32(i), PlaybackEvent::Kind::AttemptFinished });
+            if (p.verdict == qint8(Verdict::Retry))
+                expected.push_back({ p.at[PackedAttempt::Finished], quint32(i), PlaybackEvent::Kind::WaitStarted });
+        }
+        for (qsizetype i = 0; i < s.labEvents.size(); ++i)
+            expected.push_back({ s.labEvents.atMs(i) * 1000000, quint32(i), PlaybackEvent::Kind::Lab });
+        std::stable_sort(expected.begin(), expected.end(), [](const PlaybackEvent& a, const PlaybackEvent& b) { return a.atNs < b.atNs; });
+        SessionPlayback p(s);
+        QCOMPARE(p.eventCount(), qsizetype(expected.size()));
+        int ties = 0;
+        for (qsizetype i = 0; i < p.eventCount(); ++i) {
+            const PlaybackEvent& e = p.event(i);
+            const PlaybackEvent& x = expected[size_t(i)];
+            QVERIFY2(e.atNs == x.atNs && e.index == x.index && e.kind == x.kind, qPrintable(QString::number(i)));
+            ties += i > 0 && e.atNs == p.event(i - 1).atNs ? 1 : 0;
+        }
+        QVERIFY(ties >= (overlapping ? 40 : 10)); // moments shared: what the order is about
     }
 
     void stepsAndSeeks()
