@@ -146,29 +146,41 @@ quint8 idTag(size_t hash)
 
 } // namespace
 
+void TimelineModel::reserveIds(const LiveSession& session, qsizetype ids)
+{
+    // Sized once for what is coming (a shown session's million attempts at once): growing by doubling
+    // re-hashed every id already in, each a read of its attempt's row and text, as often again as inserting.
+    size_t size = std::max<size_t>(1024, m_idSlots.size());
+    while (size_t(ids) * 2 > size)
+        size *= 2;
+    if (size == m_idSlots.size())
+        return;
+    const AttemptStore& store = session.store();
+    std::vector<quint32> table(size, 0u);
+    std::vector<quint8> tags(size, 0u);
+    const size_t mask = size - 1;
+    for (const quint32 slot : m_idSlots) {
+        if (!slot)
+            continue;
+        const size_t hash = idHash(store.strings().view(session.hotAttempt(slot - 1).attemptId));
+        size_t i = hash & mask;
+        while (table[i])
+            i = (i + 1) & mask;
+        table[i] = slot;
+        tags[i] = idTag(hash);
+    }
+    m_idSlots.swap(table);
+    m_idTags.swap(tags);
+}
+
 void TimelineModel::addFinishedId(const LiveSession& session, qsizetype attempt)
 {
     const AttemptStore& store = session.store();
     const QByteArrayView id = store.strings().view(session.hotAttempt(attempt).attemptId);
     if (id.isEmpty())
         return;
-    if (size_t(m_idCount + 1) * 2 > m_idSlots.size()) {
-        std::vector<quint32> table(std::max<size_t>(1024, m_idSlots.size() * 2), 0u);
-        std::vector<quint8> tags(table.size(), 0u);
-        const size_t mask = table.size() - 1;
-        for (const quint32 slot : m_idSlots) {
-            if (!slot)
-                continue;
-            const size_t hash = idHash(store.strings().view(session.hotAttempt(slot - 1).attemptId));
-            size_t i = hash & mask;
-            while (table[i])
-                i = (i + 1) & mask;
-            table[i] = slot;
-            tags[i] = idTag(hash);
-        }
-        m_idSlots.swap(table);
-        m_idTags.swap(tags);
-    }
+    if (size_t(m_idCount + 1) * 2 > m_idSlots.size())
+        reserveIds(session, m_idCount + 1);
     const size_t mask = m_idSlots.size() - 1;
     const size_t hash = idHash(id);
     const quint8 tag = idTag(hash);
@@ -228,6 +240,9 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     // Straight from the packed rows: the moments and the attempt id, no record built per attempt.
     m_session = &session;
     const AttemptStore& store = session.store();
+    const qsizetype finishing = std::min(delta.attemptsAfter, session.finishedAttempts()) - delta.attemptsBefore;
+    if (finishing > 0)
+        reserveIds(session, m_idCount + finishing);
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < session.finishedAttempts(); ++i) {
         const PackedAttemptHot& a = session.hotAttempt(i);
         const int lane = session.runIndex(a.runId);

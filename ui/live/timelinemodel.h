@@ -156,6 +156,7 @@ private:
     // copy of the id here: 8 bytes an attempt, where a pool of the ids cost their bytes and 16 more); an
     // attempt in flight through a small map rebuilt on every update.
     void addFinishedId(const LiveSession& session, qsizetype attempt);
+    void reserveIds(const LiveSession& session, qsizetype ids); // room for IDS ids at most half full
     int attemptLane(const LiveSession& session, QByteArrayView attemptId) const;
     std::vector<quint32> m_idSlots; // open addressing: a finished attempt's index + 1, 0 free
     std::vector<quint8> m_idTags; // beside each slot, 8 bits of its id's hash: most other ids fail on it
