@@ -16,6 +16,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -499,6 +501,10 @@ private Q_SLOTS:
         QTest::addRow("a bad attempt in the second half") << QByteArray("bad attempt") << false << false;
         QTest::addRow("a version 0 run in the second half") << QByteArray("no request_ref") << true << false;
         QTest::addRow("a field between the runs and the events") << QByteArray("field between") << true << false;
+        // Rewritten by software nobody here wrote (Python's json module): no newline where this app's writer
+        // puts one, so nothing is read ahead, and the session read is the same.
+        QTest::addRow("rewritten by Python, indented") << QByteArray("python indent=1") << false << false;
+        QTest::addRow("rewritten by Python, on one line") << QByteArray("python separators=(',',':')") << false << false;
     }
     void labEventsReadAhead()
     {
@@ -556,13 +562,28 @@ private Q_SLOTS:
             text.append(" \r\n\t\n");
         else if (change == "cut")
             text.truncate(text.size() - 100);
-        QCOMPARE(text == unchanged, change.isEmpty() || change == "no events");
         QTemporaryDir dir;
         const QString path = dir.filePath(u"s.json"_s);
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         QCOMPARE(f.write(text), text.size());
         f.close();
+        if (change.startsWith("python ")) {
+            const QString python = QStandardPaths::findExecutable(u"python3"_s);
+            QVERIFY2(!python.isEmpty(), "python3 (Debian's python3-minimal) is needed");
+            const QString script = u"import json, sys\np = sys.argv[1]\nd = json.load(open(p))\n"_s
+                + u"json.dump(d, open(p, 'w'), %1)\n"_s.arg(QString::fromLatin1(change.mid(7)));
+            QProcess py;
+            py.start(python, { u"-c"_s, script, path });
+            QVERIFY(py.waitForFinished(60000));
+            QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            text = f.readAll();
+            f.close();
+            QVERIFY(text.size() > (1 << 20));
+            QVERIFY(!text.contains("\n\"lab_events\":["));
+        }
+        QCOMPARE(text == unchanged, change.isEmpty() || change == "no events");
 
         QString fromMemoryError;
         QString openError;
