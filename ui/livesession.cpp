@@ -333,6 +333,14 @@ void LiveSession::onWaitScheduled(const WaitInfo& wait)
     touch(runIndex(wait.runId));
 }
 
+void LiveSession::onWaitAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs)
+{
+    if (!m_waits.appendAfter(attempts, row, scheduledNs))
+        return;
+    seen(toMs(MonoTime(scheduledNs)));
+    touch(runIndex(m_waits.runId(m_waits.size() - 1)));
+}
+
 void LiveSession::onRunFinished(const RunSummary& run)
 {
     const int index = upsertRun(run);

@@ -111,6 +111,9 @@ public Q_SLOTS:
     void onAttemptPhase(const AttemptPhaseEvent& event);
     void onAttemptFinished(const AttemptRecord& attempt);
     void onAttemptStored(qsizetype row); // a finished attempt, as a row of the shown store (showStore())
+    // The wait after attempt ROW of ATTEMPTS (a shown session's), begun at SCHEDULEDNS: onWaitScheduled()
+    // without a WaitInfo built for it (WaitStore::appendAfter).
+    void onWaitAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs);
     void onWaitScheduled(const WaitInfo& wait);
     void onRunFinished(const RunSummary& run);
     void onLabEvent(const LabEvent& event);

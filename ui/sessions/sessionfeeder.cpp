@@ -123,16 +123,7 @@ void SessionFeeder::apply(qsizetype eventIndex)
     case PlaybackEvent::Kind::WaitStarted: {
         if (m_finishedPerRun[size_t(runIndex)] < 0)
             return;
-        const std::optional<RetryDecision> decision = s.attempts.decision(e.row());
-        if (!decision)
-            return;
-        WaitInfo wait;
-        wait.runId = p.runId;
-        wait.nextIndex = p.index + 1;
-        wait.scheduledAt = MonoTime(e.atNs);
-        wait.dueAt = MonoTime(e.atNs + decision->delay.count() * 1000000);
-        wait.decision = *decision;
-        m_live->onWaitScheduled(wait);
+        m_live->onWaitAfter(s.attempts, e.row(), e.atNs); // its decision read from the row, no record built
         break;
     }
     case PlaybackEvent::Kind::Lab:

@@ -28,6 +28,37 @@ void WaitStore::append(const WaitInfo& w)
     m_rows.append(p);
 }
 
+bool WaitStore::appendAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs)
+{
+    const PackedAttempt a = attempts.packed(row);
+    if (a.verdict < 0)
+        return false;
+    // As AttemptStore::decisionOf rebuilds the decision: no effects and no redirect are kept in a row.
+    const StringPool& texts = attempts.strings();
+    Packed p;
+    p.delayMs = a.delayMs == PackedAttempt::kUnset ? 0 : a.delayMs;
+    p.scheduledNs = scheduledNs;
+    p.dueNs = scheduledNs + p.delayMs * 1000000;
+    p.ceilingMs = a.ceilingMs;
+    p.delayLowMs = a.delayLowMs;
+    p.delayHighMs = a.delayHighMs;
+    p.serverAskedForMs = a.serverAskedForMs == PackedAttempt::kUnset ? kUnsetCount : a.serverAskedForMs;
+    p.runId = a.runId;
+    p.nextIndex = a.index + 1;
+    p.quotaCost = a.quotaCost;
+    p.quotaTaken = 0;
+    p.hintHeader = m_strings.intern(texts.view(a.hintHeader));
+    p.ruleName = m_strings.intern(texts.view(a.ruleName));
+    p.reason = m_strings.intern(texts.view(a.reason));
+    p.redirectTo = 0;
+    p.verdict = quint8(a.verdict);
+    p.finalKind = quint8(a.finalKind);
+    p.source = quint8(a.delaySource);
+    p.flags = a.throttling ? kThrottling : 0;
+    m_rows.append(p);
+    return true;
+}
+
 WaitInfo WaitStore::at(qsizetype i) const
 {
     const Packed& p = m_rows[i];

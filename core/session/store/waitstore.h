@@ -7,6 +7,7 @@
 // timeline draws without rebuilding it.
 
 #include "engine/attemptrecord.h"
+#include "session/store/attemptstore.h"
 #include "session/store/chunkedrows.h"
 #include "session/store/stringpool.h"
 
@@ -17,6 +18,10 @@ public:
     bool isEmpty() const { return m_rows.isEmpty(); }
 
     void append(const WaitInfo& wait);
+    // The wait after attempt ROW of ATTEMPTS, begun at SCHEDULEDNS: what append() keeps of the WaitInfo
+    // built from that attempt's decision, read straight from its packed row (no texts built on the way).
+    // False, and nothing kept, for an attempt without a decision.
+    bool appendAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs);
     WaitInfo at(qsizetype i) const;
 
     int runId(qsizetype i) const { return m_rows[i].runId; }

@@ -5,6 +5,7 @@
 // under the WaitInfo list it replaces.
 
 #include "session/store/waitstore.h"
+#include "sessiontestdata.h"
 
 #include <QTest>
 
@@ -20,6 +21,7 @@ private slots:
     void fieldsReadBack();
     void iterationAcrossChunks();
     void smallerThanTheList();
+    void appendedAfterAnAttempt();
 };
 
 void TestWaitStore::fieldsReadBack_data()
@@ -136,6 +138,68 @@ void TestWaitStore::smallerThanTheList()
     qInfo("%.1f bytes a wait (sizeof(WaitInfo) %zu)", perWait, sizeof(WaitInfo));
     QVERIFY2(perWait < 104, qPrintable(u"%1 bytes a wait"_s.arg(perWait)));
     QVERIFY(perWait < double(sizeof(WaitInfo)) / 1.5);
+}
+
+// A shown session's waits are taken straight from the attempt before them: the same wait as the one
+// append() keeps of a WaitInfo built from that attempt's decision (what playback built before), for a
+// retry after an answer's Retry-After and after a backoff, and nothing for a cancelled attempt.
+void TestWaitStore::appendedAfterAnAttempt()
+{
+    AttemptStore attempts;
+    for (int i = 0; i < 12; ++i) {
+        AttemptRecord a = SessionTestData::attempt(1 + i / 4, i % 4 + 1, i % 4 == 3, i);
+        if (i == 5) {
+            a.decision->hintHeader = u"retry-after-ms"_s;
+            a.decision->throttling = true;
+        }
+        if (i == 9)
+            a.decision.reset(); // cancelled
+        attempts.append(a);
+    }
+    WaitStore fromRows;
+    WaitStore fromInfo;
+    for (qsizetype row = 0; row < attempts.size(); ++row) {
+        const qint64 at = 1000000000 + row * 7;
+        const std::optional<RetryDecision> d = attempts.decision(row);
+        QCOMPARE(fromRows.appendAfter(attempts, row, at), bool(d));
+        if (!d)
+            continue;
+        const PackedAttemptHot& p = attempts.hot(row);
+        WaitInfo w;
+        w.runId = p.runId;
+        w.nextIndex = p.index + 1;
+        w.scheduledAt = MonoTime(at);
+        w.dueAt = MonoTime(at + d->delay.count() * 1000000);
+        w.decision = *d;
+        fromInfo.append(w);
+    }
+    QCOMPARE(fromRows.size(), 11);
+    QCOMPARE(fromRows.size(), fromInfo.size());
+    for (qsizetype i = 0; i < fromRows.size(); ++i) {
+        const WaitInfo got = fromRows.at(i);
+        const WaitInfo want = fromInfo.at(i);
+        QCOMPARE(got.runId, want.runId);
+        QCOMPARE(got.nextIndex, want.nextIndex);
+        QCOMPARE(got.scheduledAt, want.scheduledAt);
+        QCOMPARE(got.dueAt, want.dueAt);
+        QCOMPARE(got.decision.verdict, want.decision.verdict);
+        QCOMPARE(got.decision.finalKind, want.decision.finalKind);
+        QCOMPARE(got.decision.delay, want.decision.delay);
+        QCOMPARE(got.decision.ceiling, want.decision.ceiling);
+        QCOMPARE(got.decision.delayLow, want.decision.delayLow);
+        QCOMPARE(got.decision.delayHigh, want.decision.delayHigh);
+        QCOMPARE(got.decision.source, want.decision.source);
+        QCOMPARE(got.decision.hintHeader, want.decision.hintHeader);
+        QCOMPARE(got.decision.serverAskedFor, want.decision.serverAskedFor);
+        QCOMPARE(got.decision.ruleName, want.decision.ruleName);
+        QCOMPARE(got.decision.throttling, want.decision.throttling);
+        QCOMPARE(got.decision.quotaCost, want.decision.quotaCost);
+        QCOMPARE(got.decision.reason, want.decision.reason);
+        QCOMPARE(got.decision.redirectTo, want.decision.redirectTo);
+        QVERIFY(got.decision.effects == want.decision.effects);
+    }
+    QCOMPARE(fromRows.at(5).decision.hintHeader, u"retry-after-ms"_s);
+    QVERIFY(fromRows.at(5).decision.throttling);
 }
 
 QTEST_GUILESS_MAIN(TestWaitStore)
