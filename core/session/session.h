@@ -15,6 +15,9 @@
 #include "session/sessionrun.h"
 
 #include <QHash>
+
+#include <limits>
+#include <vector>
 #include <QJsonObject>
 #include <QList>
 #include <QSet>
@@ -48,6 +51,12 @@ public:
     void rebuildIndex();
     SessionRun& appendRun(const SessionRun& run); // a run not in the session yet
     SessionRun& appendRun(SessionRun&& run); // the same, without copying its rows
+
+    // For each lab event, the id of the run whose one attempt its attempt id names; kNoRun when it names
+    // none, or more than one. What a view of the shown session draws each lab event beside, worked out in
+    // one pass (and off the GUI thread: a million attempts' ids take a few hundred milliseconds).
+    static constexpr qint32 kNoRun = std::numeric_limits<qint32>::min();
+    std::vector<qint32> labEventRuns() const;
 
     RunRecord runRecord(qsizetype runIndex, bool withAttempts = true) const;
     QList<RunRecord> runRecords() const;

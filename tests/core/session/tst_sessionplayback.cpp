@@ -10,6 +10,8 @@
 #include <limits>
 #include <vector>
 
+using namespace Qt::StringLiterals;
+
 class TestSessionPlayback : public QObject
 {
     Q_OBJECT
@@ -78,6 +80,32 @@ private Q_SLOTS:
             ties += i > 0 && e.atNs == p.event(i - 1).atNs ? 1 : 0;
         }
         QVERIFY(ties >= (overlapping ? 40 : 10)); // moments shared: what the order is about
+    }
+
+    // Each lab event's run, from the attempt its id names: the run of that one attempt; none for an id no
+    // attempt has, an id two attempts have, or no id.
+    void labEventsFindTheirRuns()
+    {
+        Session s = SessionTestData::session(40, 3); // attempt ids runId * 100 + index
+        const auto event = [&](const QString& attemptId) {
+            LabEvent e;
+            e.kind = LabEvent::Kind::RequestReceived;
+            e.attemptId = attemptId;
+            s.labEvents.append(e);
+        };
+        event(u"3702"_s); // run 37
+        event(u"101"_s); // run 1
+        event(u"999999"_s); // nobody's
+        event(QString()); // none
+        AttemptRecord again = SessionTestData::attempt(40, 4, true);
+        again.attemptId = u"2003"_s; // run 20's third attempt's id, on run 40 too
+        s.attempts.append(again);
+        event(u"2003"_s);
+        event(u"3702"_s);
+        const std::vector<qint32> runs = s.labEventRuns();
+        const std::vector<qint32> expected { 37, 1, Session::kNoRun, Session::kNoRun, Session::kNoRun, 37 };
+        QCOMPARE(runs, expected);
+        QVERIFY(Session().labEventRuns().empty());
     }
 
     void stepsAndSeeks()
