@@ -3,7 +3,12 @@
 
 #include "session/session.h"
 
+#include <QThreadPool>
+
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 
 namespace {
 
@@ -13,6 +18,14 @@ quint64 attemptKey(int runId, int index)
 }
 
 } // namespace
+
+struct LiveSession::LabEventRuns
+{
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::atomic<bool> done = false; // runs is written once, before this is set
+    std::vector<qint32> runs;
+};
 
 LiveSession::LiveSession(QObject* parent)
     : QObject(parent)
@@ -99,6 +112,7 @@ void LiveSession::clear()
     m_ownLabEvents.clear();
     m_labEvents = &m_ownLabEvents;
     m_labPrefix = -1;
+    m_labEventRuns.reset();
     m_labFollowing = false;
     m_inFlight.clear();
     m_latestMs = 0;
@@ -220,7 +234,31 @@ void LiveSession::showStore(std::shared_ptr<const Session> session)
         // Nothing of the lab's shown yet: the session's own events are shown in place as they are reached.
         m_labEvents = &m_shown->labEvents;
         m_labPrefix = 0;
+        // Which run each of its events goes with, worked out on the other core while the views are fed.
+        auto runs = std::make_shared<LabEventRuns>();
+        m_labEventRuns = runs;
+        QThreadPool::globalInstance()->start([runs, session = m_shown] {
+            std::vector<qint32> found = session->labEventRuns();
+            const std::lock_guard lock(runs->mutex);
+            runs->runs = std::move(found);
+            runs->done = true;
+            runs->ready.notify_all();
+        });
     }
+}
+
+std::optional<int> LiveSession::shownLabEventRun(qsizetype i) const
+{
+    if (!m_labEventRuns || !m_shown || m_labEvents != &m_shown->labEvents)
+        return std::nullopt;
+    LabEventRuns& runs = *m_labEventRuns;
+    if (!runs.done) { // read once it is done: nothing writes it after that
+        std::unique_lock lock(runs.mutex);
+        runs.ready.wait(lock, [&] { return runs.done.load(); });
+    }
+    if (i < 0 || size_t(i) >= runs.runs.size() || runs.runs[size_t(i)] == Session::kNoRun)
+        return std::nullopt;
+    return runs.runs[size_t(i)];
 }
 
 void LiveSession::followStore(const AttemptStore* store)
@@ -255,6 +293,7 @@ void LiveSession::takeLabOwnership()
         m_ownLabEvents.appendFrom(*m_labEvents, i);
     m_labEvents = &m_ownLabEvents;
     m_labPrefix = -1;
+    m_labEventRuns.reset();
     m_labFollowing = false;
 }
 

@@ -73,6 +73,10 @@ public:
     // [0, labEventCount()) are shown; a shown session's store also holds the ones playback has not reached.
     const LabEventStore& labEvents() const { return *m_labEvents; } // packed: 24 bytes an event and its texts once
     qsizetype labEventCount() const { return m_labPrefix >= 0 ? m_labPrefix : m_labEvents->size(); }
+    // The id of the run lab event I's attempt belongs to, while the events shown are a shown session's own
+    // (Session::labEventRuns, worked out on a pool thread from showStore() on; this waits for it the first
+    // time): nullopt otherwise, or when the event names no single attempt of the session.
+    std::optional<int> shownLabEventRun(qsizetype i) const;
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
     int runIndex(int runId) const; // -1: no such run
@@ -154,6 +158,8 @@ private:
     LabEventStore m_ownLabEvents;
     const LabEventStore* m_labEvents = &m_ownLabEvents; // followed, the shown session's, or m_ownLabEvents
     qsizetype m_labPrefix = -1; // the shown session's events reached so far: [0, m_labPrefix); -1: all of m_labEvents
+    struct LabEventRuns; // Session::labEventRuns of m_shown, filled on a pool thread
+    std::shared_ptr<LabEventRuns> m_labEventRuns;
     bool m_labFollowing = false;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
     double m_latestMs = 0;

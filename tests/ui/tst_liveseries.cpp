@@ -8,6 +8,7 @@
 #include "live/timelinemodel.h"
 #include "live/wholesessiondelta.h"
 #include "livefixture.h"
+#include "../core/session/sessiontestdata.h"
 #include "session/sessionrecorder.h"
 
 #include <QTest>
@@ -40,6 +41,7 @@ private Q_SLOTS:
     void summaryDuplicateApplications();
     void labEventsFollowTheRecorder();
     void shownSessionsLabEventsInPlace();
+    void shownSessionsLabTicksFindTheirLanes();
     void runsFoundInAnyIdOrder_data();
     void runsFoundInAnyIdOrder();
 };
@@ -549,6 +551,64 @@ void TestLiveSeries::shownSessionsLabEventsInPlace()
     QCOMPARE(live.labEventCount(), 2);
     QCOMPARE(live.labEvents().at(0).attemptId, u"a-0"_s);
     QCOMPARE(live.labEvents().at(1).attemptId, u"live"_s);
+}
+
+void TestLiveSeries::shownSessionsLabTicksFindTheirLanes()
+{
+    // A shown session's lab events find their lane from the run worked out for each beforehand (on a pool
+    // thread); the same events as the live session's own copies find it by attempt id. Both ways every tick
+    // is in the same lane: an event per attempt, an id two attempts have (the newer one's lane), and an id
+    // no attempt has (on the axis once it has waited its updates).
+    Session recorded = SessionTestData::session(300, 3); // attempt ids runId * 100 + index
+    AttemptRecord again = SessionTestData::attempt(300, 4, true);
+    again.attemptId = u"15002"_s; // run 150's second attempt's id, on run 300 too
+    const qsizetype againRow = recorded.attempts.append(again);
+    recorded.runs.last().rows.append(quint32(againRow));
+    for (qsizetype row = 0; row < recorded.attemptCount(); ++row)
+        recorded.labEvents.append(labEvent(LabEvent::Kind::RequestReceived, row, recorded.attempts.record(row).attemptId));
+    recorded.labEvents.append(labEvent(LabEvent::Kind::RequestReceived, 1, u"nobody"_s));
+    const auto session = std::make_shared<const Session>(std::move(recorded));
+
+    const auto ticks = [&](bool inPlace) {
+        LiveSession live;
+        live.showStore(session);
+        for (qsizetype r = 0; r < session->runs.size(); ++r)
+            live.onRunStarted(session->runRecord(r, false));
+        for (qsizetype row = 0; row < session->attemptCount(); ++row)
+            live.onAttemptStored(row);
+        for (qsizetype i = 0; i < session->labEvents.size(); ++i) {
+            if (inPlace)
+                live.onLabEventFrom(session->labEvents, i);
+            else
+                live.onLabEvent(session->labEvents.at(i)); // the live session's own copy: found by id
+        }
+        live.flush();
+        if ((&live.labEvents() == &session->labEvents) != inPlace)
+            qFatal("not the path meant");
+        TimelineModel model;
+        model.update(live, wholeSessionDelta(live));
+        LiveSessionDelta none;
+        none.runsBefore = none.runsAfter = live.runs().size();
+        for (int i = 0; i < 3; ++i)
+            model.update(live, none);
+        QStringList out;
+        for (int lane = 0; lane < model.laneCount(); ++lane) {
+            for (const TimelineMark& m : model.lane(lane)) {
+                if (m.kind == TimelineMark::Kind::LabReceived)
+                    out << u"%1:%2"_s.arg(live.runs().at(lane).runId).arg(live.labEvents().attemptId(m.ref));
+            }
+        }
+        for (const TimelineMark& m : model.unmatchedLab())
+            out << u"axis:"_s + live.labEvents().attemptId(m.ref);
+        return out;
+    };
+    const QStringList shown = ticks(true);
+    QCOMPARE(shown.size(), 902);
+    QVERIFY(shown.contains(u"37:3702"_s));
+    QCOMPARE(shown.count(u"300:15002"_s), 2); // both events of the shared id: the newer attempt's lane
+    QVERIFY(!shown.contains(u"150:15002"_s));
+    QCOMPARE(shown.last(), u"axis:nobody"_s);
+    QCOMPARE(shown, ticks(false));
 }
 
 void TestLiveSeries::runsFoundInAnyIdOrder_data()

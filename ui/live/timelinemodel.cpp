@@ -173,6 +173,21 @@ void TimelineModel::reserveIds(const LiveSession& session, qsizetype ids)
     m_idTags.swap(tags);
 }
 
+void TimelineModel::addFinishedIds(const LiveSession& session)
+{
+    // Only when an id is looked up (a shown session's lab events mostly know their run already): every
+    // attempt finished since, in order, so a later attempt with the same id is the one found.
+    const qsizetype finished = session.finishedAttempts();
+    if (m_idsAdded >= finished)
+        return;
+    reserveIds(session, m_idCount + (finished - m_idsAdded));
+    for (; m_idsAdded < finished; ++m_idsAdded) {
+        const int lane = session.runIndex(session.hotAttempt(m_idsAdded).runId);
+        if (lane >= 0 && lane < m_lanes.size())
+            addFinishedId(session, m_idsAdded);
+    }
+}
+
 void TimelineModel::addFinishedId(const LiveSession& session, qsizetype attempt)
 {
     const AttemptStore& store = session.store();
@@ -240,15 +255,11 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     // Straight from the packed rows: the moments and the attempt id, no record built per attempt.
     m_session = &session;
     const AttemptStore& store = session.store();
-    const qsizetype finishing = std::min(delta.attemptsAfter, session.finishedAttempts()) - delta.attemptsBefore;
-    if (finishing > 0)
-        reserveIds(session, m_idCount + finishing);
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < session.finishedAttempts(); ++i) {
         const PackedAttemptHot& a = session.hotAttempt(i);
         const int lane = session.runIndex(a.runId);
         if (lane < 0 || lane >= m_lanes.size())
             continue;
-        addFinishedId(session, i);
         const PhaseSpanArray spans = attemptPhaseSpanArray(store.timestamps(session.attemptRow(i)));
         if (spans.count == 0)
             continue;
@@ -306,11 +317,21 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     }
 
     const LabEventStore& events = session.labEvents();
+    // A lab event's lane: a shown session's own event from the run worked out for it beforehand; any other
+    // by its attempt id among the attempts finished or in flight.
+    const auto labLane = [&](qsizetype ref) {
+        if (const std::optional<int> run = session.shownLabEventRun(ref)) {
+            if (const int lane = session.runIndex(*run); lane >= 0 && lane < m_lanes.size())
+                return lane;
+        }
+        addFinishedIds(session);
+        return attemptLane(session, events.attemptIdUtf8(ref));
+    };
     QList<QPair<int, int>> pending;
     for (const auto& [ref, waited] : std::as_const(m_pendingLab)) {
         if (ref < 0 || ref >= events.size())
             continue;
-        const int lane = attemptLane(session, events.attemptIdUtf8(ref));
+        const int lane = labLane(ref);
         if (lane >= 0 || waited + 1 >= kLabWaitUpdates)
             addLab(events, ref, lane);
         else
@@ -322,7 +343,7 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             continue;
         seen(double(events.atMs(i)));
         const bool hasId = events.hasAttemptId(i);
-        const int lane = hasId ? attemptLane(session, events.attemptIdUtf8(i)) : -1;
+        const int lane = hasId ? labLane(i) : -1;
         if (lane >= 0 || !hasId)
             addLab(events, int(i), lane);
         else
