@@ -70,7 +70,12 @@ void SessionFeeder::apply(qsizetype eventIndex)
         return;
     }
     const PackedAttemptHot& p = s.attempts.hot(e.row());
-    const qsizetype runIndex = s.runIndex(p.runId);
+    // Events come a run's attempts after another: the run of the last one is looked up again most often.
+    if (m_lastRunIndex < 0 || p.runId != m_lastRunId) {
+        m_lastRunId = p.runId;
+        m_lastRunIndex = s.runIndex(p.runId);
+    }
+    const qsizetype runIndex = m_lastRunIndex;
     if (runIndex < 0)
         return;
     switch (e.kind) {

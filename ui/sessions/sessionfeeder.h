@@ -44,6 +44,8 @@ private:
     LiveSession* m_live;
     SessionPlayback* m_playback;
     std::vector<qint32> m_finishedPerRun; // by run index: attempts finished so far, -1 before the run started
+    qint32 m_lastRunId = 0; // the run of the last event applied, and its index in the session
+    qsizetype m_lastRunIndex = -1;
     quint32 m_urlId = 0; // the last started attempt's URL, by the store's text id, and parsed
     QUrl m_url;
     bool m_needsRebuild = false;
