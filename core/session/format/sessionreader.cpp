@@ -462,8 +462,7 @@ Reader::Handover Reader::takeRunsAhead()
     Session& s = *m_session;
     Session& t = *tail->runs;
     const auto base = quint32(s.attempts.size());
-    s.attempts.append(t.attempts);
-    t.attempts.clear();
+    s.attempts.append(std::move(t.attempts));
     s.runs.reserve(s.runs.size() + t.runs.size());
     for (SessionRun& run : t.runs) {
         for (quint32& row : run.rows)

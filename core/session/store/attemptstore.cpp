@@ -171,7 +171,7 @@ qsizetype AttemptStore::append(const PackedAttempt& attempt)
     return m_size++;
 }
 
-void AttemptStore::append(const AttemptStore& other)
+void AttemptStore::append(AttemptStore&& other)
 {
     std::vector<quint32> ids;
     m_strings.append(other.m_strings, ids);
@@ -200,6 +200,8 @@ void AttemptStore::append(const AttemptStore& other)
     const auto block = [shift](quint32 offset) { return offset ? offset + shift : 0u; };
     reserve(m_size + other.m_size);
     for (qsizetype row = 0; row < other.m_size; ++row) {
+        if (row > 0 && locate(size_t(row)).offset == 0) // the chunk before is copied: freed now
+            Chunk().swap(other.m_chunks[locate(size_t(row - 1)).chunk]);
         PackedAttempt p = other.packed(row);
         for (quint32* text : { &p.method, &p.url, &p.reasonPhrase, &p.reason, &p.ruleName, &p.idempotencyKey, &p.attemptId,
                  &p.bodySha256, &p.bodyExcerpt, &p.qtError, &p.hintHeader, &p.redirectTarget, &p.retryAfterRaw,
@@ -210,6 +212,7 @@ void AttemptStore::append(const AttemptStore& other)
         p.rateLimitHeaders = block(p.rateLimitHeaders);
         append(p);
     }
+    other.clear();
 }
 
 qsizetype AttemptStore::append(const AttemptRecord& a)

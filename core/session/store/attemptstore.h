@@ -41,8 +41,9 @@ public:
     qsizetype append(const AttemptRecord& record); // returns the row
     qsizetype append(const PackedAttempt& attempt); // texts already interned in strings()
     // Every row of OTHER after this store's, in order, with its texts and header blocks: what reading a
-    // file's second half into a store of its own and then appending it gives (SessionFile::open).
-    void append(const AttemptStore& other);
+    // file's second half into a store of its own and then appending it gives (SessionFile::open). OTHER is
+    // left empty; its rows are let go of as they are copied, so memory peaks at little more than both stores.
+    void append(AttemptStore&& other);
     void setRunId(qsizetype row, qint32 runId) { hotRow(row).runId = runId; } // a file names the run after its attempts
     qsizetype coldCount() const { return m_cold.size(); } // attempts with a cold part
 

@@ -436,7 +436,8 @@ void TestAttemptStore::storeAppendedToStore()
     fill(head, 1, first, false);
     AttemptStore tail;
     fill(tail, 1000000, second, true);
-    head.append(tail);
+    head.append(std::move(tail));
+    QCOMPARE(tail.size(), 0); // let go of
     QCOMPARE(head.size(), one.size());
     QCOMPARE(head.coldCount(), one.coldCount());
     for (qsizetype row = 0; row < one.size(); ++row) {
