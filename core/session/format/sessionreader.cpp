@@ -82,6 +82,9 @@ private:
     }
     bool readDocument();
     bool finishDocument(); // the checks once every field is read
+    // Until the helper thread ends, with progress (from byte AT on, plus what it read) and a cancel heard:
+    // false when cancelled.
+    bool waitForHelper(qint64 at);
     bool takeLabEventsAhead(); // at the top-level "lab_events" key: the helper's events when they are these
     // At a run of the top-level "runs" array: when the helper read the runs from here on and the lab events
     // after them, joins them to what was read (Taken: the document is read to its end).
@@ -409,6 +412,17 @@ void Reader::readTailAheadFrom(const QString& path, qint64 size)
         m_ahead = std::make_unique<TailAhead>(path, size);
 }
 
+bool Reader::waitForHelper(qint64 at)
+{
+    while (!m_ahead->waitFor(100)) {
+        if (m_progress && !m_progress(std::min(m_total, at + m_ahead->bytesRead()), m_total)) {
+            m_cancelled = true;
+            return false;
+        }
+    }
+    return true;
+}
+
 bool Reader::takeLabEventsAhead()
 {
     if (!m_ahead || !m_session->labEvents.isEmpty() || m_in.peek() != JsonPullReader::Kind::Array)
@@ -416,12 +430,8 @@ bool Reader::takeLabEventsAhead()
     m_ahead->dropRuns(); // read here already
     // Usually done already (the runs before took longer); else progress goes on, and so can a cancel.
     const qint64 at = m_in.offset();
-    while (!m_ahead->waitFor(100)) {
-        if (m_progress && !m_progress(std::min(m_total, at + m_ahead->bytesRead()), m_total)) {
-            m_cancelled = true;
-            return false;
-        }
-    }
+    if (!waitForHelper(at))
+        return false;
     std::optional<LabEventStore> events = m_ahead->take(at);
     m_ahead.reset();
     if (!events)
@@ -447,12 +457,8 @@ Reader::Handover Reader::takeRunsAhead()
         m_cancelled = true;
         return Handover::Failed;
     }
-    while (!m_ahead->waitFor(100)) {
-        if (m_progress && !m_progress(std::min(m_total, at + m_ahead->bytesRead()), m_total)) {
-            m_cancelled = true;
-            return Handover::Failed;
-        }
-    }
+    if (!waitForHelper(at))
+        return Handover::Failed;
     // A run the helper read that is here already: read on here, and fail where reading in order fails.
     const Session* runs = m_ahead->tailRuns();
     if (!runs || std::any_of(runs->runs.cbegin(), runs->runs.cend(), [this](const SessionRun& r) { return m_session->findRun(r.runId); }))
