@@ -201,36 +201,32 @@ std::vector<qint32> Session::labEventRuns() const
     std::vector<qint32> out(size_t(labEvents.size()), kNoRun);
     if (labEvents.isEmpty() || attempts.size() == 0)
         return out;
-    // Open addressing over the attempts' ids: a row + 1 per slot, and whether a second attempt had that id.
-    size_t size = 1024;
-    while (size < size_t(attempts.size()) * 2)
-        size *= 2;
-    const size_t mask = size - 1;
-    std::vector<quint32> rows(size, 0u);
-    std::vector<bool> twice(size, false);
+    // The attempts' ids by row + 1, and whether a second attempt had that id.
+    size_t width = 1024;
+    while (width < size_t(attempts.size()) * 2)
+        width *= 2;
+    KeyedSlots rows(width);
+    std::vector<bool> twice(width, false);
     const StringPool& texts = attempts.strings();
     const auto idOf = [&](quint32 slot) { return texts.view(attempts.hot(qsizetype(slot) - 1).attemptId); };
     for (qsizetype row = 0; row < attempts.size(); ++row) {
         const QByteArrayView id = texts.view(attempts.hot(row).attemptId);
         if (id.isEmpty())
             continue;
-        size_t i = qHash(id) & mask;
-        while (rows[i] && idOf(rows[i]) != id)
-            i = (i + 1) & mask;
-        if (rows[i])
+        const size_t hash = KeyedSlots::hash(id);
+        const size_t i = rows.probe(id, hash, idOf);
+        if (rows.value(i))
             twice[i] = true;
         else
-            rows[i] = quint32(row + 1);
+            rows.set(i, quint32(row + 1), hash);
     }
     for (qsizetype e = 0; e < labEvents.size(); ++e) {
         const QByteArrayView id = labEvents.attemptIdUtf8(e);
         if (id.isEmpty())
             continue;
-        size_t i = qHash(id) & mask;
-        while (rows[i] && idOf(rows[i]) != id)
-            i = (i + 1) & mask;
-        if (rows[i] && !twice[i])
-            out[size_t(e)] = attempts.hot(qsizetype(rows[i]) - 1).runId;
+        const size_t i = rows.probe(id, KeyedSlots::hash(id), idOf);
+        if (const quint32 row = rows.value(i); row && !twice[i])
+            out[size_t(e)] = attempts.hot(qsizetype(row) - 1).runId;
     }
     return out;
 }

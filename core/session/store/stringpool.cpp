@@ -1,35 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/store/stringpool.h"
 
-#include <cstring>
-
-namespace {
-
-// The table's hash: eight bytes at a time with a multiply-xorshift mix. Inline and cheap for the short
-// texts a session interns twenty times per attempt (qHash's general byte hash showed up at 4% of opening
-// a 1M-attempt file); the table is private, so the hash only has to spread, not be stable or keyed.
-size_t hashBytes(QByteArrayView text)
-{
-    constexpr quint64 k = 0x9E3779B97F4A7C15ULL;
-    quint64 h = quint64(text.size()) * k;
-    const char* p = text.data();
-    qsizetype n = text.size();
-    for (; n >= 8; p += 8, n -= 8) {
-        quint64 w;
-        std::memcpy(&w, p, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
-    }
-    quint64 tail = 0;
-    if (n)
-        std::memcpy(&tail, p, size_t(n));
-    h = (h ^ tail) * k;
-    h ^= h >> 32;
-    return size_t(h);
-}
-
-} // namespace
-
 StringPool::StringPool()
 {
     clear();
@@ -39,8 +10,7 @@ void StringPool::clear()
 {
     m_arena.clear();
     m_offsets.assign({ 0u, 0u }); // id 0: the empty string
-    m_table.assign(1024, 0u);
-    m_used = 0;
+    m_table.reset(1024);
 }
 
 QByteArrayView StringPool::view(quint32 id) const
@@ -48,21 +18,6 @@ QByteArrayView StringPool::view(quint32 id) const
     if (id + 1 >= m_offsets.size())
         return {};
     return QByteArrayView(m_arena.constData() + m_offsets[id], qsizetype(m_offsets[id + 1] - m_offsets[id]));
-}
-
-void StringPool::grow()
-{
-    std::vector<quint32> table(m_table.size() * 2, 0u);
-    const size_t mask = table.size() - 1;
-    for (quint32 slot : m_table) {
-        if (!slot)
-            continue;
-        size_t i = hashBytes(view(slot - 1)) & mask;
-        while (table[i])
-            i = (i + 1) & mask;
-        table[i] = slot;
-    }
-    m_table.swap(table);
 }
 
 quint32 StringPool::add(QByteArrayView text)
@@ -81,20 +36,16 @@ quint32 StringPool::intern(QByteArrayView text, bool* added)
         *added = false;
     if (text.isEmpty())
         return 0;
-    if (qsizetype(m_used + 1) * 2 > qsizetype(m_table.size()))
-        grow();
-    const size_t mask = m_table.size() - 1;
-    size_t i = hashBytes(text) & mask;
-    while (const quint32 slot = m_table[i]) {
-        if (view(slot - 1) == text)
-            return slot - 1;
-        i = (i + 1) & mask;
-    }
+    const auto textOf = [this](quint32 slot) { return view(slot - 1); };
+    m_table.reserveOneMore(textOf);
+    const size_t hash = KeyedSlots::hash(text);
+    const size_t slot = m_table.probe(text, hash, textOf);
+    if (const quint32 found = m_table.value(slot))
+        return found - 1;
     const quint32 id = quint32(m_offsets.size() - 1);
     m_arena.append(text.data(), text.size());
     m_offsets.push_back(quint32(m_arena.size()));
-    m_table[i] = id + 1;
-    ++m_used;
+    m_table.set(slot, id + 1, hash);
     if (added)
         *added = true;
     return id;
@@ -111,29 +62,21 @@ void StringPool::append(const StringPool& other, std::vector<quint32>& ids)
     ids.resize(size_t(other.count()));
     for (size_t i = 0; i < ids.size(); ++i)
         ids[i] = i ? base + quint32(i) - 1 : 0u;
-    for (const quint32 slot : other.m_table) {
-        if (!slot)
-            continue;
-        const quint32 id = base + slot - 2;
-        if (qsizetype(m_used + 1) * 2 > qsizetype(m_table.size()))
-            grow();
+    // OTHER's interned texts are findable here too; one interned here already keeps its id (OTHER interned
+    // each text once, so a text found is one of this pool's own).
+    const auto textOf = [this](quint32 slot) { return view(slot - 1); };
+    const auto interned = [&](quint32 otherId) {
+        const quint32 id = base + otherId - 1;
+        m_table.reserveOneMore(textOf);
         const QByteArrayView text = view(id);
-        const size_t mask = m_table.size() - 1;
-        size_t i = hashBytes(text) & mask;
-        quint32 here = 0;
-        for (; m_table[i]; i = (i + 1) & mask) {
-            if (m_table[i] - 1 < base && view(m_table[i] - 1) == text) {
-                here = m_table[i];
-                break;
-            }
-        }
-        if (here) {
-            ids[slot - 1] = here - 1;
-        } else {
-            m_table[i] = id + 1;
-            ++m_used;
-        }
-    }
+        const size_t hash = KeyedSlots::hash(text);
+        const size_t slot = m_table.probe(text, hash, textOf);
+        if (const quint32 here = m_table.value(slot))
+            ids[otherId] = here - 1;
+        else
+            m_table.set(slot, id + 1, hash);
+    };
+    other.forEachInterned(interned);
 }
 
 quint32 StringPool::intern(const QString& text)
@@ -159,15 +102,13 @@ std::optional<quint32> StringPool::find(QByteArrayView text) const
 {
     if (text.isEmpty())
         return 0u;
-    const size_t mask = m_table.size() - 1;
-    for (size_t i = hashBytes(text) & mask; const quint32 slot = m_table[i]; i = (i + 1) & mask) {
-        if (view(slot - 1) == text)
-            return slot - 1;
-    }
+    const size_t slot = m_table.probe(text, KeyedSlots::hash(text), [this](quint32 s) { return view(s - 1); });
+    if (const quint32 found = m_table.value(slot))
+        return found - 1;
     return std::nullopt;
 }
 
 qsizetype StringPool::memoryBytes() const
 {
-    return m_arena.capacity() + qsizetype((m_offsets.capacity() + m_table.capacity()) * sizeof(quint32));
+    return m_arena.capacity() + qsizetype(m_offsets.capacity() * sizeof(quint32)) + m_table.memoryBytes();
 }

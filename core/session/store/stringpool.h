@@ -10,6 +10,8 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include "session/store/keyedslots.h"
+
 #include <optional>
 #include <vector>
 
@@ -35,9 +37,17 @@ public:
     void clear();
 
 private:
-    void grow();
+    // F(id) for every interned text, in the table's order.
+    template <typename F>
+    void forEachInterned(const F& f) const
+    {
+        for (size_t slot = 0; slot < m_table.slotCount(); ++slot) {
+            if (const quint32 v = m_table.value(slot))
+                f(v - 1);
+        }
+    }
+
     std::vector<quint32> m_offsets; // start of string i; one extra entry at the end
     QByteArray m_arena;
-    std::vector<quint32> m_table; // open addressing: id+1, 0 = free
-    qsizetype m_used = 0;
+    KeyedSlots m_table; // the interned texts: id + 1
 };
