@@ -81,7 +81,7 @@ void LiveSession::flush()
     delta.runsAfter = m_runs.size();
     delta.attemptsAfter = m_rows.size();
     delta.waitsAfter = m_waits.size();
-    delta.labEventsAfter = labEventCount();
+    delta.labEventsAfter = m_labShown;
     for (const int index : std::as_const(m_changed))
         m_changedFlags[size_t(index)] = false;
     std::sort(m_changed.begin(), m_changed.end());
@@ -99,21 +99,17 @@ void LiveSession::flush()
 void LiveSession::clear()
 {
     m_timer.stop();
+    m_session.reset();
+    m_reveal = Reveal::AsRecorded;
     m_runs.clear();
     m_lastPolicy.reset();
     m_runAttempts.clear();
     m_runIndex.clear();
     m_lastRunIndex = 0;
-    m_shown.reset();
-    m_store = &m_own;
-    m_own.clear();
     m_rows.clear();
     m_waits.clear();
-    m_ownLabEvents.clear();
-    m_labEvents = &m_ownLabEvents;
-    m_labPrefix = -1;
+    m_labShown = 0;
     m_labEventRuns.reset();
-    m_labFollowing = false;
     m_inFlight.clear();
     m_latestMs = 0;
     m_clockMs.reset();
@@ -222,23 +218,19 @@ void LiveSession::onAttemptPhase(const AttemptPhaseEvent& event)
     touch(runIndex(event.runId));
 }
 
-void LiveSession::showStore(std::shared_ptr<const Session> session)
+void LiveSession::show(std::shared_ptr<const Session> session, Reveal reveal)
 {
-    if (!m_labFollowing)
-        takeLabOwnership(); // the lab events held through m_shown, before it goes
-    if (!m_rows.isEmpty())
-        takeOwnership(); // what is shown stays as it is; only new rows come from SESSION
-    m_shown = std::move(session);
-    m_store = m_shown ? &m_shown->attempts : &m_own;
-    if (m_shown && !m_labFollowing && m_ownLabEvents.isEmpty()) {
-        // Nothing of the lab's shown yet: the session's own events are shown in place as they are reached.
-        m_labEvents = &m_shown->labEvents;
-        m_labPrefix = 0;
-        // Which run each of its events goes with, worked out on the other core while the views are fed.
+    Q_ASSERT(m_rows.isEmpty() && m_labShown == 0); // after clear(): what is shown is one session's
+    m_session = std::move(session);
+    m_reveal = reveal;
+    m_labEventRuns.reset();
+    if (m_session && reveal == Reveal::ByPlayback) {
+        // Which run each of its lab events goes with, worked out on the other core while the views are fed
+        // (the session is whole and nobody writes it: it can be read there).
         auto runs = std::make_shared<LabEventRuns>();
         m_labEventRuns = runs;
-        QThreadPool::globalInstance()->start([runs, session = m_shown] {
-            std::vector<qint32> found = session->labEventRuns();
+        QThreadPool::globalInstance()->start([runs, shown = m_session] {
+            std::vector<qint32> found = shown->labEventRuns();
             const std::lock_guard lock(runs->mutex);
             runs->runs = std::move(found);
             runs->done = true;
@@ -249,7 +241,7 @@ void LiveSession::showStore(std::shared_ptr<const Session> session)
 
 std::optional<int> LiveSession::shownLabEventRun(qsizetype i) const
 {
-    if (!m_labEventRuns || !m_shown || m_labEvents != &m_shown->labEvents)
+    if (!m_labEventRuns)
         return std::nullopt;
     LabEventRuns& runs = *m_labEventRuns;
     if (!runs.done) { // read once it is done: nothing writes it after that
@@ -261,123 +253,34 @@ std::optional<int> LiveSession::shownLabEventRun(qsizetype i) const
     return runs.runs[size_t(i)];
 }
 
-void LiveSession::followStore(const AttemptStore* store)
-{
-    if (!m_labFollowing)
-        takeLabOwnership(); // the lab events held through m_shown, before it goes
-    if (!m_rows.isEmpty())
-        takeOwnership();
-    m_shown.reset();
-    m_store = store ? store : &m_own;
-}
-
-void LiveSession::followLabEvents(const LabEventStore* store)
-{
-    if (!store) {
-        takeLabOwnership();
-        m_labFollowing = false;
-        return;
-    }
-    if (!m_ownLabEvents.isEmpty() || m_labEvents != &m_ownLabEvents) // what is shown stays: no following then
-        return;
-    m_labEvents = store;
-    m_labFollowing = true;
-}
-
-void LiveSession::takeLabOwnership()
-{
-    if (m_labEvents == &m_ownLabEvents)
-        return;
-    const qsizetype shown = labEventCount();
-    for (qsizetype i = 0; i < shown; ++i)
-        m_ownLabEvents.appendFrom(*m_labEvents, i);
-    m_labEvents = &m_ownLabEvents;
-    m_labPrefix = -1;
-    m_labEventRuns.reset();
-    m_labFollowing = false;
-}
-
-void LiveSession::storeMovedTo(std::shared_ptr<const Session> session)
-{
-    // The rows shown are the moved store's only when this session followed it and showed nothing else.
-    const bool moved = session && session->attempts.size() >= m_rows.size() && !ownsAttempts() && !m_shown;
-    if (m_labFollowing && session) {
-        // The recorder's session, taken whole: its lab events are the ones followed. Kept alive by m_shown
-        // below, or copied now when SESSION is not kept.
-        m_labEvents = &session->labEvents;
-        m_labFollowing = false;
-        if (!moved)
-            takeLabOwnership();
-    }
-    if (!moved) {
-        showStore(std::move(session)); // not the moved store: keep what is shown, as showStore() does
-        return;
-    }
-    m_shown = std::move(session);
-    m_store = &m_shown->attempts;
-}
-
-qsizetype LiveSession::attemptBytes() const
-{
-    const qsizetype rows = m_rows.capacity() * qsizetype(sizeof(quint32));
-    return ownsAttempts() ? rows + m_own.memoryBytes() : rows;
-}
-
-void LiveSession::takeOwnership()
-{
-    if (ownsAttempts())
-        return;
-    const AttemptStore* from = m_store;
-    const std::shared_ptr<const Session> keep = std::exchange(m_shown, nullptr); // alive while copying
-    m_store = &m_own;
-    for (quint32& row : m_rows)
-        row = quint32(m_own.append(from->record(row)));
-}
-
-void LiveSession::onAttemptFinished(const AttemptRecord& attempt)
-{
-    takeOwnership();
-    const qsizetype row = m_own.append(attempt);
-    finished(m_own.hot(row), row);
-}
-
 void LiveSession::onAttemptStored(qsizetype row)
 {
-    if (ownsAttempts() || row < 0 || row >= m_store->size())
+    if (!m_session || row < 0 || row >= m_session->attempts.size())
         return;
-    finished(m_store->hot(row), row);
-}
-
-void LiveSession::finished(const PackedAttemptHot& attempt, qsizetype row)
-{
-    m_inFlight.remove(attemptKey(attempt.runId, attempt.index));
+    const StoredAttempt attempt(m_session->attempts, row);
+    m_inFlight.remove(attemptKey(attempt.runId(), attempt.index()));
     m_rows << quint32(row);
-    const int index = runIndex(attempt.runId);
-    const std::optional<MonoTime> end = attempt.at[PackedAttempt::Finished] == PackedAttempt::kUnset
-        ? std::nullopt
-        : std::optional<MonoTime>(MonoTime(attempt.at[PackedAttempt::Finished]));
+    const int index = runIndex(attempt.runId());
+    const std::optional<MonoTime> end = attempt.finished();
     if (index >= 0) {
         ++m_runAttempts[index].count;
         m_runAttempts[index].lastFinished = end;
     }
     if (end)
         seen(toMs(*end));
+    // The wait its row says was taken around it: the engine's retry after it, a client's wait before it.
+    if (m_waits.appendFor(m_session->attempts, row))
+        seen(toMs(m_waits.scheduledAt(m_waits.size() - 1)));
     touch(index);
 }
 
 void LiveSession::onWaitScheduled(const WaitInfo& wait)
 {
+    if (!wait.throttleHold)
+        return; // read from the attempt's row when it is stored (onAttemptStored)
     m_waits.append(wait);
     seen(toMs(wait.scheduledAt));
     touch(runIndex(wait.runId));
-}
-
-void LiveSession::onWaitAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs)
-{
-    if (!m_waits.appendAfter(attempts, row, scheduledNs))
-        return;
-    seen(toMs(MonoTime(scheduledNs)));
-    touch(runIndex(m_waits.runId(m_waits.size() - 1)));
 }
 
 void LiveSession::onRunFinished(const RunSummary& run)
@@ -388,28 +291,11 @@ void LiveSession::onRunFinished(const RunSummary& run)
     touch(index);
 }
 
-void LiveSession::onLabEventFrom(const LabEventStore& store, qsizetype i)
+void LiveSession::onLabEventStored(qsizetype index)
 {
-    if (m_labFollowing) { // the followed store gets its events from its recorder: as onLabEvent
-        onLabEvent(store.at(i));
+    if (!m_session || index < m_labShown || index >= m_session->labEvents.size())
         return;
-    }
-    if (m_labPrefix >= 0 && &store == m_labEvents && i == m_labPrefix) {
-        ++m_labPrefix; // the shown session's next event: shown where it is
-    } else {
-        takeLabOwnership();
-        m_ownLabEvents.appendFrom(store, i);
-    }
-    seen(double(store.atMs(i)));
-    schedule();
-}
-
-void LiveSession::onLabEvent(const LabEvent& event)
-{
-    if (!m_labFollowing) {
-        takeLabOwnership();
-        m_ownLabEvents.append(event);
-    } // else the followed recorder appends it (published at the next flush)
-    seen(double(event.atMs));
+    m_labShown = index + 1;
+    seen(double(m_session->labEvents.atMs(index)));
     schedule();
 }

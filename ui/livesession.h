@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// What the window shows while requests run: every run, finished attempt, wait and lab event, appended as
-// the engine and the fault lab report them and published to views in batches at a bounded rate (≤ 30 Hz
-// by default), so 1 000 attempts a second cost one model update per frame, not one per attempt.
-// Finished attempts are rows of one AttemptStore, never full records: the store of the session being shown
-// (showStore(): an opened or played-back session feeds its own rows, nothing is copied) or, for a live
-// batch, a store of its own that packs each attempt as it finishes. Views read them by position. The lab's
-// events are packed the same way (LabEventStore).
+// What the window's views read: a cursor over one core Session — the one store of attempts and lab events,
+// written by its recorder (a batch's, an observation's) or read from a file — and how far the views have
+// been shown it, published in batches at a bounded rate (≤ 30 Hz by default), so 1 000 attempts a second
+// cost one model update per frame, not one per attempt. Nothing here is a second copy of what the session
+// holds: finished attempts are rows of its store, listed in the order they were shown; waits are what
+// those rows say (AttemptWaits), kept compact; lab events are the session's own, the first
+// labEventCount() of them. Views read an attempt through StoredAttempt, by field, never its packed row.
+// Kept here, because they are not facts of the session: the runs' facts as reported so far (a run is open
+// until its outcome is reached), the attempts in flight, the host throttle's holds as the engine reports
+// them live, and the clock the views draw up to.
 
 #include "engine/attemptrecord.h"
 #include "engine/runrecord.h"
 #include "lab/labevent.h"
 #include "session/store/attemptstore.h"
 #include "session/store/labeventstore.h"
+#include "session/session.h"
 #include "session/store/runprogressstore.h"
+#include "session/store/storedattempt.h"
 #include "session/store/waitstore.h"
 
 #include <QHash>
@@ -48,8 +53,15 @@ class LiveSession : public QObject
 public:
     explicit LiveSession(QObject* parent = nullptr);
 
-    // Runs in the order they started: their facts only (`attempts` is empty: each attempt is held once,
-    // in the store; attemptCount() and lastAttemptFinished() say what a view needs per run).
+    // What is shown. While it is being recorded, its recorder's signals say what to show as it grows
+    // (onAttemptStored, onLabEventStored); an opened session is shown as a SessionFeeder reaches its events
+    // (playback, or all at once). clear() lets go of it.
+    enum class Reveal { AsRecorded, ByPlayback };
+    void show(std::shared_ptr<const Session> session, Reveal reveal);
+    const Session* session() const { return m_session.get(); }
+
+    // Runs in the order they started: their facts as reported so far (`attempts` is empty: each attempt is
+    // held once, in the session's store; attemptCount() and lastAttemptFinished() say what a view needs).
     // Packed (RunProgressStore): at(i) rebuilds run i, runId(i) and outcome(i) read one field.
     const RunProgressStore& runs() const { return m_runs; }
     const std::optional<RetryPolicy>& lastPolicy() const { return m_lastPolicy; } // the newest run's
@@ -58,23 +70,19 @@ public:
     {
         return hasRun(runIndex) ? m_runAttempts[runIndex].lastFinished : std::nullopt;
     }
-    // Finished attempts of every run, in the order they finished: attempt I is row attemptRow(I) of store().
+    // Finished attempts shown, in the order they finished: attempt I, read by field.
     qsizetype finishedAttempts() const { return m_rows.size(); }
-    AttemptRecord attempt(qsizetype i) const { return store().record(m_rows.at(i)); }
-    PackedAttempt packedAttempt(qsizetype i) const { return store().packed(m_rows.at(i)); }
-    const PackedAttemptHot& hotAttempt(qsizetype i) const { return store().hot(m_rows.at(i)); } // without its cold part
-    qsizetype attemptRow(qsizetype i) const { return m_rows.at(i); }
-    const AttemptStore& store() const { return *m_store; }
-    // The memory the finished attempts take here (their rows, and the store when it is this session's own).
-    qsizetype attemptBytes() const;
-    bool ownsAttempts() const { return m_store == &m_own; }
+    StoredAttempt attempt(qsizetype i) const { return StoredAttempt(store(), m_rows.at(i)); }
+    AttemptRecord attemptRecord(qsizetype i) const { return store().record(m_rows.at(i)); } // whole
+    AttemptTimestamps attemptMoments(qsizetype i) const { return store().timestamps(m_rows.at(i)); }
+    // The memory the cursor's list of finished attempts takes (the attempts themselves are the session's).
+    qsizetype attemptBytes() const { return m_rows.capacity() * qsizetype(sizeof(quint32)); }
     const WaitStore& waits() const { return m_waits; } // packed: at(i) rebuilds wait i
-    // The lab's events: the followed recorder's or the shown session's store, or this session's own. Events
-    // [0, labEventCount()) are shown; a shown session's store also holds the ones playback has not reached.
-    const LabEventStore& labEvents() const { return *m_labEvents; } // packed: 24 bytes an event and its texts once
-    qsizetype labEventCount() const { return m_labPrefix >= 0 ? m_labPrefix : m_labEvents->size(); }
-    // The id of the run lab event I's attempt belongs to, while the events shown are a shown session's own
-    // (Session::labEventRuns, worked out on a pool thread from showStore() on; this waits for it the first
+    // The lab's events shown: the first labEventCount() of the session's (playback reaches them in order).
+    const LabEventStore& labEvents() const { return m_session ? m_session->labEvents : m_noLabEvents; }
+    qsizetype labEventCount() const { return m_labShown; }
+    // The id of the run lab event I's attempt belongs to, while an opened session is shown
+    // (Session::labEventRuns, worked out on a pool thread from show() on; this waits for it the first
     // time): nullopt otherwise, or when the event names no single attempt of the session.
     std::optional<int> shownLabEventRun(qsizetype i) const;
     // Attempts started and not finished yet, with the phases reached so far.
@@ -90,20 +98,6 @@ public:
     // Set by playback (SessionFeeder) at each position; clear() unsets it (a live batch runs on latestMs).
     void setClockMs(std::optional<double> ms);
 
-    // From now on finished attempts are rows of SESSION's store, given by onAttemptStored(); clear()
-    // lets go of it. A record given by onAttemptFinished() meanwhile makes the shown rows this session's own.
-    void showStore(std::shared_ptr<const class Session> session);
-    // The same for a store still being written (a live batch's recorder; not owned): it must outlive
-    // its use here, until clear(), showStore() or storeMovedTo().
-    void followStore(const AttemptStore* store);
-    // The followed store was moved into SESSION (the recorded batch taken out): the same rows, now held.
-    // Followed lab events move with it.
-    void storeMovedTo(std::shared_ptr<const class Session> session);
-    // The lab's events as STORE (a live batch's recorder, attached to the same lab: not owned) appends them,
-    // instead of a copy here: onLabEvent() then only publishes what the recorder appended. Until clear()
-    // or storeMovedTo(); an event after that makes the events this session's own again.
-    void followLabEvents(const LabEventStore* store);
-
     void setRefreshInterval(int ms);
     // Publishes pending changes now (tests, and the end of a run batch).
     void flush();
@@ -113,17 +107,15 @@ public Q_SLOTS:
     void onRunStarted(const RunSummary& run);
     void onAttemptStarted(const AttemptRecord& attempt);
     void onAttemptPhase(const AttemptPhaseEvent& event);
-    void onAttemptFinished(const AttemptRecord& attempt);
-    void onAttemptStored(qsizetype row); // a finished attempt, as a row of the shown store (showStore())
-    // The wait after attempt ROW of ATTEMPTS (a shown session's), begun at SCHEDULEDNS: onWaitScheduled()
-    // without a WaitInfo built for it (WaitStore::appendAfter).
-    void onWaitAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs);
+    // Attempt ROW of the session's store finished: shown, with the wait its row says was taken around it.
+    void onAttemptStored(qsizetype row);
+    // A wait as the engine schedules it: only a host throttle's hold is shown from here (as it begins);
+    // every other wait is read from the attempt's row when it is stored.
     void onWaitScheduled(const WaitInfo& wait);
     void onRunFinished(const RunSummary& run);
-    void onLabEvent(const LabEvent& event);
-    // Event I of STORE: the next of the shown session's own events is shown where it is (nothing copied);
-    // any other is copied, without a LabEvent.
-    void onLabEventFrom(const LabEventStore& store, qsizetype i);
+    // Lab event INDEX of the session: the recorder appended it, or playback reached it. Events are shown
+    // in order: every one up to INDEX is shown from now on.
+    void onLabEventStored(qsizetype index);
 
 Q_SIGNALS:
     void refreshed(const LiveSessionDelta& delta);
@@ -134,9 +126,7 @@ private:
     void touch(int runIndex);
     void seen(double ms);
     void schedule();
-    void finished(const PackedAttemptHot& attempt, qsizetype row);
-    void takeOwnership(); // the shown rows copied into m_own, and the shown store let go
-    void takeLabOwnership(); // the same for the lab's events
+    const AttemptStore& store() const { return m_session ? m_session->attempts : m_noAttempts; }
 
     bool hasRun(int runIndex) const { return runIndex >= 0 && runIndex < m_runs.size(); }
 
@@ -145,22 +135,20 @@ private:
         int count = 0;
         std::optional<MonoTime> lastFinished;
     };
+    std::shared_ptr<const Session> m_session;
+    Reveal m_reveal = Reveal::AsRecorded;
+    AttemptStore m_noAttempts; // what is read while nothing is shown
+    LabEventStore m_noLabEvents;
     RunProgressStore m_runs;
     std::optional<RetryPolicy> m_lastPolicy;
     ChunkedRows<RunAttempts, 4096> m_runAttempts; // parallel to m_runs
     QHash<int, int> m_runIndex; // run id → index, only once a run started out of id order (else: binary search)
     mutable qsizetype m_lastRunIndex = 0; // the binary search's last answer, tried first
-    std::shared_ptr<const class Session> m_shown;
-    AttemptStore m_own;
-    const AttemptStore* m_store = &m_own; // the shown session's, or m_own
-    QList<quint32> m_rows;
+    QList<quint32> m_rows; // the session's rows shown, in the order they finished
     WaitStore m_waits;
-    LabEventStore m_ownLabEvents;
-    const LabEventStore* m_labEvents = &m_ownLabEvents; // followed, the shown session's, or m_ownLabEvents
-    qsizetype m_labPrefix = -1; // the shown session's events reached so far: [0, m_labPrefix); -1: all of m_labEvents
-    struct LabEventRuns; // Session::labEventRuns of m_shown, filled on a pool thread
+    qsizetype m_labShown = 0;
+    struct LabEventRuns; // Session::labEventRuns of an opened session, filled on a pool thread
     std::shared_ptr<LabEventRuns> m_labEventRuns;
-    bool m_labFollowing = false;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index
     double m_latestMs = 0;
     std::optional<double> m_clockMs;

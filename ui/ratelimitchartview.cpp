@@ -140,29 +140,25 @@ void RateLimitChartView::changeEvent(QEvent* event)
 void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    const AttemptStore& store = m_session->store();
-    if (&store != m_urlStore) { // URL ids are the store's own
+    if (m_session->session() != m_urlSession) { // URL ids are the session's store's own
         m_urls.clear();
-        m_urlStore = &store;
+        m_urlSession = m_session->session();
     }
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < m_session->finishedAttempts(); ++i) {
-        const PackedAttemptHot& p = m_session->hotAttempt(i);
-        if (!p.rateLimitHeaders && p.status != 429)
+        const StoredAttempt a = m_session->attempt(i);
+        if (!a.hasRateLimitFields() && a.status() != 429)
             continue; // nothing else is plotted
-        // What RateLimitSeries reads, and only that, from the packed row: its moments, status, rate-limit
-        // fields, the answer's Date and the URL (parsed once per distinct URL).
+        // What RateLimitSeries reads, and only that: the attempt's moments, status, rate-limit fields, the
+        // answer's Date and the URL (parsed once per distinct URL).
         AttemptRecord facts;
-        facts.at = store.timestamps(m_session->attemptRow(i));
-        if (p.status >= 0)
-            facts.status = p.status;
-        facts.rateLimitHeaders = store.headers(p.rateLimitHeaders);
-        for (int h = 0; h < store.headerCount(p.responseHeaders); ++h) {
-            if (store.headerName(p.responseHeaders, h).compare("date", Qt::CaseInsensitive) == 0)
-                facts.responseHeaders.append({ "date", store.headerValue(p.responseHeaders, h).toByteArray() });
-        }
-        auto url = m_urls.constFind(p.url);
+        facts.at = m_session->attemptMoments(i);
+        facts.status = a.status();
+        facts.rateLimitHeaders = a.rateLimitFields();
+        if (const QByteArrayView date = a.responseHeader("date"); !date.isNull())
+            facts.responseHeaders.append({ "date", date.toByteArray() });
+        auto url = m_urls.constFind(a.urlId());
         if (url == m_urls.cend())
-            url = m_urls.insert(p.url, QUrl::fromEncoded(store.strings().bytes(p.url)));
+            url = m_urls.insert(a.urlId(), QUrl::fromEncoded(a.url().toByteArray()));
         facts.url = *url;
         m_data.add(facts, now);
     }
@@ -174,7 +170,7 @@ void RateLimitChartView::onCleared()
 {
     m_data.clear();
     m_urls.clear(); // a cleared store numbers its strings anew
-    m_urlStore = nullptr;
+    m_urlSession = nullptr;
     for (const QList<QLineSeries*>* list : { &m_remaining, &m_limit }) {
         for (QLineSeries* s : *list) {
             m_chart->removeSeries(s);

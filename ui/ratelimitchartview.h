@@ -17,7 +17,7 @@
 #include <QUrl>
 #include <QWidget>
 
-class AttemptStore;
+class Session;
 class ChartMarkerItem;
 class LegendStrip;
 class LiveSession;
@@ -61,8 +61,8 @@ private:
     QColor trackColor(int track) const;
 
     LiveSession* m_session;
-    QHash<quint32, QUrl> m_urls; // m_urlStore's URL ids parsed so far
-    const AttemptStore* m_urlStore = nullptr;
+    QHash<quint32, QUrl> m_urls; // m_urlSession's URL ids parsed so far
+    const Session* m_urlSession = nullptr;
     PushPacer m_pacer { kMinPushIntervalMs, [this] { push(); } };
     RateLimitSeries m_data;
     ChartPalette m_palette;

@@ -12,7 +12,7 @@
 #include "engine/scheduler.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
-#include "observe/observationrecorder.h"
+#include "observe/observation.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -166,18 +166,15 @@ int runObserve(const QStringList& args, CliIo& io)
     const std::optional<Setup> setup = parse(args, io, &status);
     if (!setup)
         return status;
-    ObservationRecorder recorder(io.clock, setup->inference);
     FaultServer lab;
-    const Clock& clock = io.clock;
-    lab.setClock([&clock] { return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now()).count(); });
     lab.loadScenario(setup->scenario);
     if (!lab.start(setup->lab)) // before the journal, so a port in use leaves no file behind
         return usage(io, lab.errorString());
+    // The lab on the observation's axis; each exchange it ends placed and recorded, its events beside them.
+    Observation observation(io.clock, &lab, setup->inference);
     QString error;
-    if (!setup->session.isEmpty() && !recorder.journalTo(setup->session, &error))
+    if (!setup->session.isEmpty() && !observation.journalTo(setup->session, &error))
         return usage(io, withFileName(setup->session, error));
-    recorder.setScenario(setup->scenario.source);
-    QObject::connect(&lab, &FaultServer::labEvent, &recorder, &ObservationRecorder::recordLabEvent);
     for (const QString& warning : lab.warnings())
         io.err << "retrylab observe: warning: " << warning << '\n';
 
@@ -190,12 +187,9 @@ int runObserve(const QStringList& args, CliIo& io)
             loop.quit();
     };
     QObject::connect(&lab, &FaultServer::requestReceived, &loop, [&](const LabEvent& e) { inFlight.insert(e.requestId); });
-    const RecordOptions& records = recorder.recordOptions();
-    QObject::connect(&lab, &FaultServer::exchangeFinished, &loop, [&](const LabExchange& e) {
-        inFlight.remove(e.requestId);
-        const RetryInference::Placement placed = recorder.addExchange(e);
-        const ObservedRun& run = recorder.inference().runs().at(placed.run);
-        const ObservedAttempt& attempt = run.attempts.at(placed.index - 1);
+    const RecordOptions& records = observation.recordOptions();
+    QObject::connect(&observation, &Observation::placed, &loop, [&](const ObservedRun& run, const ObservedAttempt& attempt) {
+        inFlight.remove(attempt.exchange.requestId);
         if (setup->json)
             io.out << QString::fromUtf8(ObserveReport::attemptJson(run, attempt, records)) << '\n';
         else
@@ -240,14 +234,14 @@ int runObserve(const QStringList& args, CliIo& io)
     const int exitCode = child.exitStatus() == QProcess::NormalExit ? child.exitCode() : 1;
     if (child.exitStatus() != QProcess::NormalExit)
         io.err << "retrylab observe: " << tr("%1 was killed by a signal").arg(setup->command.first()) << '\n';
-    recorder.finish();
-    const QList<ObservedRun>& runs = recorder.inference().runs();
+    observation.finish();
+    const QList<ObservedRun>& runs = observation.inference().runs();
     if (setup->json)
         io.out << QString::fromUtf8(summaryJson(runs, exitCode)) << '\n';
     else
         io.out << ObserveReport::summary(runs) << tr("; %1 exited %2").arg(setup->command.first()).arg(exitCode) << '\n';
     if (!setup->session.isEmpty()) {
-        if (!recorder.save(&error)) {
+        if (!observation.save(&error)) {
             io.err << "retrylab observe: " << withFileName(setup->session, error) << '\n';
             return exitCode ? exitCode : CliExit::Failed;
         }

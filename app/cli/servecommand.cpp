@@ -10,7 +10,7 @@
 #include "lab/faultserver.h"
 #include "lab/labexchangejson.h"
 #include "lab/scenariocatalog.h"
-#include "observe/observationrecorder.h"
+#include "observe/observation.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -186,17 +186,15 @@ int serve(const QStringList& args, CliIo& io)
     }
     // --session: every exchange recorded as an attempt of the client's inferred run, journalled as it ends
     // (a crash or SIGKILL loses nothing that ended: `retrylab recover`).
-    std::unique_ptr<ObservationRecorder> recorder;
+    std::unique_ptr<Observation> observation;
     if (!sessionPath.isEmpty()) {
-        recorder = std::make_unique<ObservationRecorder>(io.clock, inference);
-        recorder->setSource(u"serve"_s);
+        observation = std::make_unique<Observation>(io.clock, &server, inference);
+        observation->setSource(u"serve"_s);
         QString journalError;
-        if (!recorder->journalTo(sessionPath, &journalError)) {
+        if (!observation->journalTo(sessionPath, &journalError)) {
             io.err << "retrylab serve: " << withFileName(sessionPath, journalError) << '\n';
             return CliExit::Usage;
         }
-        recorder->setScenario(scenario->source);
-        QObject::connect(&server, &FaultServer::labEvent, recorder.get(), &ObservationRecorder::recordLabEvent);
     }
     // Under --json, stdout carries only the exchanges (one JSON object per line); the rest goes to stderr.
     QTextStream& human = json ? io.err : io.out;
@@ -213,8 +211,6 @@ int serve(const QStringList& args, CliIo& io)
 
     qint64 exchangesEnded = 0;
     QObject::connect(&server, &FaultServer::exchangeFinished, &server, [&, maxRequests](const LabExchange& x) {
-        if (recorder)
-            recorder->addExchange(x);
         if (json) {
             io.out << QString::fromUtf8(QJsonDocument(LabExchangeJson::toJson(x,
                                             LabExchangeJson::secretRedactor(server.redactionSalt())))
@@ -260,14 +256,13 @@ int serve(const QStringList& args, CliIo& io)
     server.stop();
     human << "stopped; " << server.ledger().requestsReceived() << " requests received, "
           << server.ledger().operationsApplied() << " operations applied\n";
-    if (recorder) {
-        recorder->finish();
+    if (observation) {
         QString saveError;
-        if (!recorder->save(&saveError)) {
+        if (!observation->save(&saveError)) {
             io.err << "retrylab serve: " << withFileName(sessionPath, saveError) << '\n';
             return CliExit::Failed;
         }
-        const QList<ObservedRun>& runs = recorder->inference().runs();
+        const QList<ObservedRun>& runs = observation->inference().runs();
         qsizetype attempts = 0;
         for (const ObservedRun& run : runs)
             attempts += run.attempts.size();

@@ -117,6 +117,9 @@ struct WaitInfo
     MonoTime scheduledAt { 0 }; // when the decision was taken
     MonoTime dueAt { 0 }; // the deadline of the wait
     RetryDecision decision;
+    // The host throttle held the next attempt back (no decision asked for this wait; the attempt's row
+    // carries it as its throttle wait).
+    bool throttleHold = false;
 };
 
 Q_DECLARE_METATYPE(AttemptRecord)

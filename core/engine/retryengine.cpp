@@ -276,7 +276,7 @@ bool RetryEngine::holdForHostThrottle(EngineRun& run)
                 .arg(formatMillis(hold.wait), formatMillis(*policy.limits.deadline)));
         return true;
     }
-    WaitInfo info { runId, index, now, now + hold.wait, {} };
+    WaitInfo info { runId, index, now, now + hold.wait, {}, true };
     info.decision.verdict = Verdict::Retry;
     info.decision.delay = info.decision.ceiling = info.decision.delayLow = info.decision.delayHigh = hold.wait;
     info.decision.source = DelaySource::Throttle;

@@ -16,6 +16,13 @@ ObservationRecorder::ObservationRecorder(const Clock& clock, InferenceOptions op
     m_records.wallOrigin = m_recorder->session().meta.wallOriginUtc;
     options.wallOrigin = m_records.wallOrigin;
     m_inference = RetryInference(options);
+    forward();
+}
+
+void ObservationRecorder::forward()
+{
+    connect(m_recorder.get(), &SessionRecorder::attemptStored, this, &ObservationRecorder::attemptStored);
+    connect(m_recorder.get(), &SessionRecorder::labEventStored, this, &ObservationRecorder::labEventStored);
 }
 
 ObservationRecorder::~ObservationRecorder() = default;
@@ -32,6 +39,7 @@ bool ObservationRecorder::journalTo(const QString& sessionPath, QString* error)
     if (!recorder->start(error))
         return false;
     m_recorder = std::move(recorder);
+    forward();
     return true;
 }
 
@@ -64,9 +72,11 @@ RetryInference::Placement ObservationRecorder::addExchange(const LabExchange& ex
     RunRecord facts = ObservedRecords::runRecord(run, run.id, m_records);
     facts.attempts.clear();
     m_recorder->recordRunStarted(facts); // facts so far: a journal line, so recovery knows the run
-    m_recorder->recordAttempt(attempt);
-    Q_EMIT attemptObserved(attempt);
-    Q_EMIT runChanged(facts);
+    // Still open while observing (the client may retry again): its outcome is told at finish().
+    facts.outcome = FinalKind::None;
+    facts.finishedAt.reset();
+    Q_EMIT runStarted(facts);
+    m_recorder->recordAttempt(attempt); // attemptStored(row)
     return placed;
 }
 
@@ -75,8 +85,12 @@ void ObservationRecorder::finish()
     if (m_finished)
         return;
     m_finished = true;
-    for (const ObservedRun& run : m_inference.runs())
-        m_recorder->recordRunFinished(ObservedRecords::runRecord(run, run.id, m_records));
+    for (const ObservedRun& run : m_inference.runs()) {
+        RunRecord facts = ObservedRecords::runRecord(run, run.id, m_records);
+        m_recorder->recordRunFinished(facts);
+        facts.attempts.clear();
+        Q_EMIT runFinished(facts); // now final: its outcome at its last attempt
+    }
 }
 
 bool ObservationRecorder::save(QString* error)
@@ -88,6 +102,11 @@ bool ObservationRecorder::save(QString* error)
 const Session& ObservationRecorder::session() const
 {
     return m_recorder->session();
+}
+
+std::shared_ptr<const Session> ObservationRecorder::sharedSession() const
+{
+    return m_recorder->sharedSession();
 }
 
 Session ObservationRecorder::takeSession()

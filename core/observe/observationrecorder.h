@@ -45,6 +45,7 @@ public:
 
     const RetryInference& inference() const { return m_inference; }
     const Session& session() const;
+    std::shared_ptr<const Session> sharedSession() const; // the same, for readers that follow it as it grows
     Session takeSession();
     const RecordOptions& recordOptions() const { return m_records; }
 
@@ -52,10 +53,17 @@ public:
     static Session sessionOf(const QList<ObservedRun>& runs, const RecordOptions& options, const QString& source);
 
 Q_SIGNALS:
-    void attemptObserved(const AttemptRecord& attempt); // in the session's terms, as it is recorded
-    void runChanged(const RunRecord& run); // the run's facts (without attempts) after each attempt
+    // What a batch says of its runs, for readers that follow the session (the window's views). Before each
+    // attempt is stored: its run's facts so far, still open (the client may send again: no outcome until
+    // finish()); then the attempt, at ROW of session().attempts; at finish(), every run's final facts.
+    void runStarted(const RunSummary& run);
+    void attemptStored(qsizetype row);
+    void runFinished(const RunSummary& run);
+    void labEventStored(qsizetype index); // a lab event appended to session().labEvents, at INDEX
 
 private:
+    void forward(); // the session recorder's signals, as this recorder's
+
     const Clock& m_clock;
     RetryInference m_inference;
     RecordOptions m_records;

@@ -15,6 +15,7 @@ Batch::Batch(const Clock& clock, Scheduler& scheduler, QObject* parent)
     m_recorder->setClock(m_clock);
     m_recorder->attach(m_engine.get());
     connect(m_recorder.get(), &SessionRecorder::attemptStored, this, &Batch::attemptStored);
+    connect(m_recorder.get(), &SessionRecorder::labEventStored, this, &Batch::labEventStored);
     connect(m_engine.get(), &RetryEngine::idle, this, &Batch::idle, Qt::QueuedConnection);
 }
 
@@ -65,6 +66,7 @@ bool Batch::journalTo(const QString& sessionPath, QString* error)
     m_recorder = std::move(recorder);
     m_recorder->attach(m_engine.get());
     connect(m_recorder.get(), &SessionRecorder::attemptStored, this, &Batch::attemptStored);
+    connect(m_recorder.get(), &SessionRecorder::labEventStored, this, &Batch::labEventStored);
     if (m_lab)
         m_recorder->attachLab(m_lab);
     return true;
@@ -94,6 +96,17 @@ const Session& Batch::session() const
 bool Batch::save(QString* error)
 {
     return m_recorder->finish(error);
+}
+
+std::shared_ptr<const Session> Batch::sharedSession() const
+{
+    return m_recorder->sharedSession();
+}
+
+std::shared_ptr<const Session> Batch::finishSession()
+{
+    m_recorder->detach(); // the lab's last events are in; nothing may arrive after this
+    return m_recorder->sharedSession();
 }
 
 Session Batch::takeSession()

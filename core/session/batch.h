@@ -53,6 +53,11 @@ public:
     bool isIdle() const { return m_engine->isIdle(); }
 
     const Session& session() const; // the recorder's: journalTo() starts a new one
+    // The same session shared: what the window's views follow while the batch runs and keep once it is done.
+    std::shared_ptr<const Session> sharedSession() const;
+    // The batch is done: its recorder stops listening to the engine and the lab (nothing is written to the
+    // session after this, so it can be saved on another thread while it is shown), and its session.
+    std::shared_ptr<const Session> finishSession();
     // Saves the session where journalTo() said and removes the journal; false (journal kept) on failure.
     bool save(QString* error);
     // The session moved out, and the recorder that journalled it (so its journal can be released once the
@@ -64,6 +69,7 @@ Q_SIGNALS:
     void idle(); // queued: every run has finished and its last signal has been handled
     // A finished attempt, appended to session().attempts at ROW (for views that read the store itself).
     void attemptStored(qsizetype row);
+    void labEventStored(qsizetype index); // a lab event appended to session().labEvents, at INDEX
 
 private:
     BatchClock m_clock;

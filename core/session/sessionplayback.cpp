@@ -1,44 +1,65 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/sessionplayback.h"
 
-#include <algorithm>
-#include <tuple>
+#include "session/attemptwaits.h"
 
 #include <algorithm>
+#include <limits>
+#include <tuple>
 
 SessionPlayback::SessionPlayback(const Session& session, QObject* parent)
     : QObject(parent)
 {
-    m_events.reserve(size_t(session.attemptCount()) * 2 + size_t(session.labEvents.size()));
+    m_events.reserve(size_t(session.attemptCount()) * 2 + size_t(session.runs.size()) + size_t(session.labEvents.size()));
     for (qsizetype i = 0; i < session.attemptCount(); ++i) {
         const PackedAttemptHot& p = session.attempts.hot(i);
         const qint64 start = p.at[PackedAttempt::Started] != PackedAttempt::kUnset ? p.at[PackedAttempt::Started]
                                                                                    : p.at[PackedAttempt::Scheduled];
         const qint64 end = p.at[PackedAttempt::Finished];
+        if (p.coldRow && start != PackedAttempt::kUnset) {
+            if (const std::optional<WaitInfo> hold = AttemptWaits::throttleHold(session.attempts, i))
+                m_events.push_back({ hold->scheduledAt.count(), quint32(i), PlaybackEvent::Kind::ThrottleHold });
+        }
         if (start != PackedAttempt::kUnset)
             m_events.push_back({ start, quint32(i), PlaybackEvent::Kind::AttemptStarted });
-        if (end != PackedAttempt::kUnset) {
+        if (end != PackedAttempt::kUnset)
             m_events.push_back({ end, quint32(i), PlaybackEvent::Kind::AttemptFinished });
-            if (p.verdict == qint8(Verdict::Retry))
-                m_events.push_back({ end, quint32(i), PlaybackEvent::Kind::WaitStarted });
-        }
+    }
+    // A run's outcome is reached when the run finished (live, the engine reports it then: after its last
+    // attempt, or later when it ended while waiting); one with no end recorded, with its last attempt.
+    const auto runsFrom = m_events.end() - m_events.begin();
+    for (qsizetype r = 0; r < session.runs.size(); ++r) {
+        const SessionRun& run = session.runs.at(r);
+        if (run.outcome != FinalKind::None && run.finishedNs != PackedAttempt::kUnset)
+            m_events.push_back({ run.finishedNs, quint32(r), PlaybackEvent::Kind::RunFinished });
     }
     const auto labFrom = m_events.end() - m_events.begin();
-    for (qsizetype i = 0; i < session.labEvents.size(); ++i)
-        m_events.push_back({ session.labEvents.atMs(i) * 1000000, quint32(i), PlaybackEvent::Kind::Lab });
-    // In time; at the same moment, in the order put in above: attempts' events before the lab's, by row and
-    // then start, end, wait; the lab's by index. That order as a key (the same as a stable sort by time)
-    // lets the two parts, each in time order already unless runs overlapped, be merged instead of sorted.
-    const auto before = [](const PlaybackEvent& a, const PlaybackEvent& b) {
-        const bool aLab = a.kind == PlaybackEvent::Kind::Lab;
-        const bool bLab = b.kind == PlaybackEvent::Kind::Lab;
-        return std::tie(a.atNs, aLab, a.index, a.kind) < std::tie(b.atNs, bLab, b.index, b.kind);
+    // The lab's events are reached in the order they were recorded (views show the first N of them): one
+    // stamped earlier than the one before it (a file edited by hand) is reached with that one.
+    qint64 labReached = std::numeric_limits<qint64>::min();
+    for (qsizetype i = 0; i < session.labEvents.size(); ++i) {
+        labReached = std::max(labReached, session.labEvents.atMs(i) * 1000000);
+        m_events.push_back({ labReached, quint32(i), PlaybackEvent::Kind::Lab });
+    }
+    // In time; at the same moment, in the order put in above: attempts' events first (by row, then start,
+    // end), runs' ends next (by run), the lab's last (by index). That order as a key (the same as a stable
+    // sort by time) lets the three parts, each in time order already unless runs overlapped, be merged
+    // instead of sorted.
+    const auto part = [](PlaybackEvent::Kind kind) {
+        return kind == PlaybackEvent::Kind::Lab ? 2 : kind == PlaybackEvent::Kind::RunFinished ? 1 : 0;
     };
+    const auto before = [&part](const PlaybackEvent& a, const PlaybackEvent& b) {
+        return std::tuple(a.atNs, part(a.kind), a.index, a.kind) < std::tuple(b.atNs, part(b.kind), b.index, b.kind);
+    };
+    const auto runs = m_events.begin() + runsFrom;
     const auto labs = m_events.begin() + labFrom;
-    if (std::is_sorted(m_events.begin(), labs, before) && std::is_sorted(labs, m_events.end(), before))
+    if (std::is_sorted(m_events.begin(), runs, before) && std::is_sorted(runs, labs, before)
+        && std::is_sorted(labs, m_events.end(), before)) {
+        std::inplace_merge(m_events.begin(), runs, labs, before);
         std::inplace_merge(m_events.begin(), labs, m_events.end(), before);
-    else
+    } else {
         std::sort(m_events.begin(), m_events.end(), before);
+    }
     m_position = startNs();
     m_timer.setInterval(16);
     m_timer.setTimerType(Qt::PreciseTimer);

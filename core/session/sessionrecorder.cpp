@@ -13,9 +13,9 @@ SessionRecorder::SessionRecorder(const QString& sessionPath, QObject* parent)
     : QObject(parent)
     , m_path(sessionPath)
 {
-    m_session.meta = SessionMeta::current();
-    m_session.meta.source = u"run"_s;
-    m_session.redaction.salt = RedactionSettings::newSalt();
+    m_session->meta = SessionMeta::current();
+    m_session->meta.source = u"run"_s;
+    m_session->redaction.salt = RedactionSettings::newSalt();
 }
 
 SessionRecorder::~SessionRecorder() = default;
@@ -23,42 +23,42 @@ SessionRecorder::~SessionRecorder() = default;
 void SessionRecorder::setClock(const Clock& clock)
 {
     const MonoTime now = clock.now();
-    m_session.meta.wallOriginUtc = clock.wallNow().addMSecs(-qint64(toMs(now)));
+    m_session->meta.wallOriginUtc = clock.wallNow().addMSecs(-qint64(toMs(now)));
 }
 
 void SessionRecorder::setRedaction(const RedactionSettings& settings)
 {
-    const QByteArray salt = m_session.redaction.salt;
-    m_session.redaction = settings;
-    if (m_session.redaction.salt.isEmpty())
-        m_session.redaction.salt = salt;
+    const QByteArray salt = m_session->redaction.salt;
+    m_session->redaction = settings;
+    if (m_session->redaction.salt.isEmpty())
+        m_session->redaction.salt = salt;
 }
 
 void SessionRecorder::setNotes(const QString& notes)
 {
-    m_session.meta.notes = notes;
+    m_session->meta.notes = notes;
 }
 
 void SessionRecorder::setConcurrency(int concurrency)
 {
-    m_session.meta.concurrency = concurrency;
+    m_session->meta.concurrency = concurrency;
 }
 
 void SessionRecorder::setSource(const QString& source)
 {
-    m_session.meta.source = source;
+    m_session->meta.source = source;
 }
 
 void SessionRecorder::setScenario(const QJsonObject& scenario)
 {
-    m_session.scenario = scenario;
+    m_session->scenario = scenario;
     if (m_started)
         m_journal.writeScenario(scenario);
 }
 
 bool SessionRecorder::start(QString* error)
 {
-    if (!m_journal.open(m_path, m_session, error))
+    if (!m_journal.open(m_path, *m_session, error))
         return false;
     JournalRegistry::add(journalPath());
     m_started = true;
@@ -67,26 +67,33 @@ bool SessionRecorder::start(QString* error)
 
 void SessionRecorder::attach(RetryEngine* engine)
 {
-    connect(engine, &RetryEngine::runStarted, this, &SessionRecorder::recordRunStarted);
-    connect(engine, &RetryEngine::attemptFinished, this, &SessionRecorder::recordAttempt);
-    connect(engine, &RetryEngine::runFinished, this, &SessionRecorder::recordRunFinished);
+    m_sources << connect(engine, &RetryEngine::runStarted, this, &SessionRecorder::recordRunStarted);
+    m_sources << connect(engine, &RetryEngine::attemptFinished, this, &SessionRecorder::recordAttempt);
+    m_sources << connect(engine, &RetryEngine::runFinished, this, &SessionRecorder::recordRunFinished);
 }
 
 void SessionRecorder::attachLab(FaultServer* lab)
 {
-    connect(lab, &FaultServer::labEvent, this, &SessionRecorder::recordLabEvent);
+    m_sources << connect(lab, &FaultServer::labEvent, this, &SessionRecorder::recordLabEvent);
+}
+
+void SessionRecorder::detach()
+{
+    for (const QMetaObject::Connection& c : std::as_const(m_sources))
+        disconnect(c);
+    m_sources.clear();
 }
 
 void SessionRecorder::noteRunFacts(const RunSummary& run, bool finished)
 {
-    const qsizetype policies = m_session.policies.size();
-    const qsizetype requests = m_session.requests.size();
-    m_session.setRunFacts(run);
-    const SessionRun& facts = *m_session.findRun(run.runId);
-    if (m_session.policies.size() != policies)
-        m_journal.writePolicy(facts.policy, m_session.policies.at(facts.policy));
-    if (m_session.requests.size() != requests)
-        m_journal.writeRequest(facts.request, m_session.requests.at(facts.request));
+    const qsizetype policies = m_session->policies.size();
+    const qsizetype requests = m_session->requests.size();
+    m_session->setRunFacts(run);
+    const SessionRun& facts = *m_session->findRun(run.runId);
+    if (m_session->policies.size() != policies)
+        m_journal.writePolicy(facts.policy, m_session->policies.at(facts.policy));
+    if (m_session->requests.size() != requests)
+        m_journal.writeRequest(facts.request, m_session->requests.at(facts.request));
     m_journal.writeRun(facts, finished);
 }
 
@@ -97,8 +104,8 @@ void SessionRecorder::recordRunStarted(const RunSummary& run)
 
 void SessionRecorder::recordAttempt(const AttemptRecord& attempt)
 {
-    const qsizetype row = m_session.appendAttempt(attempt); // each attempt comes once, as it finished
-    m_journal.writeAttempt(m_session.attempts, m_session.attempts.packed(row));
+    const qsizetype row = m_session->appendAttempt(attempt); // each attempt comes once, as it finished
+    m_journal.writeAttempt(m_session->attempts, m_session->attempts.packed(row));
     Q_EMIT attemptStored(row);
 }
 
@@ -110,13 +117,14 @@ void SessionRecorder::recordRunFinished(const RunSummary& run)
 
 void SessionRecorder::recordLabEvent(const LabEvent& event)
 {
-    m_session.labEvents.append(event);
+    m_session->labEvents.append(event);
     m_journal.writeLabEvent(event);
+    Q_EMIT labEventStored(m_session->labEvents.size() - 1);
 }
 
 bool SessionRecorder::finish(QString* error)
 {
-    if (!SessionFile::save(m_session, m_path, {}, error))
+    if (!SessionFile::save(*m_session, m_path, {}, error))
         return false;
     releaseJournal();
     return true;

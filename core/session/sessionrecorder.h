@@ -10,6 +10,7 @@
 
 #include <QObject>
 
+#include <memory>
 #include <utility>
 
 class Clock;
@@ -42,9 +43,16 @@ public:
     // the GUI thread). Only after a successful save: the journal is what a crash would recover.
     void releaseJournal();
 
-    const Session& session() const { return m_session; }
-    // The recorded session, moved out (after the last event: the recorder keeps an empty one).
-    Session takeSession() { return std::exchange(m_session, Session()); }
+    const Session& session() const { return *m_session; }
+    // The session being recorded, for readers that follow it while it grows (the window's views) or keep it
+    // once it is done: the one store, shared, and written only by this recorder.
+    std::shared_ptr<const Session> sharedSession() const { return m_session; }
+    // Stops listening to the engine and the lab it was attached to: nothing is written after this (the
+    // session can then be saved on another thread while it is shown).
+    void detach();
+    // The recorded session, moved out (after the last event: the recorder keeps an empty one). Whoever
+    // shares it (sharedSession()) is left with an empty session too.
+    Session takeSession() { return std::exchange(*m_session, Session()); }
     QString sessionPath() const { return m_path; }
     QString journalPath() const { return SessionJournal::pathFor(m_path); }
 
@@ -55,12 +63,14 @@ public:
 
 Q_SIGNALS:
     void attemptStored(qsizetype row); // an attempt appended to session().attempts, at ROW
+    void labEventStored(qsizetype index); // a lab event appended to session().labEvents, at INDEX
 
 private:
     void noteRunFacts(const RunSummary& run, bool finished);
 
     QString m_path;
-    Session m_session;
+    std::shared_ptr<Session> m_session = std::make_shared<Session>();
+    QList<QMetaObject::Connection> m_sources; // attach() and attachLab()
     SessionJournal m_journal;
     bool m_started = false;
 };

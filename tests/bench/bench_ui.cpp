@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// bench_ui [--seconds S] [--runs N] [--rate R] [--views LIST] [--no-recorder]: drives a LiveSession headless
+// bench_ui [--seconds S] [--runs N] [--rate R] [--views LIST]: drives a LiveSession headless
 // with synthetic traffic
 // (N = 200 runs always in progress, R = 1 000 attempts a second, each attempt with its phase events,
 // rate-limit headers and lab events, waits and final outcomes) for S seconds (default 60) while the four
@@ -63,7 +63,7 @@ struct SimRun
 class Traffic
 {
 public:
-    Traffic(LiveSession& session, SessionRecorder* recorder, int runs, double attemptsPerSecond)
+    Traffic(LiveSession& session, SessionRecorder& recorder, int runs, double attemptsPerSecond)
         : m_session(session)
         , m_recorder(recorder)
         , m_runs(runs)
@@ -114,9 +114,8 @@ private:
         r.record.startedAt = r.record.submittedAt = ns(now);
         r.attemptRun = newAttemptId();
         r.key = newAttemptId();
+        m_recorder.recordRunStarted(r.record);
         m_session.onRunStarted(r.record);
-        if (m_recorder)
-            m_recorder->recordRunStarted(r.record);
         r.nextAt = now;
         m_active.push_back(r);
     }
@@ -173,12 +172,10 @@ private:
         }
     }
 
-    // The lab reports to the live session and to the recorder, as the app connects them.
+    // The lab reports to the recorder, as the app connects them; the live session shows what it kept.
     void lab(const LabEvent& e)
     {
-        m_session.onLabEvent(e);
-        if (m_recorder)
-            m_recorder->recordLabEvent(e);
+        m_recorder.recordLabEvent(e); // the live session is told its index (labEventStored)
     }
 
     LabEvent labEvent(LabEvent::Kind kind, double atMs, const AttemptRecord& a)
@@ -245,10 +242,7 @@ private:
             d.hintHeader = u"Retry-After"_s;
         }
         a.decision = d;
-        if (m_recorder)
-            m_recorder->recordAttempt(a); // the live session gets its row through attemptStored
-        else
-            m_session.onAttemptFinished(a);
+        m_recorder.recordAttempt(a); // the live session gets its row through attemptStored
         r.record.attempts.append(a);
         ++m_attempts;
         if (d.verdict == Verdict::Retry) {
@@ -261,15 +255,14 @@ private:
         r.record.finishedAt = a.at.finished;
         r.record.outcome = d.finalKind;
         r.record.reason = d.reason;
+        m_recorder.recordRunFinished(r.record);
         m_session.onRunFinished(r.record);
-        if (m_recorder)
-            m_recorder->recordRunFinished(r.record);
         r.stage = -1;
         return false;
     }
 
     LiveSession& m_session;
-    SessionRecorder* m_recorder;
+    SessionRecorder& m_recorder;
     int m_runs;
     double m_meanCycleMs;
     RetryPolicy m_policy;
@@ -303,20 +296,17 @@ int main(int argc, char** argv)
     cli.addOption({ u"seconds"_s, u"duration"_s, u"s"_s, u"60"_s });
     cli.addOption({ u"runs"_s, u"runs in progress at once"_s, u"n"_s, u"200"_s });
     cli.addOption({ u"rate"_s, u"attempts per second"_s, u"n"_s, u"1000"_s });
-    cli.addOption({ u"no-recorder"_s, u"no SessionRecorder: the live session keeps the attempts (earlier figures)"_s });
     cli.addOption({ u"views"_s, u"views to create and show: timeline,delays,ratelimits,summary or none"_s, u"list"_s,
                     u"timeline,delays,ratelimits,summary"_s });
     cli.process(app);
     const double seconds = cli.value(u"seconds"_s).toDouble();
 
     LiveSession session;
-    std::unique_ptr<SessionRecorder> recorder;
-    if (!cli.isSet(u"no-recorder"_s)) {
-        recorder = std::make_unique<SessionRecorder>(QString());
-        session.followStore(&recorder->session().attempts);
-        session.followLabEvents(&recorder->session().labEvents); // as RunController does when the lab is used
-        QObject::connect(recorder.get(), &SessionRecorder::attemptStored, &session, &LiveSession::onAttemptStored);
-    }
+    // As RunController wires a batch: the recorder writes the one session, the live session shows it.
+    const auto recorder = std::make_unique<SessionRecorder>(QString());
+    session.show(recorder->sharedSession(), LiveSession::Reveal::AsRecorded);
+    QObject::connect(recorder.get(), &SessionRecorder::attemptStored, &session, &LiveSession::onAttemptStored);
+    QObject::connect(recorder.get(), &SessionRecorder::labEventStored, &session, &LiveSession::onLabEventStored);
     // Only the views asked for exist (a hidden view would still follow the session and hold its data), so
     // runs with one view each, and with none, split the cost per attempt between the session and each view.
     const QStringList shown = cli.value(u"views"_s).split(u',');
@@ -342,7 +332,7 @@ int main(int argc, char** argv)
     qint64 rssWarm = 0;
     qint64 attemptsWarm = 0;
 
-    Traffic traffic(session, recorder.get(), cli.value(u"runs"_s).toInt(), cli.value(u"rate"_s).toDouble());
+    Traffic traffic(session, *recorder, cli.value(u"runs"_s).toInt(), cli.value(u"rate"_s).toDouble());
     QElapsedTimer clock;
     QTimer generator;
     generator.setTimerType(Qt::PreciseTimer);
@@ -393,9 +383,10 @@ int main(int argc, char** argv)
     const double n = std::max<qint64>(1, traffic.attempts());
     std::printf("session stores per attempt: attempts %.0f B (%zu B a hot row; %.1f %% with a cold part of %zu B), "
                 "lab events %.0f B, runs %.0f B, waits %.0f B\n",
-                double(session.attemptBytes() + (recorder ? recorder->session().attempts.memoryBytes() : 0)) / n,
+                double(session.attemptBytes() + recorder->session().attempts.memoryBytes()) / n,
                 sizeof(PackedAttemptHot),
-                100.0 * double(session.store().coldCount()) / double(std::max<qsizetype>(1, session.store().size())),
+                100.0 * double(recorder->session().attempts.coldCount())
+                    / double(std::max<qsizetype>(1, recorder->session().attempts.size())),
                 sizeof(PackedAttemptCold), double(session.labEvents().memoryBytes()) / n,
                 double(session.runs().memoryBytes()) / n, double(session.waits().memoryBytes()) / n);
     std::printf("views: %d lanes, %d timeline segments, %d delay points, %d rate-limit samples\n",

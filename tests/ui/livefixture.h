@@ -8,7 +8,7 @@
 //   run 3  attempt 1 still in flight (latest time 450 ms)
 // Lab events: four requests received (three with an attempt id, one without), one operation applied.
 
-#include "livesession.h"
+#include "livefeed.h"
 
 #include <chrono>
 
@@ -66,7 +66,8 @@ inline LabEvent labEvent(LabEvent::Kind kind, qint64 ms, const QString& attemptI
     return e;
 }
 
-inline void fill(LiveSession& s)
+// Into LIVE (cleared first), through a recorder as a batch does.
+inline void fill(LiveFeed& s)
 {
     RunRecord r1;
     r1.runId = 1;
@@ -144,6 +145,12 @@ inline void fill(LiveSession& s)
     r1.totalWait = Millis(1000);
     s.onRunFinished(r1);
     s.flush();
+}
+
+inline void fill(LiveSession& live)
+{
+    LiveFeed feed(live);
+    fill(feed);
 }
 
 } // namespace livefixture

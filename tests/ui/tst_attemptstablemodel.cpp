@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // AttemptsTableModel: one beginInsertRows per LiveSession refresh, formatting in data(), reset on clear,
 // sortable through a proxy; everything under QAbstractItemModelTester.
-#include "livesession.h"
+#include "livefeed.h"
 #include "run/attemptstablemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -41,13 +41,14 @@ private Q_SLOTS:
     void batchesAreOneInsertEach()
     {
         LiveSession session;
+        LiveFeed feed(session);
         session.setRefreshInterval(100000); // only explicit flushes
         AttemptsTableModel model(&session);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
 
         for (int i = 0; i < 50; ++i)
-            session.onAttemptFinished(attempt(1 + i / 5, 1 + i % 5, i % 5 == 4 ? 201 : 503, i % 5 == 4 ? Verdict::Success : Verdict::Retry, i * 10.0));
+            feed.onAttemptFinished(attempt(1 + i / 5, 1 + i % 5, i % 5 == 4 ? 201 : 503, i % 5 == 4 ? Verdict::Success : Verdict::Retry, i * 10.0));
         QCOMPARE(model.rowCount(), 0); // nothing until the refresh
         session.flush();
         QCOMPARE(inserted.count(), 1);
@@ -55,8 +56,8 @@ private Q_SLOTS:
         QCOMPARE(inserted.at(0).at(2).toInt(), 49);
         QCOMPARE(model.rowCount(), 50);
 
-        session.onAttemptFinished(attempt(11, 1, 500, Verdict::Stop, 600.0));
-        session.onAttemptFinished(attempt(11, 2, 500, Verdict::Stop, 700.0));
+        feed.onAttemptFinished(attempt(11, 1, 500, Verdict::Stop, 600.0));
+        feed.onAttemptFinished(attempt(11, 2, 500, Verdict::Stop, 700.0));
         session.flush();
         QCOMPARE(inserted.count(), 2);
         QCOMPARE(inserted.at(1).at(1).toInt(), 50);
@@ -69,9 +70,10 @@ private Q_SLOTS:
     void formatsInData()
     {
         LiveSession session;
+        LiveFeed feed(session);
         AttemptsTableModel model(&session);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        session.onAttemptFinished(attempt(3, 2, 503, Verdict::Retry, 1234.5));
+        feed.onAttemptFinished(attempt(3, 2, 503, Verdict::Retry, 1234.5));
         session.flush();
         QCOMPARE(model.data(model.index(0, AttemptsTableModel::Run)).toInt(), 3);
         QCOMPARE(model.data(model.index(0, AttemptsTableModel::Attempt)).toInt(), 2);
@@ -91,6 +93,7 @@ private Q_SLOTS:
     void observedAttemptsShowTheClientsWait()
     {
         LiveSession session;
+        LiveFeed feed(session);
         AttemptsTableModel model(&session);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         AttemptRecord first = attempt(1, 1, 429, Verdict::Retry, 10.0);
@@ -99,8 +102,8 @@ private Q_SLOTS:
         AttemptRecord second = attempt(1, 2, 200, Verdict::Success, 240.0);
         second.decision.reset();
         second.observed = ObservedAttemptFacts { std::chrono::milliseconds(210), Millis(2000), u"retry-after"_s, 7 };
-        session.onAttemptFinished(first);
-        session.onAttemptFinished(second);
+        feed.onAttemptFinished(first);
+        feed.onAttemptFinished(second);
         session.flush();
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.data(model.index(0, AttemptsTableModel::Decision)).toString(), u"observed"_s);
@@ -119,16 +122,19 @@ private Q_SLOTS:
     void clearResets()
     {
         LiveSession session;
+        LiveFeed feed(session);
         AttemptsTableModel model(&session);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        session.onAttemptFinished(attempt(1, 1, 200, Verdict::Success, 1.0));
+        feed.onAttemptFinished(attempt(1, 1, 200, Verdict::Success, 1.0));
         session.flush();
         QCOMPARE(model.rowCount(), 1);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         session.clear();
         QCOMPARE(reset.count(), 1);
         QCOMPARE(model.rowCount(), 0);
-        session.onAttemptFinished(attempt(1, 1, 200, Verdict::Success, 1.0));
+        LiveFeed next(session); // the next batch: cleared again, then its session shown
+        QCOMPARE(model.rowCount(), 0);
+        next.onAttemptFinished(attempt(1, 1, 200, Verdict::Success, 1.0));
         session.flush();
         QCOMPARE(model.rowCount(), 1);
     }
@@ -136,22 +142,23 @@ private Q_SLOTS:
     void sortsAndFiltersThroughAProxy()
     {
         LiveSession session;
+        LiveFeed feed(session);
         AttemptsTableModel model(&session);
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
         proxy.setSortRole(AttemptsTableModel::SortRole);
         proxy.setFilterKeyColumn(-1);
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        session.onAttemptFinished(attempt(1, 1, 503, Verdict::Retry, 900.0));
-        session.onAttemptFinished(attempt(2, 1, 201, Verdict::Success, 100.0));
-        session.onAttemptFinished(attempt(1, 2, 201, Verdict::Success, 2000.0));
+        feed.onAttemptFinished(attempt(1, 1, 503, Verdict::Retry, 900.0));
+        feed.onAttemptFinished(attempt(2, 1, 201, Verdict::Success, 100.0));
+        feed.onAttemptFinished(attempt(1, 2, 201, Verdict::Success, 2000.0));
         session.flush();
         proxy.sort(AttemptsTableModel::Start, Qt::AscendingOrder);
         QCOMPARE(proxy.data(proxy.index(0, AttemptsTableModel::Run)).toInt(), 2);
         QCOMPARE(proxy.data(proxy.index(2, AttemptsTableModel::Run)).toInt(), 1);
         proxy.setFilterFixedString(u"retry"_s);
         QCOMPARE(proxy.rowCount(), 1);
-        session.onAttemptFinished(attempt(3, 1, 429, Verdict::Retry, 50.0));
+        feed.onAttemptFinished(attempt(3, 1, 429, Verdict::Retry, 50.0));
         session.flush();
         QCOMPARE(proxy.rowCount(), 2);
     }

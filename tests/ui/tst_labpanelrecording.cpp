@@ -3,7 +3,7 @@
 // are counted from the recording's lab events as they reach the view (all at once when a file is opened,
 // delta by delta in playback), not from the live lab.
 #include "labview/labpanel.h"
-#include "livesession.h"
+#include "livefeed.h"
 #include "run/runcontroller.h"
 
 #include "testtime.h"
@@ -50,10 +50,11 @@ private Q_SLOTS:
         controller.setRecordingDirectory(QString());
         LabPanel panel(&controller);
         LiveSession* session = controller.session();
-        session->onLabEvent(received(u"a-1"_s, 10));
-        session->onLabEvent(applied(11));
-        session->onLabEvent(received(u"a-2"_s, 20));
-        session->onLabEvent(received(u"a-2"_s, 30)); // a-2 again: received twice
+        LiveFeed feed(*session);
+        feed.onLabEvent(received(u"a-1"_s, 10));
+        feed.onLabEvent(applied(11));
+        feed.onLabEvent(received(u"a-2"_s, 20));
+        feed.onLabEvent(received(u"a-2"_s, 30)); // a-2 again: received twice
         session->flush();
         panel.showRecording(QJsonObject());
         QVERIFY(panel.isShowingRecording());
@@ -61,14 +62,14 @@ private Q_SLOTS:
         QCOMPARE(panel.shownOperations(), 1);
         QCOMPARE(panel.shownDuplicates(), 1);
 
-        session->onLabEvent(received(u"a-2"_s, 40)); // a third time: still one attempt
-        session->onLabEvent(received(u""_s, 45)); // no attempt id: a request, never a duplicate
-        session->onLabEvent(received(u"a-3"_s, 50));
+        feed.onLabEvent(received(u"a-2"_s, 40)); // a third time: still one attempt
+        feed.onLabEvent(received(u""_s, 45)); // no attempt id: a request, never a duplicate
+        feed.onLabEvent(received(u"a-3"_s, 50));
         session->flush();
         QCOMPARE(panel.shownRequests(), 6);
         QCOMPARE(panel.shownDuplicates(), 1);
-        session->onLabEvent(received(u"a-1"_s, 60)); // a-1 again
-        session->onLabEvent(applied(61));
+        feed.onLabEvent(received(u"a-1"_s, 60)); // a-1 again
+        feed.onLabEvent(applied(61));
         session->flush();
         QCOMPARE(panel.shownRequests(), 7);
         QCOMPARE(panel.shownOperations(), 2);
@@ -90,15 +91,16 @@ private Q_SLOTS:
         controller.setRecordingDirectory(QString());
         LabPanel panel(&controller);
         LiveSession* session = controller.session();
+        LiveFeed feed(*session);
         panel.showRecording(QJsonObject());
         int requests = 0;
         int twice = 0;
         for (int i = 0; i < 5000; ++i) {
-            session->onLabEvent(received(u"id-%1"_s.arg(i), i));
+            feed.onLabEvent(received(u"id-%1"_s.arg(i), i));
             ++requests;
             if (i % 7 == 0) {
-                session->onLabEvent(received(u"id-%1"_s.arg(i), i));
-                session->onLabEvent(received(u"id-%1"_s.arg(i), i)); // a third time: still one
+                feed.onLabEvent(received(u"id-%1"_s.arg(i), i));
+                feed.onLabEvent(received(u"id-%1"_s.arg(i), i)); // a third time: still one
                 requests += 2;
                 ++twice;
             }
@@ -110,29 +112,34 @@ private Q_SLOTS:
         QCOMPARE(panel.shownDuplicates(), twice);
     }
 
-    // The events shown move to another store (the followed recorder's events copied into the session's own
-    // when it stops following): the panel counts by the store's text numbers, and starts over from the
-    // new store's first event, so the counts stay right.
-    void eventsMovedToAnotherStore()
+    // Another session shown after this one (the views cleared first): the panel counts by the store's text
+    // numbers, and starts over from the new session's first event, so the counts stay right.
+    void anotherSessionShown()
     {
         RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
         controller.setRecordingDirectory(QString());
         LabPanel panel(&controller);
         LiveSession* session = controller.session();
-        LabEventStore recorder;
-        recorder.append(received(u"b-0"_s, 5));
-        recorder.append(received(u"b-1"_s, 10));
-        recorder.append(received(u"b-2"_s, 20));
-        session->followLabEvents(&recorder);
+        {
+            LiveFeed first(*session);
+            first.onLabEvent(received(u"b-0"_s, 5));
+            first.onLabEvent(received(u"b-1"_s, 10));
+            first.onLabEvent(received(u"b-2"_s, 20));
+            first.onLabEvent(received(u"b-2"_s, 25));
+            session->flush();
+            panel.showRecording(QJsonObject());
+            QCOMPARE(panel.shownRequests(), 4);
+            QCOMPARE(panel.shownDuplicates(), 1);
+        }
+        LiveFeed second(*session); // its texts numbered anew
+        second.onLabEvent(received(u"b-3"_s, 30));
+        second.onLabEvent(received(u"b-2"_s, 40));
         session->flush();
-        panel.showRecording(QJsonObject());
-        QCOMPARE(panel.shownRequests(), 3);
+        QCOMPARE(panel.shownRequests(), 2);
         QCOMPARE(panel.shownDuplicates(), 0);
-        session->followLabEvents(nullptr); // copied into the session's own store
-        session->onLabEvent(received(u"b-2"_s, 30)); // b-2 again
-        session->onLabEvent(received(u"b-3"_s, 40));
+        second.onLabEvent(received(u"b-3"_s, 50));
         session->flush();
-        QCOMPARE(panel.shownRequests(), 5);
+        QCOMPARE(panel.shownRequests(), 3);
         QCOMPARE(panel.shownDuplicates(), 1);
     }
 };

@@ -191,26 +191,27 @@ void TestLiveSeries::labTicksFindTheirLanes()
     // an id two attempts share (the newer one's lane), and an id nobody sent (not in a lane: drawn on the
     // axis once it has waited its updates).
     LiveSession session;
+    LiveFeed feed(session);
     const int runs = 3000;
     const auto idOf = [](int run) { return u"6f1f7c52-3c1e-4a8e-9d43-%1;attempt=1"_s.arg(run, 12, 10, QLatin1Char('0')); };
     for (int r = 1; r <= runs + 3; ++r) {
         RunRecord run;
         run.runId = r;
         run.startedAt = at(r);
-        session.onRunStarted(run);
+        feed.onRunStarted(run);
         AttemptRecord a = attempt(r, 1, r, r + 0.5);
         a.attemptId = r > runs + 1 ? u"shared"_s : idOf(r);
         if (r == runs + 1) {
             a.at.finished.reset();
-            session.onAttemptStarted(a); // in flight
+            feed.onAttemptStarted(a); // in flight
         } else {
-            session.onAttemptFinished(a);
+            feed.onAttemptFinished(a);
         }
     }
     for (int r = runs + 1; r >= 1; --r)
-        session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, r, idOf(r)));
-    session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"shared"_s));
-    session.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"nobody"_s));
+        feed.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, r, idOf(r)));
+    feed.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"shared"_s));
+    feed.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"nobody"_s));
     session.flush();
     TimelineModel model;
     model.update(session, wholeSessionDelta(session));
@@ -327,7 +328,7 @@ void TestLiveSeries::rateLimitTracks()
     fill(session);
     RateLimitSeries r;
     for (qsizetype i = 0; i < session.finishedAttempts(); ++i)
-        r.add(session.attempt(i), QDateTime::currentDateTimeUtc());
+        r.add(session.attemptRecord(i), QDateTime::currentDateTimeUtc());
     QCOMPARE(r.tracks().size(), 1);
     const RateLimitTrack& t = r.tracks().first();
     QCOMPARE(t.label(), QStringLiteral("127.0.0.1:8080 · burst (ietf-draft-11)"));
@@ -434,12 +435,13 @@ void TestLiveSeries::summaryDuplicateApplications()
     LiveSession session;
     SessionSummaryBuilder b;
     QObject::connect(&session, &LiveSession::refreshed, &session, [&](const LiveSessionDelta& d) { b.update(session, d); });
+    LiveFeed feed(session);
     const auto applied = [&](const QString& key) {
         LabEvent e;
         e.kind = LabEvent::Kind::OperationApplied;
         e.idempotencyKey = key;
         e.applied = true;
-        session.onLabEvent(e);
+        feed.onLabEvent(e);
     };
     applied(u"k1"_s);
     applied(u"k2"_s);
@@ -460,57 +462,49 @@ void TestLiveSeries::summaryDuplicateApplications()
 
 void TestLiveSeries::labEventsFollowTheRecorder()
 {
-    // A live batch's lab events are the recorder's (one copy, not two): the live session publishes what
-    // the recorder appended, in its deltas; the taken session keeps them; an event after the batch makes
-    // them the live session's own again, the earlier ones first; clear() lets go.
+    // A live batch's lab events are the recorder's (one store): the live session publishes what the recorder
+    // appended, in its deltas; once the recorder is detached (the batch is done) nothing more is written and
+    // the session is shown as it is; what the lab hears then is nobody's (not drawn); clear() lets go.
     SessionRecorder recorder { QString() };
     LiveSession live;
-    live.followStore(&recorder.session().attempts);
-    live.followLabEvents(&recorder.session().labEvents);
+    live.show(recorder.sharedSession(), LiveSession::Reveal::AsRecorded);
+    connect(&recorder, &SessionRecorder::labEventStored, &live, &LiveSession::onLabEventStored);
     QList<LiveSessionDelta> deltas;
     connect(&live, &LiveSession::refreshed, this, [&](const LiveSessionDelta& d) { deltas << d; });
-    const auto report = [&](const LabEvent& e) { // the order the app connects them: live session, then recorder
-        live.onLabEvent(e);
-        recorder.recordLabEvent(e);
-    };
-    report(labEvent(LabEvent::Kind::RequestReceived, 5, u"a-1-1"_s));
-    report(labEvent(LabEvent::Kind::ResponseFinished, 9, u"a-1-1"_s));
+    recorder.recordLabEvent(labEvent(LabEvent::Kind::RequestReceived, 5, u"a-1-1"_s));
+    recorder.recordLabEvent(labEvent(LabEvent::Kind::ResponseFinished, 9, u"a-1-1"_s));
+    QCOMPARE(live.labEventCount(), 2); // shown now, published at the refresh
+    QCOMPARE(deltas.size(), 0);
     live.flush();
-    QCOMPARE(live.labEventCount(), 2);
     QCOMPARE(&live.labEvents(), &recorder.session().labEvents);
     QCOMPARE(deltas.size(), 1);
     QCOMPARE(deltas.last().labEventsBefore, 0);
     QCOMPARE(deltas.last().labEventsAfter, 2);
-    report(labEvent(LabEvent::Kind::RequestReceived, 12, u"a-2-1"_s));
+    QCOMPARE(live.latestMs(), 9.0);
+    recorder.recordLabEvent(labEvent(LabEvent::Kind::RequestReceived, 12, u"a-2-1"_s));
     live.flush();
     QCOMPARE(deltas.last().labEventsBefore, 2);
     QCOMPARE(deltas.last().labEventsAfter, 3);
     QCOMPARE(live.labEvents().at(2).atMs, 12);
 
-    auto taken = std::make_shared<const Session>(recorder.takeSession());
-    live.storeMovedTo(taken);
-    QCOMPARE(&live.labEvents(), &taken->labEvents);
+    const std::shared_ptr<const Session> kept = recorder.sharedSession();
+    recorder.detach();
+    QCOMPARE(&live.labEvents(), &kept->labEvents);
     QCOMPARE(live.labEventCount(), 3);
-    live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 20, u"late"_s)); // the lab goes on after the batch
-    live.flush();
-    QVERIFY(&live.labEvents() != &taken->labEvents);
-    QCOMPARE(live.labEventCount(), 4);
-    QCOMPARE(live.labEvents().at(0).attemptId, u"a-1-1"_s);
-    QCOMPARE(live.labEvents().at(3).attemptId, u"late"_s);
-    QCOMPARE(taken->labEvents.size(), 3); // the recorded session is not changed
-    QCOMPARE(deltas.last().labEventsBefore, 3);
-    QCOMPARE(deltas.last().labEventsAfter, 4);
+    live.onLabEventStored(7); // no such event: nothing shown
+    live.onLabEventStored(1); // shown already
+    QCOMPARE(live.labEventCount(), 3);
     live.clear();
     QCOMPARE(live.labEventCount(), 0);
-    live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 1, u"x"_s));
-    QCOMPARE(live.labEventCount(), 1);
+    QCOMPARE(live.labEvents().size(), 0);
+    QCOMPARE(kept->labEvents.size(), 3); // the session is the recorder's, not the view's
 }
 
 void TestLiveSeries::shownSessionsLabEventsInPlace()
 {
-    // A shown session's lab events (a file opened or played back) are shown where they are, as far as
-    // playback reached: nothing is copied while they come in their own order. An event out of that order, or
-    // one from the live lab, makes them the live session's own, the shown ones first and unchanged.
+    // An opened session's lab events (a file opened or played back) are shown where they are, as far as
+    // playback reached them: nothing is copied. Reaching an event shows every one before it too (playback
+    // reaches them in their order: SessionPlayback, tst_sessionplayback).
     Session recorded;
     for (int i = 0; i < 4; ++i)
         recorded.labEvents.append(labEvent(LabEvent::Kind::RequestReceived, 10 * i, u"a-%1"_s.arg(i)));
@@ -518,11 +512,11 @@ void TestLiveSeries::shownSessionsLabEventsInPlace()
     LiveSession live;
     QList<LiveSessionDelta> deltas;
     connect(&live, &LiveSession::refreshed, this, [&](const LiveSessionDelta& d) { deltas << d; });
-    live.showStore(session);
+    live.show(session, LiveSession::Reveal::ByPlayback);
     QCOMPARE(&live.labEvents(), &session->labEvents);
     QCOMPARE(live.labEventCount(), 0);
-    live.onLabEventFrom(session->labEvents, 0);
-    live.onLabEventFrom(session->labEvents, 1);
+    live.onLabEventStored(0);
+    live.onLabEventStored(1);
     live.flush();
     QCOMPARE(&live.labEvents(), &session->labEvents); // in place
     QCOMPARE(live.labEventCount(), 2); // though the store holds 4
@@ -531,26 +525,18 @@ void TestLiveSeries::shownSessionsLabEventsInPlace()
     QCOMPARE(deltas.last().labEventsAfter, 2);
     QCOMPARE(wholeSessionDelta(live).labEventsAfter, 2);
 
-    live.onLabEventFrom(session->labEvents, 3); // out of order (a hand-edited file): copied from now on
+    live.onLabEventStored(3);
     live.flush();
-    QVERIFY(&live.labEvents() != &session->labEvents);
-    QCOMPARE(live.labEventCount(), 3);
-    QCOMPARE(live.labEvents().at(0).attemptId, u"a-0"_s);
-    QCOMPARE(live.labEvents().at(1).attemptId, u"a-1"_s);
-    QCOMPARE(live.labEvents().at(2).attemptId, u"a-3"_s);
+    QCOMPARE(live.labEventCount(), 4);
+    QCOMPARE(live.labEvents().at(3).attemptId, u"a-3"_s);
     QCOMPARE(deltas.last().labEventsBefore, 2);
-    QCOMPARE(deltas.last().labEventsAfter, 3);
-    QCOMPARE(session->labEvents.size(), 4); // the shown session is not changed
+    QCOMPARE(deltas.last().labEventsAfter, 4);
 
-    live.clear(); // shown again from the start, then the live lab reports an event of its own
-    live.showStore(session);
-    live.onLabEventFrom(session->labEvents, 0);
-    QCOMPARE(&live.labEvents(), &session->labEvents);
-    live.onLabEvent(labEvent(LabEvent::Kind::RequestReceived, 50, u"live"_s));
-    QVERIFY(&live.labEvents() != &session->labEvents);
-    QCOMPARE(live.labEventCount(), 2);
-    QCOMPARE(live.labEvents().at(0).attemptId, u"a-0"_s);
-    QCOMPARE(live.labEvents().at(1).attemptId, u"live"_s);
+    live.clear(); // shown again from the start
+    live.show(session, LiveSession::Reveal::ByPlayback);
+    QCOMPARE(live.labEventCount(), 0);
+    live.onLabEventStored(0);
+    QCOMPARE(live.labEventCount(), 1);
 }
 
 void TestLiveSeries::shownSessionsLabTicksFindTheirLanes()
@@ -569,21 +555,18 @@ void TestLiveSeries::shownSessionsLabTicksFindTheirLanes()
     recorded.labEvents.append(labEvent(LabEvent::Kind::RequestReceived, 1, u"nobody"_s));
     const auto session = std::make_shared<const Session>(std::move(recorded));
 
-    const auto ticks = [&](bool inPlace) {
+    const auto ticks = [&](bool opened) {
         LiveSession live;
-        live.showStore(session);
+        // Opened: the run of each event worked out beforehand; as recorded: found by attempt id.
+        live.show(session, opened ? LiveSession::Reveal::ByPlayback : LiveSession::Reveal::AsRecorded);
         for (qsizetype r = 0; r < session->runs.size(); ++r)
             live.onRunStarted(session->runRecord(r, false));
         for (qsizetype row = 0; row < session->attemptCount(); ++row)
             live.onAttemptStored(row);
-        for (qsizetype i = 0; i < session->labEvents.size(); ++i) {
-            if (inPlace)
-                live.onLabEventFrom(session->labEvents, i);
-            else
-                live.onLabEvent(session->labEvents.at(i)); // the live session's own copy: found by id
-        }
+        for (qsizetype i = 0; i < session->labEvents.size(); ++i)
+            live.onLabEventStored(i);
         live.flush();
-        if ((&live.labEvents() == &session->labEvents) != inPlace)
+        if (live.shownLabEventRun(0).has_value() != opened)
             qFatal("not the path meant");
         TimelineModel model;
         model.update(live, wholeSessionDelta(live));

@@ -83,13 +83,12 @@ private Q_SLOTS:
         QVERIFY(window.timeline()->labTickCount() > 0);
         int retries = 0;
         const LiveSession* live = window.controller()->session();
-        // The views read the batch's own store (one copy of every attempt), not a copy of their own.
-        QVERIFY(!live->ownsAttempts());
+        // The views read the batch's own session (one copy of every attempt), not a copy of their own.
+        QVERIFY(live->session());
+        QCOMPARE(live->session()->attemptCount(), live->finishedAttempts());
         QVERIFY(live->attemptBytes() <= qsizetype(sizeof(quint32)) * 2 * live->finishedAttempts() + 64);
-        for (qsizetype i = 0; i < live->finishedAttempts(); ++i) {
-            const AttemptRecord a = live->attempt(i);
-            retries += a.decision && a.decision->verdict == Verdict::Retry ? 1 : 0;
-        }
+        for (qsizetype i = 0; i < live->finishedAttempts(); ++i)
+            retries += live->attempt(i).verdict() == Verdict::Retry ? 1 : 0;
         QTRY_COMPARE(window.delayChart()->pointCount(), retries);
         QVERIFY(window.rateLimitChart()->sampleCount() > 0);
         QVERIFY(window.rateLimitChart()->trackCount() >= 1);

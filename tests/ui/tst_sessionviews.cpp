@@ -80,7 +80,7 @@ private Q_SLOTS:
         live.flush();
         RateLimitSeries expected;
         for (qsizetype i = 0; i < live.finishedAttempts(); ++i)
-            expected.add(live.attempt(i), QDateTime::currentDateTimeUtc());
+            expected.add(live.attemptRecord(i), QDateTime::currentDateTimeUtc());
         QVERIFY(expected.sampleCount() > 0);
         QCOMPARE(view.sampleCount(), int(expected.sampleCount()));
         QTRY_COMPARE(view.trackCount(), int(expected.tracks().size()));
@@ -104,13 +104,13 @@ private Q_SLOTS:
         live.flush();
         QCOMPARE(live.finishedAttempts(), session->attemptCount());
         QCOMPARE(live.finishedAttempts(), qsizetype(208000));
-        QCOMPARE(&live.store(), &session->attempts);
+        QCOMPARE(live.session(), session.get());
         QVERIFY2(live.attemptBytes() <= qsizetype(sizeof(quint32)) * 2 * live.finishedAttempts(),
             qPrintable(QString::number(live.attemptBytes()))); // the row numbers alone
         QCOMPARE(table.rowCount(), 208000);
         const int last = table.rowCount() - 1;
-        QCOMPARE(table.index(last, AttemptsTableModel::Run).data().toInt(), live.packedAttempt(last).runId);
-        QCOMPARE(table.index(last, AttemptsTableModel::Attempt).data().toInt(), live.packedAttempt(last).index);
+        QCOMPARE(table.index(last, AttemptsTableModel::Run).data().toInt(), live.attempt(last).runId());
+        QCOMPARE(table.index(last, AttemptsTableModel::Attempt).data().toInt(), live.attempt(last).index());
         QCOMPARE(table.rowOf(runs, 4), last);
         TimelineModel timeline;
         timeline.update(live, wholeSessionDelta(live));
@@ -139,14 +139,14 @@ private Q_SLOTS:
             QCOMPARE(r.outcome, session->runs.at(live.runIndex(r.runId)).outcome);
         }
         // The attempts are the recorded ones, field for field where the views look.
-        const AttemptRecord shown = live.attempt(0);
+        const AttemptRecord shown = live.attemptRecord(0);
         const AttemptRecord recorded = session->attempt(0, 0);
         QCOMPARE(shown.at.finished, recorded.at.finished);
         QCOMPARE(shown.status, recorded.status);
         QCOMPARE(shown.decision->delay, recorded.decision->delay);
         QCOMPARE(shown.attemptId, recorded.attemptId);
-        QCOMPARE(live.attemptRow(0), qsizetype(session->runs.at(0).rows.at(0))); // the session's own row, not a copy
-        QCOMPARE(&live.store(), &session->attempts);
+        QCOMPARE(live.attempt(0).row(), qsizetype(session->runs.at(0).rows.at(0))); // the session's own row, not a copy
+        QCOMPARE(live.session(), session.get());
     }
 
     void playbackStepsForwardAndBackward()
@@ -257,7 +257,11 @@ private Q_SLOTS:
         SessionFeeder again(session, &live, true);
         QCOMPARE(live.finishedAttempts(), qsizetype(6));
         QCOMPARE(again.playback()->cursor(), again.playback()->eventCount());
-        again.playback()->stepBackward();
+        again.playback()->stepBackward(); // the last run's end: open again, its attempts all shown
+        QCOMPARE(live.finishedAttempts(), qsizetype(6));
+        QCOMPARE(live.runs().outcome(1), FinalKind::None);
+        QCOMPARE(live.runs().outcome(0), session->runs.at(0).outcome);
+        again.playback()->stepBackward(); // its last attempt
         QCOMPARE(live.finishedAttempts(), qsizetype(5));
     }
 
@@ -275,7 +279,9 @@ private Q_SLOTS:
         bar.setSpeedIndex(3); // max
         bar.playPause();
         QCOMPARE(live.finishedAttempts(), qsizetype(4));
-        bar.stepBackward();
+        bar.stepBackward(); // the last run's end
+        QCOMPARE(live.finishedAttempts(), qsizetype(4));
+        bar.stepBackward(); // its last attempt
         QCOMPARE(live.finishedAttempts(), qsizetype(3));
         bar.toStart();
         bar.stepForward();

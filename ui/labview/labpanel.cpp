@@ -140,6 +140,7 @@ LabPanel::LabPanel(RunController* controller, QWidget* parent)
     connect(m_scenarios, &QComboBox::activated, this, &LabPanel::onScenarioPicked);
     connect(m_controller, &RunController::labChanged, this, &LabPanel::refreshState);
     connect(m_controller->session(), &LiveSession::refreshed, this, &LabPanel::onSessionRefreshed);
+    connect(m_controller->lab(), &FaultServer::labEvent, this, &LabPanel::onLabEvent);
     connect(m_controller->session(), &LiveSession::cleared, this, [this] {
         m_log->clear();
         m_recordedRequests = m_recordedOperations = 0;
@@ -294,6 +295,33 @@ void LabPanel::refreshLedger()
     m_duplicatesLabel->setText(QString::number(ledger.attemptsReceivedMoreThanOnce().size()));
 }
 
+QString LabPanel::logLine(const LabEvent& e)
+{
+    const QString at = tr("+%1 ms").arg(e.atMs);
+    switch (e.kind) {
+    case LabEvent::Kind::RequestReceived:
+        return tr("%1 #%2 %3 %4").arg(at).arg(e.requestId).arg(QString::fromLatin1(e.method), e.path);
+    case LabEvent::Kind::ResponseFinished:
+        return e.status ? tr("%1 #%2 → %3 (%4)").arg(at).arg(e.requestId).arg(e.status).arg(e.stepKind)
+                        : tr("%1 #%2 → %3").arg(at).arg(e.requestId).arg(e.stepKind);
+    case LabEvent::Kind::OperationApplied:
+        return tr("%1 #%2 applied %3").arg(at).arg(e.requestId).arg(e.route);
+    default:
+        return QString();
+    }
+}
+
+void LabPanel::onLabEvent(const LabEvent& e)
+{
+    // What nothing records (a client sending while no batch or observation runs) is not part of any session,
+    // and no view draws it: the log says it heard it. While a recording is shown, the log is the recording's.
+    if (m_controller->isRunning() || m_recording)
+        return;
+    if (const QString line = logLine(e); !line.isEmpty())
+        m_log->appendPlainText(line);
+    refreshLedger();
+}
+
 void LabPanel::onSessionRefreshed(const LiveSessionDelta& delta)
 {
     const LabEventStore& events = m_controller->session()->labEvents();
@@ -305,22 +333,7 @@ void LabPanel::onSessionRefreshed(const LiveSessionDelta& delta)
         if (kind != LabEvent::Kind::RequestReceived && kind != LabEvent::Kind::ResponseFinished
             && kind != LabEvent::Kind::OperationApplied)
             continue; // no line: the event is not rebuilt
-        const LabEvent e = events.at(i);
-        const QString at = tr("+%1 ms").arg(e.atMs);
-        switch (e.kind) {
-        case LabEvent::Kind::RequestReceived:
-            lines << tr("%1 #%2 %3 %4").arg(at).arg(e.requestId).arg(QString::fromLatin1(e.method), e.path);
-            break;
-        case LabEvent::Kind::ResponseFinished:
-            lines << (e.status ? tr("%1 #%2 → %3 (%4)").arg(at).arg(e.requestId).arg(e.status).arg(e.stepKind)
-                               : tr("%1 #%2 → %3").arg(at).arg(e.requestId).arg(e.stepKind));
-            break;
-        case LabEvent::Kind::OperationApplied:
-            lines << tr("%1 #%2 applied %3").arg(at).arg(e.requestId).arg(e.route);
-            break;
-        default:
-            break;
-        }
+        lines << logLine(events.at(i));
     }
     if (!lines.isEmpty())
         m_log->appendPlainText(lines.join(u'\n'));

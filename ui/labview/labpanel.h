@@ -8,6 +8,7 @@
 #include <vector>
 
 class LabEventStore;
+struct LabEvent;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -53,6 +54,8 @@ private:
     void refreshLedger();
     void countRecording(qsizetype from, qsizetype to);
     void onSessionRefreshed(const LiveSessionDelta& delta);
+    void onLabEvent(const LabEvent& event); // heard while nothing records it
+    static QString logLine(const LabEvent& event); // empty: the event has no line
     void onScenarioPicked(int index);
     void openScenarioFile();
 

@@ -97,12 +97,12 @@ void TimelineLaneMarks::const_iterator::load()
         m_mark = TimelineMark { .kind = e.kind, .ref = e.ref };
         switch (e.kind) {
         case TimelineMark::Kind::Phase: {
-            m_spans = attemptPhaseSpanArray(session->store().timestamps(session->attemptRow(e.ref)));
+            m_spans = attemptPhaseSpanArray(session->attemptMoments(e.ref));
             if (m_spans.count == 0)
                 continue; // nothing drawn for this attempt (its entry is not added then, but be safe)
             const PhaseSpan& span = m_spans.spans[0];
             m_mark.detail = quint8(span.phase);
-            m_mark.attempt = session->hotAttempt(e.ref).index;
+            m_mark.attempt = session->attempt(e.ref).index();
             m_mark.startMs = span.startMs;
             m_mark.endMs = span.endMs;
             return;
@@ -131,85 +131,28 @@ void TimelineLaneMarks::const_iterator::load()
     m_span = 0;
 }
 
-namespace {
-
-size_t idHash(QByteArrayView id)
-{
-    return size_t(qHash(id));
-}
-
-// The byte kept beside each slot: the hash's top bits, which the slot index (its low bits) does not use.
-quint8 idTag(size_t hash)
-{
-    return quint8(hash >> (8 * sizeof(size_t) - 8));
-}
-
-} // namespace
-
-void TimelineModel::reserveIds(const LiveSession& session, qsizetype ids)
-{
-    // Sized once for what is coming (a shown session's million attempts at once): growing by doubling
-    // re-hashed every id already in, each a read of its attempt's row and text, as often again as inserting.
-    size_t size = std::max<size_t>(1024, m_idSlots.size());
-    while (size_t(ids) * 2 > size)
-        size *= 2;
-    if (size == m_idSlots.size())
-        return;
-    const AttemptStore& store = session.store();
-    std::vector<quint32> table(size, 0u);
-    std::vector<quint8> tags(size, 0u);
-    const size_t mask = size - 1;
-    for (const quint32 slot : m_idSlots) {
-        if (!slot)
-            continue;
-        const size_t hash = idHash(store.strings().view(session.hotAttempt(slot - 1).attemptId));
-        size_t i = hash & mask;
-        while (table[i])
-            i = (i + 1) & mask;
-        table[i] = slot;
-        tags[i] = idTag(hash);
-    }
-    m_idSlots.swap(table);
-    m_idTags.swap(tags);
-}
-
 void TimelineModel::addFinishedIds(const LiveSession& session)
 {
     // Only when an id is looked up (a shown session's lab events mostly know their run already): every
-    // attempt finished since, in order, so a later attempt with the same id is the one found.
+    // attempt finished since, in order, so a later attempt with the same id is the one found. The table is
+    // sized once for what is coming (a shown session's million attempts at once): growing by doubling
+    // re-hashed every id already in, each a read of its attempt's row and text, as often again as inserting.
     const qsizetype finished = session.finishedAttempts();
     if (m_idsAdded >= finished)
         return;
-    reserveIds(session, m_idCount + (finished - m_idsAdded));
+    const auto idOf = [&session](quint32 slot) { return session.attempt(slot - 1).attemptId(); };
+    m_ids.reserve(size_t(m_ids.count() + (finished - m_idsAdded)), idOf);
     for (; m_idsAdded < finished; ++m_idsAdded) {
-        const int lane = session.runIndex(session.hotAttempt(m_idsAdded).runId);
-        if (lane >= 0 && lane < m_lanes.size())
-            addFinishedId(session, m_idsAdded);
+        const StoredAttempt attempt = session.attempt(m_idsAdded);
+        const int lane = session.runIndex(attempt.runId());
+        const QByteArrayView id = attempt.attemptId();
+        if (lane < 0 || lane >= m_lanes.size() || id.isEmpty())
+            continue;
+        m_ids.reserveOneMore(idOf);
+        const size_t hash = KeyedSlots::hash(id);
+        // The same id again: the newer attempt's lane.
+        m_ids.set(m_ids.probe(id, hash, idOf), quint32(m_idsAdded + 1), hash);
     }
-}
-
-void TimelineModel::addFinishedId(const LiveSession& session, qsizetype attempt)
-{
-    const AttemptStore& store = session.store();
-    const QByteArrayView id = store.strings().view(session.hotAttempt(attempt).attemptId);
-    if (id.isEmpty())
-        return;
-    if (size_t(m_idCount + 1) * 2 > m_idSlots.size())
-        reserveIds(session, m_idCount + 1);
-    const size_t mask = m_idSlots.size() - 1;
-    const size_t hash = idHash(id);
-    const quint8 tag = idTag(hash);
-    size_t i = hash & mask;
-    for (; m_idSlots[i]; i = (i + 1) & mask) {
-        // Another id's slot is passed on its tag alone (255 in 256), without reading that attempt's row.
-        if (m_idTags[i] == tag && store.strings().view(session.hotAttempt(m_idSlots[i] - 1).attemptId) == id) {
-            m_idSlots[i] = quint32(attempt + 1); // the same id again: the newer attempt's lane
-            return;
-        }
-    }
-    m_idSlots[i] = quint32(attempt + 1);
-    m_idTags[i] = tag;
-    ++m_idCount;
 }
 
 int TimelineModel::attemptLane(const LiveSession& session, QByteArrayView attemptId) const
@@ -220,19 +163,11 @@ int TimelineModel::attemptLane(const LiveSession& session, QByteArrayView attemp
     if (const auto live = m_liveIdLane.constFind(QByteArray::fromRawData(attemptId.data(), attemptId.size()));
         live != m_liveIdLane.cend())
         return *live;
-    if (m_idSlots.empty())
+    if (m_ids.count() == 0)
         return -1;
-    const AttemptStore& store = session.store();
-    const size_t mask = m_idSlots.size() - 1;
-    const size_t hash = idHash(attemptId);
-    const quint8 tag = idTag(hash);
-    for (size_t i = hash & mask; m_idSlots[i]; i = (i + 1) & mask) {
-        if (m_idTags[i] != tag)
-            continue;
-        const PackedAttemptHot& a = session.hotAttempt(m_idSlots[i] - 1);
-        if (store.strings().view(a.attemptId) == attemptId)
-            return session.runIndex(a.runId);
-    }
+    const auto idOf = [&session](quint32 slot) { return session.attempt(slot - 1).attemptId(); };
+    if (const quint32 found = m_ids.value(m_ids.probe(attemptId, KeyedSlots::hash(attemptId), idOf)))
+        return session.runIndex(session.attempt(found - 1).runId());
     return -1;
 }
 
@@ -252,15 +187,13 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         m_lanes.append(lane);
     }
 
-    // Straight from the packed rows: the moments and the attempt id, no record built per attempt.
+    // Field by field: the run and the moments, no record built per attempt.
     m_session = &session;
-    const AttemptStore& store = session.store();
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < session.finishedAttempts(); ++i) {
-        const PackedAttemptHot& a = session.hotAttempt(i);
-        const int lane = session.runIndex(a.runId);
+        const int lane = session.runIndex(session.attempt(i).runId());
         if (lane < 0 || lane >= m_lanes.size())
             continue;
-        const PhaseSpanArray spans = attemptPhaseSpanArray(store.timestamps(session.attemptRow(i)));
+        const PhaseSpanArray spans = attemptPhaseSpanArray(session.attemptMoments(i));
         if (spans.count == 0)
             continue;
         appendEntry(lane, TimelineMark::Kind::Phase, int(i));
@@ -459,7 +392,7 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
     case TimelineMark::Kind::Phase: {
         if (m.live)
             return m.ref >= 0 && m.ref < m_liveAttempts.size() ? describeAttempt(m_liveAttempts.at(m.ref), m) : QString();
-        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeAttempt(session.attempt(m.ref), m) : QString();
+        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeAttempt(session.attemptRecord(m.ref), m) : QString();
     }
     case TimelineMark::Kind::Wait: {
         if (m.ref < 0 || m.ref >= session.waits().size())

@@ -156,13 +156,9 @@ private:
     // copy of the id here: 8 bytes an attempt, where a pool of the ids cost their bytes and 16 more); an
     // attempt in flight through a small map rebuilt on every update.
     void addFinishedIds(const LiveSession& session); // the attempts finished since the last call, into the id table
-    void addFinishedId(const LiveSession& session, qsizetype attempt);
-    void reserveIds(const LiveSession& session, qsizetype ids); // room for IDS ids at most half full
     int attemptLane(const LiveSession& session, QByteArrayView attemptId) const;
-    std::vector<quint32> m_idSlots; // open addressing: a finished attempt's index + 1, 0 free
+    KeyedSlots m_ids; // attempt ids: a finished attempt's index + 1
     qsizetype m_idsAdded = 0; // the finished attempts [0, m_idsAdded) are in the id table
-    std::vector<quint8> m_idTags; // beside each slot, 8 bits of its id's hash: most other ids fail on it
-    qsizetype m_idCount = 0;
     QHash<QByteArray, int> m_liveIdLane; // the ids of the attempts in flight → lane
     QList<QPair<int, int>> m_pendingLab; // (labEvents index, updates waited)
     double m_startMs = 0;

@@ -62,15 +62,15 @@ const AttemptRecord* AttemptsTableModel::attemptAt(int row) const
     CachedRow& slot = m_cache[m_nextSlot];
     m_nextSlot = (m_nextSlot + 1) % kCachedRows;
     slot.row = row;
-    slot.record = m_session->attempt(row);
+    slot.record = m_session->attemptRecord(row);
     return &slot.record;
 }
 
 int AttemptsTableModel::rowOf(int runId, int index) const
 {
     for (int row = 0; row < m_rows && row < m_session->finishedAttempts(); ++row) {
-        const PackedAttemptHot& p = m_session->hotAttempt(row);
-        if (p.runId == runId && p.index == index)
+        const StoredAttempt a = m_session->attempt(row);
+        if (a.runId() == runId && a.index() == index)
             return row;
     }
     return -1;
@@ -145,28 +145,26 @@ QVariant AttemptsTableModel::sortValue(const AttemptRecord& a, int column) const
     }
 }
 
-// The same values as sortValue(), for the columns the packed row holds as numbers.
-QVariant AttemptsTableModel::packedSortValue(int row, int column) const
+// The same values as sortValue(), for the columns read as numbers without rebuilding the record.
+QVariant AttemptsTableModel::fieldSortValue(int row, int column) const
 {
     if (row < 0 || row >= m_rows || row >= m_session->finishedAttempts())
         return {};
-    const PackedAttemptHot& p = m_session->hotAttempt(row);
-    const auto ms = [](qint64 ns) { return double(ns) / 1e6; };
+    const StoredAttempt a = m_session->attempt(row);
+    const auto ms = [](MonoTime t) { return double(t.count()) / 1e6; };
     switch (column) {
     case Run:
-        return p.runId;
+        return a.runId();
     case Attempt:
-        return p.index;
+        return a.index();
     case Start:
-        return p.at[PackedAttempt::Started] == PackedAttempt::kUnset ? -1.0 : ms(p.at[PackedAttempt::Started]);
+        return a.started() ? ms(*a.started()) : -1.0;
     case Duration:
-        if (p.at[PackedAttempt::Started] == PackedAttempt::kUnset || p.at[PackedAttempt::Finished] == PackedAttempt::kUnset)
-            return -1.0;
-        return ms(p.at[PackedAttempt::Finished] - p.at[PackedAttempt::Started]);
+        return a.duration() ? ms(*a.duration()) : -1.0;
     case Result:
-        return p.status >= 0 ? int(p.status) : 1000 + (p.error >= 0 ? int(p.error) : 99);
+        return a.status() ? *a.status() : 1000 + (a.error() ? int(*a.error()) : 99);
     case Wait:
-        return p.verdict == qint8(Verdict::Retry) && p.delayMs != PackedAttempt::kUnset ? qint64(p.delayMs) : qint64(-1);
+        return a.verdict() == Verdict::Retry && a.delay() ? qint64(a.delay()->count()) : qint64(-1);
     default:
         return {};
     }
@@ -177,7 +175,7 @@ QVariant AttemptsTableModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     if (role == SortRole) {
-        if (QVariant v = packedSortValue(index.row(), index.column()); v.isValid())
+        if (QVariant v = fieldSortValue(index.row(), index.column()); v.isValid())
             return v;
     }
     const AttemptRecord* a = attemptAt(index.row());

@@ -44,7 +44,7 @@ private:
     void onCleared();
     QVariant display(const AttemptRecord& a, int column) const;
     QVariant sortValue(const AttemptRecord& a, int column) const;
-    QVariant packedSortValue(int row, int column) const; // invalid: the column needs the record
+    QVariant fieldSortValue(int row, int column) const; // invalid: the column needs the record
 
     struct CachedRow
     {

@@ -3,13 +3,13 @@
 
 #include "editors/labroutes.h"
 #include "livesession.h"
-#include "run/liveobservation.h"
 
 #include "engine/clock.h"
 #include "engine/retryengine.h"
 #include "http/targeturl.h"
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
+#include "observe/observation.h"
 #include "session/batch.h"
 #include "session/format/sessionfile.h"
 #include "session/sessionrecorder.h"
@@ -33,7 +33,6 @@ RunController::RunController(const Clock& clock, Scheduler& scheduler, QObject* 
 {
     m_savePool.setMaxThreadCount(1);
     RetryEngine::registerMetaTypes();
-    connect(m_lab, &FaultServer::labEvent, m_session, &LiveSession::onLabEvent);
     connect(m_lab, &FaultServer::labEvent, this, [this](const LabEvent& e) {
         if (m_running && e.kind == LabEvent::Kind::ResponseFinished && e.stepKind == QLatin1String("no-route"))
             ++m_noRoute;
@@ -166,19 +165,18 @@ bool RunController::run(const RunPlan& plan)
     if (isLabEnabled())
         m_batch->useLab(m_lab, m_lab->scenario().source);
 
-    m_session->clear(); // also what resetting the lab reported
     startRecording();
-    // The views read the batch's own store: each finished attempt is a row the recorder appended.
-    m_session->followStore(&m_batch->session().attempts);
+    // The views read the batch's session as its recorder writes it: each finished attempt a row it appended,
+    // each of the lab's events one it kept (it listens to the lab from useLab()).
+    m_session->clear();
+    m_session->show(m_batch->sharedSession(), LiveSession::Reveal::AsRecorded);
     connect(m_batch.get(), &Batch::attemptStored, m_session, &LiveSession::onAttemptStored);
-    // And the lab's events as the recorder keeps them (it listens to the lab from useLab()), not a copy.
-    if (isLabEnabled())
-        m_session->followLabEvents(&m_batch->session().labEvents);
+    connect(m_batch.get(), &Batch::labEventStored, m_session, &LiveSession::onLabEventStored);
     RetryEngine* engine = &m_batch->engine();
     connect(engine, &RetryEngine::runStarted, m_session, &LiveSession::onRunStarted);
     connect(engine, &RetryEngine::attemptStarted, m_session, &LiveSession::onAttemptStarted);
     connect(engine, &RetryEngine::attemptPhase, m_session, &LiveSession::onAttemptPhase);
-    connect(engine, &RetryEngine::waitScheduled, m_session, &LiveSession::onWaitScheduled);
+    connect(engine, &RetryEngine::waitScheduled, m_session, &LiveSession::onWaitScheduled); // throttle holds
     connect(engine, &RetryEngine::runFinished, m_session, &LiveSession::onRunFinished);
     connect(engine, &RetryEngine::runFinished, this, &RunController::onRunFinished);
     connect(m_batch.get(), &Batch::idle, this, &RunController::onIdle);
@@ -213,7 +211,7 @@ bool RunController::observe()
     if (m_resetLabBeforeRun)
         resetLab();
     m_session->clear();
-    m_observation = std::make_unique<LiveObservation>(m_clock, m_lab, m_session);
+    m_observation = std::make_unique<Observation>(m_clock, m_lab);
     m_observationPath.clear();
     if (!m_recordingDir.isEmpty() && QDir().mkpath(m_recordingDir)) {
         const QString path = QDir(m_recordingDir).filePath(
@@ -224,9 +222,15 @@ bool RunController::observe()
         else
             fail(tr("The observation is not recorded: %1").arg(error));
     }
-    connect(m_observation.get(), &LiveObservation::observed, this, [this] {
+    // The views follow the observation's session (the journalled one) as it records, as a batch's.
+    m_session->show(m_observation->session(), LiveSession::Reveal::AsRecorded);
+    connect(m_observation.get(), &Observation::runStarted, m_session, &LiveSession::onRunStarted);
+    connect(m_observation.get(), &Observation::attemptStored, m_session, &LiveSession::onAttemptStored);
+    connect(m_observation.get(), &Observation::runFinished, m_session, &LiveSession::onRunFinished);
+    connect(m_observation.get(), &Observation::labEventStored, m_session, &LiveSession::onLabEventStored);
+    connect(m_observation.get(), &Observation::attemptStored, this, [this] {
         m_submitted = m_finished = m_observation->runs();
-        m_attempts = m_observation->attempts();
+        m_attempts = int(m_observation->attempts());
         emit statusChanged(statusText());
     });
     m_error.clear();
@@ -240,10 +244,12 @@ bool RunController::observe()
 
 void RunController::finishObserving()
 {
-    std::unique_ptr<ObservationRecorder> taken = m_observation->finish();
+    m_observation->finish(); // every run final in the views
+    m_session->flush();
+    std::unique_ptr<ObservationRecorder> taken = m_observation->takeRecorder();
     m_observation.reset();
     m_running = false;
-    auto session = std::make_shared<const Session>(taken->session());
+    const std::shared_ptr<const Session> session = taken->sharedSession(); // the one the views show
     m_succeeded = int(std::count_if(session->runs.cbegin(), session->runs.cend(),
         [&](const SessionRun& r) { return r.outcome == FinalKind::Success; }));
     if (!m_observationPath.isEmpty()) {
@@ -314,7 +320,8 @@ QString RunController::statusText() const
     if (m_observation) {
         return tr("Observing: clients sending to %1 are watched; %n logical request(s) so far, %2 attempts (%3 retries)",
             nullptr, m_observation->runs())
-            .arg(m_lab->url().toString(), QString::number(m_observation->attempts()), QString::number(m_observation->retries()));
+            .arg(m_lab->url().toString(), QString::number(m_observation->attempts()),
+                QString::number(m_observation->attempts() - m_observation->runs()));
     }
     if (m_running) {
         const QString running = tr("Running: %1 of %2 runs finished, %3 attempts so far")
@@ -362,9 +369,9 @@ void RunController::finishRecording()
     if (!m_recording || !m_batch)
         return;
     m_recording = false;
-    // The lab's last events (the final answer's ledger entry) are in; the session is moved, not copied.
-    auto session = std::make_shared<const Session>(m_batch->takeSession());
-    m_session->storeMovedTo(session); // the rows the views read, now in the taken session
+    // The lab's last events (the final answer's ledger entry) are in; nothing is written to the session from
+    // now on, so it is saved on another thread while the views go on showing it.
+    const std::shared_ptr<const Session> session = m_batch->finishSession();
     std::unique_ptr<SessionRecorder> taken = m_batch->takeRecorder();
     const QString path = taken->sessionPath();
     SessionRecorder* recorder = taken.release();

@@ -21,7 +21,7 @@ class Scheduler;
 class Session;
 class SessionRecorder;
 class FaultServer;
-class LiveObservation;
+class Observation;
 class LiveSession;
 struct FaultScenario;
 struct RunSummary;
@@ -112,7 +112,7 @@ private:
     const Clock& m_clock;
     Scheduler& m_scheduler;
     std::unique_ptr<Batch> m_batch;
-    std::unique_ptr<LiveObservation> m_observation;
+    std::unique_ptr<Observation> m_observation;
     QString m_observationPath;
     QString m_recordingDir;
     QThreadPool m_savePool;

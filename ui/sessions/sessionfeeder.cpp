@@ -3,6 +3,7 @@
 
 #include "livesession.h"
 
+#include "session/attemptwaits.h"
 #include "session/sessionplayback.h"
 
 SessionFeeder::SessionFeeder(std::shared_ptr<const Session> session, LiveSession* live, bool alreadyShown, QObject* parent)
@@ -32,7 +33,7 @@ SessionFeeder::SessionFeeder(std::shared_ptr<const Session> session, LiveSession
         m_silent = false;
     } else {
         m_live->clear(); // from now on the views show this session
-        m_live->showStore(m_session);
+        m_live->show(m_session, LiveSession::Reveal::ByPlayback);
     }
 }
 
@@ -55,10 +56,26 @@ void SessionFeeder::rebuild()
 {
     m_needsRebuild = false;
     m_live->clear();
-    m_live->showStore(m_session);
+    m_live->show(m_session, LiveSession::Reveal::ByPlayback);
     m_finishedPerRun.assign(size_t(m_session->runs.size()), -1);
     for (qsizetype i = 0; i < m_playback->cursor(); ++i)
         apply(i);
+}
+
+void SessionFeeder::startRun(qsizetype runIndex)
+{
+    if (m_finishedPerRun[size_t(runIndex)] >= 0)
+        return;
+    m_finishedPerRun[size_t(runIndex)] = 0;
+    // Started: what was known then. The outcome, end and totals come with its last attempt.
+    RunRecord started = m_session->runRecord(runIndex, false);
+    started.outcome = FinalKind::None;
+    started.finishedAt.reset();
+    started.reason.clear();
+    started.serverAskedFor.reset();
+    started.totalWait = Millis(0);
+    started.attemptCount = 0;
+    m_live->onRunStarted(started);
 }
 
 void SessionFeeder::apply(qsizetype eventIndex)
@@ -66,51 +83,46 @@ void SessionFeeder::apply(qsizetype eventIndex)
     const PlaybackEvent& e = m_playback->event(eventIndex);
     const Session& s = *m_session;
     if (e.kind == PlaybackEvent::Kind::Lab) {
-        m_live->onLabEventFrom(s.labEvents, e.labIndex());
+        m_live->onLabEventStored(e.labIndex());
         return;
     }
-    const PackedAttemptHot& p = s.attempts.hot(e.row());
+    if (e.kind == PlaybackEvent::Kind::RunFinished) {
+        // Final now (a run that never started is shown with its end, as the engine reports one cancelled
+        // while queued); the feeder's record of it no longer matters.
+        m_finishedPerRun[e.index] = std::max(m_finishedPerRun[e.index], 0);
+        m_live->onRunFinished(m_session->runRecord(qsizetype(e.index), false));
+        return;
+    }
+    const StoredAttempt p(s.attempts, e.row());
     // Events come a run's attempts after another: the run of the last one is looked up again most often.
-    if (m_lastRunIndex < 0 || p.runId != m_lastRunId) {
-        m_lastRunId = p.runId;
-        m_lastRunIndex = s.runIndex(p.runId);
+    if (m_lastRunIndex < 0 || p.runId() != m_lastRunId) {
+        m_lastRunId = p.runId();
+        m_lastRunIndex = s.runIndex(p.runId());
     }
     const qsizetype runIndex = m_lastRunIndex;
     if (runIndex < 0)
         return;
     switch (e.kind) {
     case PlaybackEvent::Kind::AttemptStarted: {
-        if (m_finishedPerRun[size_t(runIndex)] < 0) {
-            m_finishedPerRun[size_t(runIndex)] = 0;
-            // Started: what was known then. The outcome, end and totals come with its last attempt.
-            RunRecord started = s.runRecord(runIndex, false);
-            started.outcome = FinalKind::None;
-            started.finishedAt.reset();
-            started.reason.clear();
-            started.serverAskedFor.reset();
-            started.totalWait = Millis(0);
-            started.attemptCount = 0;
-            m_live->onRunStarted(started);
-        }
+        startRun(runIndex);
         // An attempt that finishes within this same move (opening a file shows every attempt at once) is
         // never drawn in flight: it is shown when its finish is reached, with no record built for it here.
-        const qint64 end = p.at[PackedAttempt::Finished];
-        if (end != PackedAttempt::kUnset && end >= e.atNs && end <= m_playback->reachingNs())
+        const std::optional<MonoTime> end = p.finished();
+        if (end && end->count() >= e.atNs && end->count() <= m_playback->reachingNs())
             break;
-        // In flight: only the moments reached when it was handed to the transport (read from the packed
-        // row: no whole record is built for an attempt about to finish).
-        const AttemptTimestamps at = s.attempts.timestamps(e.row());
+        // In flight: only the moments reached when it was handed to the transport (read field by field: no
+        // whole record is built for an attempt about to finish).
         AttemptRecord started;
-        started.runId = p.runId;
-        started.index = p.index;
-        started.method = s.attempts.strings().string(p.method);
-        if (p.url != m_urlId || m_url.isEmpty()) { // a run's attempts share their URL: parsed once a run
-            m_urlId = p.url;
-            m_url = QUrl::fromEncoded(s.attempts.strings().view(p.url).toByteArray());
+        started.runId = p.runId();
+        started.index = p.index();
+        started.method = QString::fromUtf8(p.method());
+        if (p.urlId() != m_urlId || m_url.isEmpty()) { // a run's attempts share their URL: parsed once a run
+            m_urlId = p.urlId();
+            m_url = QUrl::fromEncoded(p.url().toByteArray());
         }
         started.url = m_url;
-        started.at.scheduled = at.scheduled;
-        started.at.started = at.started;
+        started.at.scheduled = p.scheduled();
+        started.at.started = p.started();
         started.phaseReached = AttemptPhase::Started;
         m_live->onAttemptStarted(started);
         break;
@@ -120,18 +132,21 @@ void SessionFeeder::apply(qsizetype eventIndex)
         if (finished < 0)
             return; // not started in the views
         m_live->onAttemptStored(e.row());
+        // A run with no end recorded is final with its last attempt (else at its end: RunFinished).
         const SessionRun& run = s.runs.at(runIndex);
-        if (++finished == run.rows.size() && run.outcome != FinalKind::None)
+        if (++finished == run.rows.size() && run.outcome != FinalKind::None && run.finishedNs == PackedAttempt::kUnset)
             m_live->onRunFinished(s.runRecord(runIndex, false));
         break;
     }
-    case PlaybackEvent::Kind::WaitStarted: {
-        if (m_finishedPerRun[size_t(runIndex)] < 0)
-            return;
-        m_live->onWaitAfter(s.attempts, e.row(), e.atNs); // its decision read from the row, no record built
+    case PlaybackEvent::Kind::ThrottleHold: {
+        // Before its attempt starts (and its run, when it is the first): shown from when it began, as live.
+        startRun(runIndex);
+        if (const std::optional<WaitInfo> hold = AttemptWaits::throttleHold(s.attempts, e.row()))
+            m_live->onWaitScheduled(*hold);
         break;
     }
     case PlaybackEvent::Kind::Lab:
+    case PlaybackEvent::Kind::RunFinished:
         break;
     }
 }

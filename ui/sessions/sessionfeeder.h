@@ -6,8 +6,8 @@
 // a SessionPlayback reaches them (playback at 1×, 10×, …), each fact only once its moment is reached (a
 // run's outcome with its last attempt, not when it starts), and the playhead is the LiveSession's clock.
 // Going back in time rebuilds the views from the start up to the playback cursor, in one batch.
-// Finished attempts reach the views as rows of the session's own store (LiveSession::showStore()): nothing
-// is copied, so a session of any size is shown whole.
+// Finished attempts reach the views as rows of the session's own store (LiveSession::show()): nothing is
+// copied, so a session of any size is shown whole.
 
 #include "session/playbackevent.h"
 #include "session/session.h"
@@ -38,6 +38,7 @@ public:
 
 private:
     void apply(qsizetype eventIndex);
+    void startRun(qsizetype runIndex); // shown as started, once
     void rebuild();
 
     std::shared_ptr<const Session> m_session;

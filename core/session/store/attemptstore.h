@@ -38,6 +38,12 @@ public:
         return m_chunks[s.chunk][s.offset];
     }
 
+    // The cold part of the attempt whose hot part is HOT (every fact unset when it has none).
+    PackedAttemptCold cold(const PackedAttemptHot& hot) const
+    {
+        return hot.coldRow ? m_cold[qsizetype(hot.coldRow) - 1] : PackedAttemptCold();
+    }
+
     qsizetype append(const AttemptRecord& record); // returns the row
     qsizetype append(const PackedAttempt& attempt); // texts already interned in strings()
     // Every row of OTHER after this store's, in order, with its texts and header blocks: what reading a

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/store/waitstore.h"
 
+#include "session/attemptwaits.h"
+
 void WaitStore::append(const WaitInfo& w)
 {
     const RetryDecision& d = w.decision;
@@ -24,21 +26,28 @@ void WaitStore::append(const WaitInfo& w)
     p.finalKind = quint8(d.finalKind);
     p.source = quint8(d.source);
     p.flags = quint8((d.throttling ? kThrottling : 0) | (d.effects.throttlingFailure ? kThrottlingFailure : 0)
-        | (d.effects.success ? kSuccess : 0) | (d.redirectTo ? kRedirect : 0));
+        | (d.effects.success ? kSuccess : 0) | (d.redirectTo ? kRedirect : 0) | (w.throttleHold ? kThrottleHold : 0));
     m_rows.append(p);
 }
 
-bool WaitStore::appendAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs)
+bool WaitStore::appendFor(const AttemptStore& attempts, qsizetype row)
 {
+    if (const PackedAttemptHot& h = attempts.hot(row); h.verdict != qint8(Verdict::Retry) && !h.observed)
+        return false; // most attempts: read no further than the hot part
     const PackedAttempt a = attempts.packed(row);
-    if (a.verdict < 0)
+    if (!AttemptWaits::hasDrawnWait(a))
         return false;
-    // As AttemptStore::decisionOf rebuilds the decision: no effects and no redirect are kept in a row.
+    if (a.verdict < 0) { // a client's wait before its attempt: built by the rule itself
+        append(*AttemptWaits::drawnWait(attempts, row));
+        return true;
+    }
+    // As AttemptWaits::drawnWait builds it (the decision as AttemptStore::decisionOf rebuilds it: no effects
+    // and no redirect are kept in a row), from the attempt's end.
     const StringPool& texts = attempts.strings();
     Packed p;
     p.delayMs = a.delayMs == PackedAttempt::kUnset ? 0 : a.delayMs;
-    p.scheduledNs = scheduledNs;
-    p.dueNs = scheduledNs + p.delayMs * 1000000;
+    p.scheduledNs = a.at[PackedAttempt::Finished];
+    p.dueNs = p.scheduledNs + p.delayMs * 1000000;
     p.ceilingMs = a.ceilingMs;
     p.delayLowMs = a.delayLowMs;
     p.delayHighMs = a.delayHighMs;
@@ -67,6 +76,7 @@ WaitInfo WaitStore::at(qsizetype i) const
     w.nextIndex = p.nextIndex;
     w.scheduledAt = MonoTime(p.scheduledNs);
     w.dueAt = MonoTime(p.dueNs);
+    w.throttleHold = (p.flags & kThrottleHold) != 0;
     RetryDecision& d = w.decision;
     d.verdict = Verdict(p.verdict);
     d.finalKind = FinalKind(p.finalKind);

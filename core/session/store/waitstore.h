@@ -18,10 +18,11 @@ public:
     bool isEmpty() const { return m_rows.isEmpty(); }
 
     void append(const WaitInfo& wait);
-    // The wait after attempt ROW of ATTEMPTS, begun at SCHEDULEDNS: what append() keeps of the WaitInfo
-    // built from that attempt's decision, read straight from its packed row (no texts built on the way).
-    // False, and nothing kept, for an attempt without a decision.
-    bool appendAfter(const AttemptStore& attempts, qsizetype row, qint64 scheduledNs);
+    // The wait attempt ROW of ATTEMPTS says was taken around it (AttemptWaits::drawnWait): what append()
+    // keeps of that WaitInfo. An engine's decided wait is read straight from the packed row (no texts built
+    // on the way: a million-attempt session has most of a million of them). False, and nothing kept, for an
+    // attempt that implies no wait.
+    bool appendFor(const AttemptStore& attempts, qsizetype row);
     WaitInfo at(qsizetype i) const;
 
     int runId(qsizetype i) const { return m_rows[i].runId; }
@@ -58,12 +59,13 @@ private:
         quint8 verdict;
         quint8 finalKind;
         quint8 source;
-        quint8 flags; // kThrottling, kThrottlingFailure, kSuccess, kRedirect
+        quint8 flags; // kThrottling, kThrottlingFailure, kSuccess, kRedirect, kThrottleHold
     };
     static constexpr quint8 kThrottling = 1;
     static constexpr quint8 kThrottlingFailure = 2;
     static constexpr quint8 kSuccess = 4;
     static constexpr quint8 kRedirect = 8;
+    static constexpr quint8 kThrottleHold = 16;
 
     ChunkedRows<Packed, 1024> m_rows; // 96 KiB a chunk
     StringPool m_strings;

@@ -95,11 +95,25 @@ private Q_SLOTS:
         {
             ObservationRecorder recorder(clock);
             QVERIFY2(recorder.journalTo(path, &error), qPrintable(error));
-            int attempts = 0;
-            connect(&recorder, &ObservationRecorder::attemptObserved, this, [&] { ++attempts; });
+            // What a batch says, for views that follow the session: each run's facts so far (still open) before
+            // each of its attempts, the attempt as the row it was stored at, the runs' final facts at finish().
+            QList<qsizetype> rows;
+            QList<FinalKind> open;
+            int finished = 0;
+            connect(&recorder, &ObservationRecorder::attemptStored, this, [&](qsizetype row) { rows << row; });
+            connect(&recorder, &ObservationRecorder::runStarted, this, [&](const RunSummary& r) {
+                QCOMPARE(recorder.session().attemptCount(), qsizetype(rows.size())); // before its attempt
+                open << r.outcome;
+            });
+            connect(&recorder, &ObservationRecorder::runFinished, this, [&](const RunSummary& r) {
+                QVERIFY(r.outcome != FinalKind::None);
+                ++finished;
+            });
             for (const LabExchange& e : traffic())
                 recorder.addExchange(e);
-            QCOMPARE(attempts, 4);
+            QCOMPARE(rows, (QList<qsizetype> { 0, 1, 2, 3 }));
+            QCOMPARE(open, QList<FinalKind>(4, FinalKind::None));
+            QCOMPARE(finished, 0);
             checkObserved(recorder.session());
             // Killed here: the journal is all there is.
             SessionJournal::Info info;
@@ -110,6 +124,7 @@ private Q_SLOTS:
             QVERIFY(recovered->runRecord(0).observed);
             QCOMPARE(recovered->runRecord(1).observed->rule, u"fingerprint"_s);
             QVERIFY2(recorder.save(&error), qPrintable(error));
+            QCOMPARE(finished, int(recorder.session().runs.size()));
         }
         QVERIFY(!QFile::exists(SessionJournal::pathFor(path)));
         const std::unique_ptr<Session> saved = SessionFile::open(path, {}, &error);

@@ -4,6 +4,7 @@
 // accessors agree with at(), iteration yields every wait in order across chunks, and a wait costs well
 // under the WaitInfo list it replaces.
 
+#include "session/attemptwaits.h"
 #include "session/store/waitstore.h"
 #include "sessiontestdata.h"
 
@@ -140,9 +141,9 @@ void TestWaitStore::smallerThanTheList()
     QVERIFY(perWait < double(sizeof(WaitInfo)) / 1.5);
 }
 
-// A shown session's waits are taken straight from the attempt before them: the same wait as the one
-// append() keeps of a WaitInfo built from that attempt's decision (what playback built before), for a
-// retry after an answer's Retry-After and after a backoff, and nothing for a cancelled attempt.
+// The waits the views keep are read straight from the attempts' rows (appendFor): the same wait as the one
+// append() keeps of the WaitInfo the rule builds (AttemptWaits::drawnWait), for a retry after an answer's
+// Retry-After and after a backoff, and nothing for a cancelled attempt or a final one.
 void TestWaitStore::appendedAfterAnAttempt()
 {
     AttemptStore attempts;
@@ -159,21 +160,19 @@ void TestWaitStore::appendedAfterAnAttempt()
     WaitStore fromRows;
     WaitStore fromInfo;
     for (qsizetype row = 0; row < attempts.size(); ++row) {
-        const qint64 at = 1000000000 + row * 7;
+        const std::optional<WaitInfo> w = AttemptWaits::drawnWait(attempts, row);
+        QCOMPARE(fromRows.appendFor(attempts, row), bool(w));
         const std::optional<RetryDecision> d = attempts.decision(row);
-        QCOMPARE(fromRows.appendAfter(attempts, row, at), bool(d));
-        if (!d)
+        QCOMPARE(bool(w), d && d->verdict == Verdict::Retry);
+        if (!w)
             continue;
-        const PackedAttemptHot& p = attempts.hot(row);
-        WaitInfo w;
-        w.runId = p.runId;
-        w.nextIndex = p.index + 1;
-        w.scheduledAt = MonoTime(at);
-        w.dueAt = MonoTime(at + d->delay.count() * 1000000);
-        w.decision = *d;
-        fromInfo.append(w);
+        const AttemptTimestamps at = attempts.timestamps(row);
+        QCOMPARE(w->scheduledAt, *at.finished); // from the attempt's end
+        QCOMPARE(w->dueAt, *at.finished + d->delay);
+        QCOMPARE(w->nextIndex, attempts.hot(row).index + 1);
+        fromInfo.append(*w);
     }
-    QCOMPARE(fromRows.size(), 11);
+    QCOMPARE(fromRows.size(), 8); // three retries in each of runs 1 and 2, two in run 3 (its second cancelled)
     QCOMPARE(fromRows.size(), fromInfo.size());
     for (qsizetype i = 0; i < fromRows.size(); ++i) {
         const WaitInfo got = fromRows.at(i);
@@ -198,8 +197,10 @@ void TestWaitStore::appendedAfterAnAttempt()
         QCOMPARE(got.decision.redirectTo, want.decision.redirectTo);
         QVERIFY(got.decision.effects == want.decision.effects);
     }
-    QCOMPARE(fromRows.at(5).decision.hintHeader, u"retry-after-ms"_s);
-    QVERIFY(fromRows.at(5).decision.throttling);
+    QCOMPARE(fromRows.at(4).runId, 2); // attempt 5 of the loop: run 2's second attempt, retried
+    QCOMPARE(fromRows.at(4).nextIndex, 3);
+    QCOMPARE(fromRows.at(4).decision.hintHeader, u"retry-after-ms"_s);
+    QVERIFY(fromRows.at(4).decision.throttling);
 }
 
 QTEST_GUILESS_MAIN(TestWaitStore)
