@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A reopened recording shows what the live one showed (issue 27 §2): every view's data — the timeline's
+// lanes and marks (attempts, waits, outcomes, lab ticks), the delay and rate-limit charts' points, the
+// summary, the attempts table, the lab's events — built live as the window builds it, then from the saved
+// file opened again as the window opens it (SessionFile::open, SessionFeeder), and compared line by line.
+// Once for an engine batch against the lab, once for Debian's curl observed through the lab:
+//   curl --retry 3 against 503 + Retry-After: 1 twice, then 200; and a second curl after it.
+// Live, the timeline draws every attempt and both Retry-After waits; the reopened file must too.
+#include "livesession.h"
+#include "run/runcontroller.h"
+#include "sessions/sessionfeeder.h"
+
+#include "lab/faultserver.h"
+#include "lab/scenarioloader.h"
+#include "policy/presetcatalog.h"
+#include "session/format/sessionfile.h"
+
+#include "testtime.h"
+#include "viewsdata.h"
+
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// seed-free and in order: /retry answers 503 with Retry-After: 1 twice, then 200 for good.
+FaultScenario retryTwice()
+{
+    const QByteArray json = R"({"format": 1, "name": "retry-twice", "description": "503 + Retry-After: 1 twice, then 200",
+        "routes": [{"name": "retry", "method": ["GET", "POST"], "path": "/retry", "steps": [
+            {"kind": "respond", "status": 503, "retry_after": 1, "repeat": 2, "json": {"error": "unavailable"}},
+            {"kind": "respond", "status": 200, "json": {"ok": true}}]}]})";
+    const ScenarioLoader::Result loaded = ScenarioLoader::fromObject(QJsonDocument::fromJson(json).object());
+    if (!loaded.ok())
+        qFatal("the test's scenario does not load: %s", qPrintable(loaded.problemText()));
+    return *loaded.scenario;
+}
+
+// The views of the file at PATH opened again, as the window opens it: read, then fed whole.
+QStringList reopened(const QString& path)
+{
+    QString error;
+    std::shared_ptr<const Session> session = SessionFile::open(path, {}, &error);
+    if (!session)
+        qFatal("cannot open %s: %s", qPrintable(path), qPrintable(error));
+    LiveSession live;
+    live.setRefreshInterval(0);
+    ViewsData views(&live);
+    SessionFeeder feeder(session, &live);
+    feeder.showAll();
+    live.flush();
+    return views.lines();
+}
+
+QString difference(const QStringList& live, const QStringList& opened)
+{
+    for (qsizetype i = 0; i < std::max(live.size(), opened.size()); ++i) {
+        const QString a = live.value(i, u"(nothing)"_s);
+        const QString b = opened.value(i, u"(nothing)"_s);
+        if (a != b)
+            return u"line %1\n  live:     %2\n  reopened: %3"_s.arg(i).arg(a, b);
+    }
+    return QString();
+}
+
+int count(const QStringList& lines, const QString& prefix)
+{
+    return int(std::count_if(lines.cbegin(), lines.cend(), [&](const QString& l) { return l.startsWith(prefix); }));
+}
+
+} // namespace
+
+class TestReopenedViews : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void observedCurlReopened()
+    {
+        if (QStandardPaths::findExecutable(u"curl"_s).isEmpty())
+            QFAIL("curl is not installed: run packaging/install-deps.sh");
+        RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
+        controller.setRecordingDirectory(m_dir.filePath(u"observed"_s));
+        controller.session()->setRefreshInterval(0);
+        ViewsData live(controller.session());
+        QVERIFY(controller.startLab(u"flaky-api"_s));
+        controller.applyScenario(retryTwice());
+        QSignalSpy recorded(&controller, &RunController::batchRecorded);
+        QVERIFY(controller.observe());
+
+        const QString url = controller.lab()->url().resolved(QUrl(u"/retry"_s)).toString();
+        for (int client = 0; client < 2; ++client) {
+            QProcess curl;
+            // Into a file: curl truncates its output before a retry, which /dev/null refuses (exit 23).
+            curl.start(u"curl"_s, { u"-sS"_s, u"--retry"_s, u"3"_s, u"-o"_s, m_dir.filePath(u"answer"_s), url });
+            QVERIFY(curl.waitForStarted());
+            // The event loop runs the lab while curl waits (Retry-After: 1, twice): wait for it there.
+            QTRY_VERIFY_WITH_TIMEOUT(curl.state() == QProcess::NotRunning, 20000);
+            QVERIFY2(curl.exitCode() == 0, curl.readAllStandardError().constData());
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(controller.attempts(), 4, 5000);
+        controller.stop();
+        QCOMPARE(recorded.count(), 1);
+        const QString path = recorded.first().at(1).toString();
+        QVERIFY(controller.waitForRecordings(30000));
+        controller.session()->flush();
+
+        const QStringList shown = live.lines();
+        QCOMPARE(count(shown, u"table: "_s), 4);
+        QCOMPARE(live.timeline().laneCount(), 2);
+        QCOMPARE(live.timeline().waitCount(), 2); // curl's two waits, drawn as Retry-After
+        QCOMPARE(live.delays().serverPoints().size(), 2);
+        const QStringList opened = reopened(path);
+        const QString diff = difference(shown, opened);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff + u"\n\nlive:\n"_s + shown.join(u'\n')));
+    }
+
+    void batchReopened()
+    {
+        RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
+        controller.setRecordingDirectory(m_dir.filePath(u"batch"_s));
+        controller.session()->setRefreshInterval(0);
+        ViewsData live(controller.session());
+        QVERIFY(controller.startLab(u"flaky-api"_s));
+        controller.applyScenario(retryTwice());
+        QSignalSpy recorded(&controller, &RunController::batchRecorded);
+        RunPlan plan;
+        plan.request.method = u"GET"_s;
+        plan.labPath = u"/retry"_s;
+        // An RFC 9110 client: GET is retried after a 503, after its Retry-After.
+        const PolicyParseResult preset = PresetCatalog::load(u"rfc9110-standard"_s);
+        QVERIFY(preset.ok());
+        plan.policy = *preset.policy;
+        plan.policy.limits.maxAttempts = 4;
+        plan.repeat = 2;
+        QVERIFY(controller.run(plan));
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.isRunning(), 20000);
+        QCOMPARE(recorded.count(), 1);
+        const QString path = recorded.first().at(1).toString();
+        QVERIFY(controller.waitForRecordings(30000));
+        controller.session()->flush();
+
+        const QStringList shown = live.lines();
+        QVERIFY2(count(shown, u"table: "_s) == 4, qPrintable(shown.join(u'\n')));
+        QCOMPARE(live.timeline().waitCount(), 2);
+        QVERIFY(count(shown, u"lab "_s) >= 8); // a request received and an answer sent per attempt, at least
+        const QStringList opened = reopened(path);
+        const QString diff = difference(shown, opened);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff + u"\n\nlive:\n"_s + shown.join(u'\n')));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestReopenedViews)
+#include "tst_reopenedviews.moc"
