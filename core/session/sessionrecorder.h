@@ -30,6 +30,8 @@ public:
     void setConcurrency(int concurrency);
     void setScenario(const QJsonObject& scenario);
     void setSource(const QString& source); // meta.source: "run" (default), "replay-offline", …
+    // Runs under a policy equal to POLICY record CHANGES beside it (what `--set` changed in a preset or file).
+    void notePolicyChanges(const RetryPolicy& policy, const PolicyChanges& changes);
 
     // Creates the journal (and registers it for recovery). Connect sources before submitting runs.
     bool start(QString* error);
@@ -60,6 +62,7 @@ private:
     void noteRunFacts(const RunSummary& run, bool finished);
 
     QString m_path;
+    QList<std::pair<RetryPolicy, PolicyChanges>> m_policyChanges;
     Session m_session;
     SessionJournal m_journal;
     bool m_started = false;
