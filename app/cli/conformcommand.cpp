@@ -4,13 +4,12 @@
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
-#include "cli/problemline.h"
+#include "cli/policychoice.h"
 
 #include "conform/conformancereport.h"
 #include "conform/sessionjudging.h"
 #include "engine/clock.h"
 #include "engine/scheduler.h"
-#include "policy/presetcatalog.h"
 #include "session/session.h"
 #include "session/format/sessionfile.h"
 
@@ -27,9 +26,10 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("conform", text); }
 
-const char* const kUsage = R"(Usage: retrylab conform --policy NAME|FILE --suite NAME|FILE [--case NAME]… [--case-timeout S]
-                        [--tolerance S[:S]] [--json] [--junit FILE] -- COMMAND [ARGS…]
-       retrylab conform --policy NAME|FILE --session FILE [--tolerance S[:S]] [--json] [--junit FILE]
+const char* const kUsage = R"(Usage: retrylab conform --policy NAME|FILE [--set PATH=VALUE]… --suite NAME|FILE [--case NAME]…
+                        [--case-timeout S] [--tolerance S[:S]] [--json] [--junit FILE] -- COMMAND [ARGS…]
+       retrylab conform --policy NAME|FILE [--set PATH=VALUE]… --session FILE [--tolerance S[:S]] [--json]
+                        [--junit FILE]
        retrylab conform --list
 
 Judges a client against a retry policy, attempt by attempt. With --suite, COMMAND runs once per case of the
@@ -50,7 +50,10 @@ With --session, the runs of a recorded session (retrylab observe --session, retr
 instead; nothing is run.
 
 Options:
-  --policy NAME|FILE  a preset (retrylab policy --list) or a policy file
+  --policy NAME|FILE  a preset (retrylab policy list) or a policy file
+  --set PATH=VALUE    a field of the policy set as the client is configured (repeatable), by its path in
+                      the policy file: curl --retry 3 is --policy curl-7.88 --set limits.max_retries=3;
+                      VALUE is JSON, or text when it is not (the report says what changed)
   --suite NAME|FILE   a built-in suite (standard, seeds: see --list) or a suite file
                       (resources/docs/suite-format.md)
   --case NAME         run only this case (repeatable)
@@ -109,6 +112,7 @@ int runConform(const QStringList& args, CliIo& io)
     CliArgs a;
     a.option(u"policy"_s).option(u"suite"_s).option(u"session"_s).option(u"case"_s, true).option(u"case-timeout"_s)
         .option(u"tolerance"_s).option(u"junit"_s).flag(u"json"_s).flag(u"list"_s);
+    PolicyChoice::declareSettings(a);
     if (!a.parse(own))
         return usage(io, a.error());
     if (!a.positional().isEmpty())
@@ -127,9 +131,10 @@ int runConform(const QStringList& args, CliIo& io)
         return usage(io, tr("give the client command after --: retrylab conform --policy P --suite S -- COMMAND [ARGS…]"));
     if (bySession && (a.isSet(u"case"_s) || a.isSet(u"case-timeout"_s)))
         return usage(io, tr("--case and --case-timeout go with --suite"));
-    const PolicyParseResult policy = PresetCatalog::resolve(*policyName);
-    if (!policy.ok())
-        return usage(io, policyProblemLine(*policyName, policy.problems));
+    PolicyChoice::Problems problems;
+    const std::optional<PolicyChoice> policy = PolicyChoice::resolve(*policyName, a, &problems);
+    if (!policy)
+        return usage(io, problems.line());
     JudgeOptions options;
     if (const std::optional<QString> tolerance = a.value(u"tolerance"_s)) {
         QString error;
@@ -144,7 +149,8 @@ int runConform(const QStringList& args, CliIo& io)
             return usage(io, u"--junit: "_s + problem);
     }
     ConformanceReport report;
-    report.policy = policy.policy->name;
+    report.policy = policy->policy.name;
+    report.policyChanges = policy->changes;
     report.tolerance = options.tolerance;
     report.startedUtc = QDateTime::currentDateTimeUtc();
     const bool json = a.isSet(u"json"_s);
@@ -156,7 +162,7 @@ int runConform(const QStringList& args, CliIo& io)
         if (!session)
             return usage(io, withFileName(path, error));
         report.suite = tr("session %1").arg(QFileInfo(path).fileName());
-        report.cases = judgeSession(*session, *policy.policy, options);
+        report.cases = judgeSession(*session, policy->policy, options);
         if (report.cases.isEmpty())
             return usage(io, withFileName(path, tr("the session holds no run to judge")));
         return finish(io, report, json, junit);
@@ -179,7 +185,7 @@ int runConform(const QStringList& args, CliIo& io)
     report.suite = suite.suite->name;
     report.command = command;
 
-    ConformanceRunner runner(io.clock, io.scheduler, *policy.policy, options);
+    ConformanceRunner runner(io.clock, io.scheduler, policy->policy, options);
     QEventLoop loop;
     QObject::connect(&runner, &ConformanceRunner::caseStarted, &loop, [&](int index, const QString& name, const QUrl& url) {
         io.err << tr("[%1/%2] %3 at %4").arg(index + 1).arg(cases->size()).arg(name, url.toString()) << '\n';

@@ -3,6 +3,7 @@
 #include "cli/clicommand.h"
 
 #include "cli/cliargs.h"
+#include "cli/policychoice.h"
 #include "cli/problemline.h"
 #include "http/httptoken.h"
 #include "policy/backoff.h"
@@ -28,12 +29,12 @@ QString tr(const char* text)
 
 const QString kUsage = uR"(Usage:
   retrylab policy list
-  retrylab policy show NAME|FILE [--json]
+  retrylab policy show NAME|FILE [--set PATH=VALUE]... [--json]
   retrylab policy validate FILE
-  retrylab policy explain NAME|FILE --method M (--status N | --error CLASS) [--header 'K: V']...
-                          [--body TEXT] [--attempt N] [--idempotency-key] [--after-lost-answer]
-                          [--elapsed-ms T] [--json]
-  retrylab policy table NAME|FILE
+  retrylab policy explain NAME|FILE [--set PATH=VALUE]... --method M (--status N | --error CLASS)
+                          [--header 'K: V']... [--body TEXT] [--attempt N] [--idempotency-key]
+                          [--after-lost-answer] [--elapsed-ms T] [--json]
+  retrylab policy table NAME|FILE [--set PATH=VALUE]...
 
 list      every built-in preset with a one-line description
 show      a policy in full: limits, backoff, jitter, hints, rules in order, budgets (--json: the policy file)
@@ -46,14 +47,20 @@ table     the decision matrix, outcomes × methods, and the wait range before ea
 Error classes: dns, refused, tls, connect-timeout, response-timeout, connection-lost, protocol.
 A policy is a preset name (see `retrylab policy list`) or a path to a policy JSON file
 (format: resources/docs/policy-format.md).
+
+--set PATH=VALUE sets a field of it as the client is configured (repeatable): PATH as the policy file spells
+it (limits.max_retries, backoff.base_ms, rules[2].action), VALUE as JSON (3, true, null, "text", ["GET"]) or
+text when it is not JSON. It is checked as a policy file is; the output says what changed ("preset
+curl-7.88, changed: limits.max_retries 7 → 3"), with show --json on stderr, so stdout stays a policy file.
 )"_s;
 
 // One problem on one line ("retrylab policy show: x.json: not valid JSON …"); several as a list under a
 // count, each with its field path, as validate documents.
-void printProblems(QTextStream& err, const QString& action, const QString& what, const QList<PolicyProblem>& problems)
+void printProblems(QTextStream& err, const QString& action, const QString& what, const QList<PolicyProblem>& problems,
+    const QString& line)
 {
     if (problems.size() == 1) {
-        err << "retrylab policy " << action << ": " << policyProblemLine(what, problems) << '\n';
+        err << "retrylab policy " << action << ": " << line << '\n';
         return;
     }
     err << QCoreApplication::translate("cli", "%1: %n problem(s)\n", nullptr, int(problems.size())).arg(what);
@@ -61,14 +68,14 @@ void printProblems(QTextStream& err, const QString& action, const QString& what,
         err << "  " << (problem.path.isEmpty() ? problem.message : problem.path + u": "_s + problem.message) << '\n';
 }
 
-std::optional<RetryPolicy> resolvePolicy(const QString& action, const QString& nameOrFile, CliIo& io)
+// NAMEORFILE with the --set of ARGS applied; the problems printed when there are any.
+std::optional<PolicyChoice> resolvePolicy(const QString& action, const QString& nameOrFile, const CliArgs& args, CliIo& io)
 {
-    const PolicyParseResult parsed = PresetCatalog::resolve(nameOrFile);
-    if (!parsed.policy) {
-        printProblems(io.err, action, nameOrFile, parsed.problems);
-        return std::nullopt;
-    }
-    return parsed.policy;
+    PolicyChoice::Problems problems;
+    std::optional<PolicyChoice> choice = PolicyChoice::resolve(nameOrFile, args, &problems);
+    if (!choice)
+        printProblems(io.err, action, problems.what(), problems.list, problems.line());
+    return choice;
 }
 
 int listPresets(CliIo& io)
@@ -86,18 +93,25 @@ int showPolicy(const QStringList& args, CliIo& io)
 {
     CliArgs cli;
     cli.flag(u"json"_s);
+    PolicyChoice::declareSettings(cli);
     if (!cli.parse(args) || cli.positional().size() != 1) {
         const QString given = cli.positional().isEmpty() ? QString() : tr(", not \"%1\"").arg(cli.positional().join(u' '));
         io.err << tr("retrylab policy show: %1\n").arg(cli.error().isEmpty() ? tr("give one preset name or file") + given : cli.error());
         return CliExit::Usage;
     }
-    const std::optional<RetryPolicy> policy = resolvePolicy(u"show"_s, cli.positional().first(), io);
+    const std::optional<PolicyChoice> policy = resolvePolicy(u"show"_s, cli.positional().first(), cli, io);
     if (!policy)
         return CliExit::Usage;
-    if (cli.isSet(u"json"_s))
-        io.out << QString::fromUtf8(policyToJsonBytes(*policy));
-    else
-        io.out << describePolicy(*policy);
+    const QString changes = policy->changesLine();
+    if (cli.isSet(u"json"_s)) {
+        io.out << QString::fromUtf8(policyToJsonBytes(policy->policy));
+        if (!changes.isEmpty()) // stdout is the policy file; what was changed goes beside it
+            io.err << "retrylab policy show: " << changes << '\n';
+    } else {
+        if (!changes.isEmpty())
+            io.out << changes << "\n\n";
+        io.out << describePolicy(policy->policy);
+    }
     return CliExit::Ok;
 }
 
@@ -114,7 +128,7 @@ int validatePolicy(const QStringList& args, CliIo& io)
     }
     const PolicyParseResult parsed = policyFromJsonBytes(file.read(4 * 1024 * 1024 + 1));
     if (!parsed.policy) {
-        printProblems(io.err, u"validate"_s, args.first(), parsed.problems);
+        printProblems(io.err, u"validate"_s, args.first(), parsed.problems, policyProblemLine(args.first(), parsed.problems));
         return CliExit::Usage;
     }
     io.out << tr("%1: valid policy \"%2\"\n").arg(args.first(), parsed.policy->name);
@@ -126,6 +140,7 @@ int explainDecision(const QStringList& args, CliIo& io)
     CliArgs cli;
     cli.option(u"method"_s).option(u"status"_s).option(u"error"_s).option(u"header"_s, true).option(u"body"_s);
     cli.option(u"attempt"_s).option(u"elapsed-ms"_s).flag(u"idempotency-key"_s).flag(u"after-lost-answer"_s).flag(u"json"_s);
+    PolicyChoice::declareSettings(cli);
     const auto usage = [&io](const QString& message) {
         io.err << tr("retrylab policy explain: %1\n").arg(message);
         return CliExit::Usage;
@@ -172,12 +187,15 @@ int explainDecision(const QStringList& args, CliIo& io)
         return usage(cli.error());
     query.now = QDateTime::currentDateTimeUtc();
 
-    const std::optional<RetryPolicy> policy = resolvePolicy(u"explain"_s, cli.positional().first(), io);
+    const std::optional<PolicyChoice> policy = resolvePolicy(u"explain"_s, cli.positional().first(), cli, io);
     if (!policy)
         return CliExit::Usage;
-    const RetryDecision d = explain(*policy, query);
+    const RetryDecision d = explain(policy->policy, query);
     if (cli.isSet(u"json"_s)) {
-        io.out << QString::fromUtf8(QJsonDocument(explanationJson(d)).toJson(QJsonDocument::Compact)) << '\n';
+        QJsonObject o = explanationJson(d);
+        if (!policy->changes.isEmpty())
+            o.insert(u"policy_changes"_s, policy->changes.toJson());
+        io.out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n';
         return CliExit::Ok;
     }
     io.out << verdictName(d.verdict);
@@ -189,19 +207,25 @@ int explainDecision(const QStringList& args, CliIo& io)
     if (d.finalKind != FinalKind::None && d.finalKind != FinalKind::Success)
         io.out << " [" << finalKindName(d.finalKind) << ']';
     io.out << "\n  " << d.reason << '\n';
+    if (const QString changes = policy->changesLine(); !changes.isEmpty())
+        io.out << "  " << tr("policy: %1").arg(changes) << '\n';
     return CliExit::Ok;
 }
 
 int printTable(const QStringList& args, CliIo& io)
 {
-    if (args.size() != 1 || args.first().startsWith(u"--"_s)) {
-        io.err << tr("retrylab policy table: give one preset name or policy file\n");
+    CliArgs cli;
+    PolicyChoice::declareSettings(cli);
+    if (!cli.parse(args) || cli.positional().size() != 1) {
+        io.err << tr("retrylab policy table: %1\n").arg(cli.error().isEmpty() ? tr("give one preset name or policy file") : cli.error());
         return CliExit::Usage;
     }
-    const std::optional<RetryPolicy> policy = resolvePolicy(u"table"_s, args.first(), io);
+    const std::optional<PolicyChoice> policy = resolvePolicy(u"table"_s, cli.positional().first(), cli, io);
     if (!policy)
         return CliExit::Usage;
-    io.out << decisionTableText(buildDecisionTable(*policy, QDateTime::currentDateTimeUtc()));
+    if (const QString changes = policy->changesLine(); !changes.isEmpty())
+        io.out << changes << "\n\n";
+    io.out << decisionTableText(buildDecisionTable(policy->policy, QDateTime::currentDateTimeUtc()));
     return CliExit::Ok;
 }
 

@@ -5,12 +5,17 @@
 
 using namespace Qt::StringLiterals;
 
-QString policyProblemLine(const QString& what, const QList<PolicyProblem>& problems)
+QString policyProblemsText(const QList<PolicyProblem>& problems)
 {
     QStringList parts;
     for (const PolicyProblem& p : problems)
         parts << (p.path.isEmpty() ? p.message : p.path + u": "_s + p.message);
-    const QString joined = parts.join(u"; "_s);
+    return parts.join(u"; "_s);
+}
+
+QString policyProblemLine(const QString& what, const QList<PolicyProblem>& problems)
+{
+    const QString joined = policyProblemsText(problems);
     if (problems.size() == 1 && joined.contains(u'"' + what + u'"'))
         return joined;
     return u"policy \""_s + what + u"\": "_s + joined;

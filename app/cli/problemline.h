@@ -10,3 +10,5 @@
 // message: `policy "x.json": limits.max_attempts: must be at least 1; backoff.kind: …`. A message that
 // already quotes WHAT ("\"nosuch\" is neither a preset …") is not prefixed with it again.
 QString policyProblemLine(const QString& what, const QList<PolicyProblem>& problems);
+// The problems alone: "limits.max_retries: must be a number, not a string; backoff.kind: …".
+QString policyProblemsText(const QList<PolicyProblem>& problems);

@@ -3,9 +3,8 @@
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
-#include "cli/problemline.h"
+#include "cli/policychoice.h"
 
-#include "policy/presetcatalog.h"
 #include "replay/replaycomparison.h"
 #include "replay/replayrunner.h"
 #include "session/format/sessionfile.h"
@@ -20,7 +19,8 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("replay", text); }
 
-const char* const kUsage = R"(Usage: retrylab replay SESSION [--policy P] [--offline | --live [--base-url URL]] [--compare] [--json] [--export FILE]
+const char* const kUsage = R"(Usage: retrylab replay SESSION [--policy P [--set PATH=VALUE]…] [--offline | --live [--base-url URL]] [--compare]
+                       [--json] [--export FILE]
 
 Runs a recorded session's requests again and compares the result with the recording.
   --offline (default)  what-if: the recorded answers (statuses, Retry-After and rate-limit headers, resets,
@@ -29,6 +29,9 @@ Runs a recorded session's requests again and compares the result with the record
                        and its path (if any) put in front of each recorded path; no query
   --policy P           a preset or policy file for every run (default: each run's recorded policy and seed;
                        then decisions and delays must match the recording attempt for attempt)
+  --set PATH=VALUE     a field of --policy's policy set as the client is configured (repeatable), by its
+                       path in the policy file: --set limits.max_retries=3; VALUE is JSON, or text when
+                       it is not (the comparison says what changed)
   --compare            print the per-run comparison (outcome, attempts, total and waiting time, operations applied)
   --json               print the comparison as JSON
   --export FILE        save the replay as a session (the folder is checked before anything is sent)
@@ -43,6 +46,7 @@ int runReplay(const QStringList& args, CliIo& io)
     CliArgs a;
     a.option(u"policy"_s).flag(u"offline"_s).flag(u"live"_s).option(u"base-url"_s).flag(u"compare"_s).flag(u"json"_s);
     a.option(u"export"_s).option(u"concurrency"_s);
+    PolicyChoice::declareSettings(a);
     const auto usage = [&](const QString& m) { io.err << "retrylab replay: " << m << '\n'; return CliExit::Usage; };
     if (!a.parse(args))
         return usage(a.error());
@@ -62,11 +66,14 @@ int runReplay(const QStringList& args, CliIo& io)
             return usage(u"--base-url "_s + url.problem);
         options.baseUrl = url.url;
     }
-    if (const auto name = a.value(u"policy"_s)) {
-        const PolicyParseResult policy = PresetCatalog::resolve(*name);
-        if (!policy.ok())
-            return usage(policyProblemLine(*name, policy.problems));
-        options.policy = *policy.policy;
+    PolicyChanges changes; // what --set changed in --policy's policy
+    if (a.isSet(u"policy"_s) || a.isSet(u"set"_s)) {
+        PolicyChoice::Problems problems;
+        const std::optional<PolicyChoice> policy = PolicyChoice::resolve(a.value(u"policy"_s).value_or(QString()), a, &problems);
+        if (!policy)
+            return usage(problems.line());
+        options.policy = policy->policy;
+        options.policyChanges = changes = policy->changes;
     }
     if (a.isSet(u"concurrency"_s)) {
         const auto c = a.integer(u"concurrency"_s, 1, 10000);
@@ -99,10 +106,14 @@ int runReplay(const QStringList& args, CliIo& io)
         QJsonObject o = comparison.toJson();
         if (deterministic)
             o[u"same_decisions"_s] = difference.isEmpty();
+        if (!changes.isEmpty())
+            o[u"policy_changes"_s] = changes.toJson();
         io.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     } else {
         const QString text = comparison.toText();
         io.out << (a.isSet(u"compare"_s) ? text : text.section(u'\n', -3));
+        if (!changes.isEmpty())
+            io.out << tr("policy: %1").arg(changes.text()) << '\n';
         if (deterministic) {
             io.out << (difference.isEmpty() ? tr("same decisions and delays as recorded, attempt for attempt")
                                             : tr("differs from the recording: %1").arg(difference))

@@ -35,6 +35,9 @@ sample path); the lab's ledger is summed up at the end (--ledger FILE or --json 
 
 Options:
   --policy NAME|FILE        a built-in preset (retrylab policy list) or a policy JSON file
+  --set PATH=VALUE          a field of the policy set as the client is configured (repeatable), by its
+                            path in the policy file: --set limits.max_retries=3, --set 'rules[2].action=stop';
+                            VALUE is JSON, or text when it is not (the report says what changed)
   --scenario NAME|FILE      a built-in fault-lab scenario (retrylab serve --list) or a scenario JSON file
   --url URL                 an http:// or https:// URL
   --method M                request method (default GET, or the scenario route's)
@@ -82,12 +85,16 @@ void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const Fa
     const RunReport::Totals totals = RunReport::totalsOf(runs);
     if (setup.json) {
         QJsonObject summary = RunReport::summaryJson(totals);
+        if (!setup.policyChanges.isEmpty())
+            summary[u"policy_changes"_s] = setup.policyChanges.toJson();
         if (setup.scenario)
             summary[u"ledger"_s] = lab.ledger().toJson();
         io.out << QJsonDocument(QJsonObject { { u"summary"_s, summary } }).toJson(QJsonDocument::Compact) << '\n';
         return;
     }
     io.out << RunReport::summaryLine(totals) << '\n';
+    if (!setup.policyChanges.isEmpty())
+        io.out << tr("policy: %1").arg(setup.policyChanges.text()) << '\n';
     for (const RunSummary& r : runs) {
         if (!r.succeeded())
             io.out << tr("run %1: %2 — %3").arg(r.runId).arg(finalKindName(r.outcome), r.reason) << '\n';
@@ -110,6 +117,7 @@ int runRun(const QStringList& args, CliIo& io)
     Batch batch(io.clock, io.scheduler);
     batch.setConcurrency(setup->concurrency);
     batch.setBaseSeed(setup->seed);
+    batch.setPolicyChanges(setup->policy, setup->policyChanges);
     RetryEngine& engine = batch.engine();
     if (setup->scenario) {
         if (!lab.start()) {

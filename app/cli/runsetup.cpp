@@ -3,12 +3,11 @@
 
 #include "cli/cliargs.h"
 #include "cli/filechecks.h"
-#include "cli/problemline.h"
+#include "cli/policychoice.h"
 #include "cli/scenariochoice.h"
 
 #include "http/httptoken.h"
 #include "http/targeturl.h"
-#include "policy/presetcatalog.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -150,6 +149,7 @@ std::optional<RunSetup> RunSetup::parse(const QStringList& args, QString* error)
         a.option(name, name == u"header"_s);
     for (const QString& name : kFlags)
         a.flag(name);
+    PolicyChoice::declareSettings(a);
     const auto fail = [error](const QString& m) {
         *error = m;
         return std::optional<RunSetup>();
@@ -160,7 +160,7 @@ std::optional<RunSetup> RunSetup::parse(const QStringList& args, QString* error)
         return fail(tr("unexpected argument \"%1\"").arg(a.positional().first()));
     RunSetup s;
     if (a.isSet(u"list-routes"_s)) {
-        for (const QString& name : kOptions + kFlags) {
+        for (const QString& name : kOptions + kFlags + QStringList { u"set"_s }) {
             if (name != u"scenario"_s && name != u"list-routes"_s && a.isSet(name))
                 return fail(tr("--list-routes takes only --scenario, not --%1").arg(name));
         }
@@ -176,10 +176,12 @@ std::optional<RunSetup> RunSetup::parse(const QStringList& args, QString* error)
     const auto policyName = a.value(u"policy"_s);
     if (!policyName)
         return fail(tr("--policy is required"));
-    const PolicyParseResult policy = PresetCatalog::resolve(*policyName);
-    if (!policy.ok())
-        return fail(policyProblemLine(*policyName, policy.problems));
-    s.policy = *policy.policy;
+    PolicyChoice::Problems problems;
+    const std::optional<PolicyChoice> policy = PolicyChoice::resolve(*policyName, a, &problems);
+    if (!policy)
+        return fail(problems.line());
+    s.policy = policy->policy;
+    s.policyChanges = policy->changes;
     for (const auto& read : { &readTarget, &readRequest }) {
         if (const QString problem = read(a, s); !problem.isEmpty())
             return fail(problem);

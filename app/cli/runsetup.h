@@ -4,6 +4,7 @@
 #include "engine/requestspec.h"
 #include "lab/faultscenario.h"
 #include "policy/retrypolicy.h"
+#include "policy/settings/policychanges.h"
 
 #include <QString>
 #include <QStringList>
@@ -15,6 +16,7 @@
 struct RunSetup
 {
     RetryPolicy policy;
+    PolicyChanges policyChanges; // what --set changed in the preset or file
     RequestSpec spec;
     std::optional<FaultScenario> scenario;
     int repeat = 1;

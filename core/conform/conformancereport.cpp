@@ -120,7 +120,10 @@ QString ConformanceReport::table() const
         for (const ConformanceFinding& f : r.judgement.notes)
             text += u"       ("_s + f.sentence() + u")\n"_s;
     }
-    return text + summary() + u'\n';
+    text += summary() + u'\n';
+    if (!policyChanges.isEmpty())
+        text += tr("policy: %1").arg(policyChanges.text()) + u'\n';
+    return text;
 }
 
 QJsonObject ConformanceReport::toJson() const
@@ -152,6 +155,8 @@ QJsonObject ConformanceReport::toJson() const
         { u"errors"_s, errors() }, { u"summary"_s, summary() } };
     if (!command.isEmpty())
         o.insert(u"command"_s, QJsonArray::fromStringList(command));
+    if (!policyChanges.isEmpty())
+        o.insert(u"policy_changes"_s, policyChanges.toJson());
     if (startedUtc.isValid())
         o.insert(u"started"_s, startedUtc.toString(Qt::ISODateWithMs));
     return o;
@@ -190,6 +195,8 @@ QByteArray ConformanceReport::toJUnit() const
         w.writeEndElement();
     };
     property(u"policy"_s, policy);
+    if (!policyChanges.isEmpty())
+        property(u"policy_changes"_s, policyChanges.text());
     property(u"suite"_s, suite);
     property(u"tolerance"_s, tolerance.describe());
     if (!command.isEmpty())

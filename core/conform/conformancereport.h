@@ -6,6 +6,7 @@
 // not conform carrying its findings, an error per case that could not run).
 
 #include "conform/conformancerunner.h"
+#include "policy/settings/policychanges.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -17,6 +18,7 @@ struct ConformanceReport
 {
     QString suite; // "standard", a suite file's name, or "session FILE"
     QString policy; // the policy's name
+    PolicyChanges policyChanges; // what was changed in the preset or file it came from (--set); often none
     QStringList command; // empty when judging a session
     QDateTime startedUtc;
     WaitTolerance tolerance;
@@ -26,7 +28,8 @@ struct ConformanceReport
     int errors() const; // cases that could not run
     bool allConform() const { return failed() == 0 && errors() == 0; }
 
-    // "PASS  503-then-success      3 attempts  …" with each finding indented under its case, and a summary.
+    // "PASS  503-then-success      3 attempts  …" with each finding indented under its case, and a summary
+    // (then "policy: preset curl-7.88, changed: …" when the policy was changed).
     QString table() const;
     // One line: "21 cases: 19 conform, 2 do not (policy curl-7.88)".
     QString summary() const;

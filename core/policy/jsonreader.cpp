@@ -14,7 +14,9 @@ QString tr(const char* text)
     return QCoreApplication::translate("RetryPolicy", text);
 }
 
-QString typeName(const QJsonValue& value)
+} // namespace
+
+QString jsonTypeName(const QJsonValue& value)
 {
     switch (value.type()) {
     case QJsonValue::Null:
@@ -34,8 +36,6 @@ QString typeName(const QJsonValue& value)
     }
     return QStringLiteral("nothing");
 }
-
-} // namespace
 
 JsonReader::JsonReader(QList<PolicyProblem>& problems, QString path, QJsonObject object)
     : m_problems(problems)
@@ -72,7 +72,7 @@ JsonReader JsonReader::child(const QString& key)
     if (value.isObject())
         return JsonReader(m_problems, path(key), value.toObject());
     if (!value.isUndefined() && !value.isNull())
-        problem(key, tr("must be an object, not %1").arg(typeName(value)));
+        problem(key, tr("must be an object, not %1").arg(jsonTypeName(value)));
     return JsonReader(m_problems, path(key), QJsonObject());
 }
 
@@ -89,7 +89,7 @@ QString JsonReader::string(const QString& key, const QString& fallback)
     if (value.isUndefined() || value.isNull())
         return fallback;
     if (!value.isString()) {
-        problem(key, tr("must be a string, not %1").arg(typeName(value)));
+        problem(key, tr("must be a string, not %1").arg(jsonTypeName(value)));
         return fallback;
     }
     return value.toString();
@@ -107,7 +107,7 @@ std::optional<bool> JsonReader::optionalBoolean(const QString& key)
     if (value.isUndefined() || value.isNull())
         return std::nullopt;
     if (!value.isBool()) {
-        problem(key, tr("must be true or false, not %1").arg(typeName(value)));
+        problem(key, tr("must be true or false, not %1").arg(jsonTypeName(value)));
         return std::nullopt;
     }
     return value.toBool();
@@ -120,7 +120,7 @@ double JsonReader::number(const QString& key, double fallback)
     if (value.isUndefined() || value.isNull())
         return fallback;
     if (!value.isDouble()) {
-        problem(key, tr("must be a number, not %1").arg(typeName(value)));
+        problem(key, tr("must be a number, not %1").arg(jsonTypeName(value)));
         return fallback;
     }
     const double number = value.toDouble();
@@ -150,7 +150,7 @@ std::optional<Millis> JsonReader::optionalMillis(const QString& key, std::option
     if (value.isNull())
         return std::nullopt;
     if (!value.isDouble()) {
-        problem(key, tr("must be a number of milliseconds or null, not %1").arg(typeName(value)));
+        problem(key, tr("must be a number of milliseconds or null, not %1").arg(jsonTypeName(value)));
         return fallback;
     }
     const double ms = value.toDouble();
@@ -183,7 +183,7 @@ QStringList JsonReader::stringList(const QString& key, const QStringList& fallba
     if (value.isUndefined() || value.isNull())
         return fallback;
     if (!value.isArray()) {
-        problem(key, tr("must be an array of strings, not %1").arg(typeName(value)));
+        problem(key, tr("must be an array of strings, not %1").arg(jsonTypeName(value)));
         return fallback;
     }
     QStringList list;
@@ -191,7 +191,7 @@ QStringList JsonReader::stringList(const QString& key, const QStringList& fallba
     for (qsizetype i = 0; i < array.size(); ++i) {
         if (!array.at(i).isString()) {
             m_problems << PolicyProblem { path(key) + QStringLiteral("[%1]").arg(i),
-                tr("must be a string, not %1").arg(typeName(array.at(i))) };
+                tr("must be a string, not %1").arg(jsonTypeName(array.at(i))) };
             continue;
         }
         list << array.at(i).toString();
@@ -207,14 +207,14 @@ QList<QJsonObject> JsonReader::objectList(const QString& key)
     if (value.isUndefined() || value.isNull())
         return list;
     if (!value.isArray()) {
-        problem(key, tr("must be an array of objects, not %1").arg(typeName(value)));
+        problem(key, tr("must be an array of objects, not %1").arg(jsonTypeName(value)));
         return list;
     }
     const QJsonArray array = value.toArray();
     for (qsizetype i = 0; i < array.size(); ++i) {
         if (!array.at(i).isObject()) {
             m_problems << PolicyProblem { path(key) + QStringLiteral("[%1]").arg(i),
-                tr("must be an object, not %1").arg(typeName(array.at(i))) };
+                tr("must be an object, not %1").arg(jsonTypeName(array.at(i))) };
             list << QJsonObject();
             continue;
         }

@@ -57,6 +57,9 @@ private:
     QStringList m_known;
 };
 
+// "null", "a number", "an object"…: how a problem names what it found.
+QString jsonTypeName(const QJsonValue& value);
+
 // "503" or "500-599" → a range; nullopt when malformed.
 std::optional<StatusRange> parseStatusRange(const QString& text);
 QString statusRangeText(const StatusRange& range);

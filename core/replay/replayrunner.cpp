@@ -98,6 +98,13 @@ bool ReplayRunner::start(QString* error)
         [this] { Q_EMIT progress(++m_done, int(m_recorded.runs.size())); });
     connect(m_batch.get(), &Batch::idle, this, &ReplayRunner::onIdle);
 
+    // The replay's session says what was changed in its policies, as the recording did.
+    if (m_options.policy) {
+        m_batch->setPolicyChanges(*m_options.policy, m_options.policyChanges);
+    } else {
+        for (auto it = m_recorded.policyChanges.cbegin(); it != m_recorded.policyChanges.cend(); ++it)
+            m_batch->setPolicyChanges(m_recorded.policies.value(it.key()), it.value());
+    }
     m_running = true;
     for (const SessionRun& run : m_recorded.runs) {
         RequestSpec spec = m_recorded.requests.value(run.request);

@@ -15,6 +15,7 @@
 
 #include "http/targeturl.h"
 #include "policy/retrypolicy.h"
+#include "policy/settings/policychanges.h"
 #include "session/session.h"
 
 #include <QObject>
@@ -35,6 +36,7 @@ struct ReplayOptions
     bool live = false;
     QUrl baseUrl; // live only; empty: the recorded URLs
     std::optional<RetryPolicy> policy; // empty: each run's recorded policy
+    PolicyChanges policyChanges; // what was changed in a preset or file to make POLICY; recorded beside it
     int concurrency = 0; // 0: as recorded
     bool realTime = false; // offline only: wait in real time too (a live replay always does)
 };

@@ -61,6 +61,8 @@ bool Batch::journalTo(const QString& sessionPath, QString* error)
     recorder->setScenario(before.scenario);
     recorder->setRedaction(before.redaction);
     recorder->setSource(before.meta.source);
+    for (const auto& [policy, changes] : std::as_const(m_policyChanges))
+        recorder->notePolicyChanges(policy, changes);
     if (!recorder->start(error))
         return false;
     m_recorder = std::move(recorder);
@@ -80,6 +82,12 @@ void Batch::setSessionSource(const QString& source)
 void Batch::setRedaction(const RedactionSettings& settings)
 {
     m_recorder->setRedaction(settings);
+}
+
+void Batch::setPolicyChanges(const RetryPolicy& policy, const PolicyChanges& changes)
+{
+    m_policyChanges.append({ policy, changes });
+    m_recorder->notePolicyChanges(policy, changes);
 }
 
 int Batch::submit(const RequestSpec& request, const RetryPolicy& policy, std::optional<std::uint64_t> seed)

@@ -48,6 +48,9 @@ public:
     void setSessionSource(const QString& source); // "run", "replay-offline", …
     void setRedaction(const RedactionSettings& settings);
 
+    // Runs under a policy equal to POLICY are recorded with CHANGES beside it (what `--set` changed in the
+    // preset or file it came from). Before submitting them; kept across journalTo().
+    void setPolicyChanges(const RetryPolicy& policy, const PolicyChanges& changes);
     int submit(const RequestSpec& request, const RetryPolicy& policy, std::optional<std::uint64_t> seed = {});
     void cancelAll() { m_engine->cancelAll(); }
     bool isIdle() const { return m_engine->isIdle(); }
@@ -77,5 +80,6 @@ private:
     std::unique_ptr<RetryEngine> m_engine;
     std::unique_ptr<SessionRecorder> m_recorder;
     QPointer<FaultServer> m_lab; // may go before the batch (declared after it on a stack)
+    QList<std::pair<RetryPolicy, PolicyChanges>> m_policyChanges;
     bool m_submitted = false;
 };

@@ -8,6 +8,7 @@
 #include "engine/runrecord.h"
 #include "lab/labevent.h"
 #include "policy/retrypolicy.h"
+#include "policy/settings/policychanges.h"
 #include "session/store/attemptstore.h"
 #include "session/store/labeventstore.h"
 #include "session/export/redaction.h"
@@ -15,6 +16,7 @@
 #include "session/sessionrun.h"
 
 #include <QHash>
+#include <QMap>
 
 #include <limits>
 #include <vector>
@@ -32,6 +34,9 @@ public:
     QJsonObject scenario; // the fault-lab scenario document; empty when the lab was not used
     LabEventStore labEvents; // packed: two or more events an attempt when the lab was used
     QList<RetryPolicy> policies;
+    // By index into policies: what was changed in a preset or policy file to make that policy (`--set`),
+    // for the policies that were made so. Reports of the session say "preset X, changed: …" from it.
+    QMap<qsizetype, PolicyChanges> policyChanges;
     QList<RequestSpec> requests;
     QList<SessionRun> runs; // in run id order as recorded
     AttemptStore attempts;

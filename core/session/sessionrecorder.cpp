@@ -49,6 +49,12 @@ void SessionRecorder::setSource(const QString& source)
     m_session->meta.source = source;
 }
 
+void SessionRecorder::notePolicyChanges(const RetryPolicy& policy, const PolicyChanges& changes)
+{
+    if (!changes.isEmpty())
+        m_policyChanges.append({ policy, changes });
+}
+
 void SessionRecorder::setScenario(const QJsonObject& scenario)
 {
     m_session->scenario = scenario;
@@ -90,8 +96,17 @@ void SessionRecorder::noteRunFacts(const RunSummary& run, bool finished)
     const qsizetype requests = m_session->requests.size();
     m_session->setRunFacts(run);
     const SessionRun& facts = *m_session->findRun(run.runId);
-    if (m_session->policies.size() != policies)
-        m_journal.writePolicy(facts.policy, m_session->policies.at(facts.policy));
+    if (m_session->policies.size() != policies) {
+        const RetryPolicy& policy = m_session->policies.at(facts.policy);
+        PolicyChanges changes;
+        for (const auto& [noted, changed] : std::as_const(m_policyChanges)) {
+            if (noted == policy)
+                changes = changed;
+        }
+        if (!changes.isEmpty())
+            m_session->policyChanges.insert(facts.policy, changes);
+        m_journal.writePolicy(facts.policy, policy, changes);
+    }
     if (m_session->requests.size() != requests)
         m_journal.writeRequest(facts.request, m_session->requests.at(facts.request));
     m_journal.writeRun(facts, finished);

@@ -31,6 +31,8 @@ public:
     void setConcurrency(int concurrency);
     void setScenario(const QJsonObject& scenario);
     void setSource(const QString& source); // meta.source: "run" (default), "replay-offline", …
+    // Runs under a policy equal to POLICY record CHANGES beside it (what `--set` changed in a preset or file).
+    void notePolicyChanges(const RetryPolicy& policy, const PolicyChanges& changes);
 
     // Creates the journal (and registers it for recovery). Connect sources before submitting runs.
     bool start(QString* error);
@@ -69,6 +71,7 @@ private:
     void noteRunFacts(const RunSummary& run, bool finished);
 
     QString m_path;
+    QList<std::pair<RetryPolicy, PolicyChanges>> m_policyChanges;
     std::shared_ptr<Session> m_session = std::make_shared<Session>();
     QList<QMetaObject::Connection> m_sources; // attach() and attachLab()
     SessionJournal m_journal;

@@ -244,6 +244,50 @@ void TestCliBadInput::refused_data()
         u"retrylab policy explain: "_s + presets);
     row("policy table: no policy", none, { u"policy"_s, u"table"_s }, u"retrylab policy table: give one preset name or policy file"_s);
 
+    // --set PATH=VALUE (issue 27 §4), on every command that takes a policy: checked as a policy file is,
+    // every problem with its field path.
+    const QStringList curlTo { u"run"_s, u"--policy"_s, u"curl-7.88"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s };
+    const QString notAPath = u"is not a field path: keys joined by dots, [N] for an element of an array (e.g. "
+                             "limits.max_retries, rules[2].action)"_s;
+    row("--set: a key the policy format does not have (policy show)", none,
+        { u"policy"_s, u"show"_s, u"curl-7.88"_s, u"--set"_s, u"limits.max_retry=3"_s },
+        u"retrylab policy show: policy \"curl-7.88\" with --set limits.max_retry=3: limits.max_retry: is not a known field"_s);
+    row("--set: every problem at once, each with its path (policy show)", none,
+        { u"policy"_s, u"show"_s, u"curl-7.88"_s, u"--set"_s, u"rules[9].action=stop"_s, u"--set"_s, u"limits.max_retry=3"_s },
+        u"curl-7.88 with --set rules[9].action=stop --set limits.max_retry=3: 2 problem(s)\n"
+        "  rules[9]: is out of range: rules has 5 element(s), [0] to [4]\n  limits.max_retry: is not a known field"_s);
+    row("--set: a key under a number (policy explain)", none,
+        { u"policy"_s, u"explain"_s, u"curl-7.88"_s, u"--method"_s, u"GET"_s, u"--status"_s, u"503"_s, u"--set"_s,
+            u"limits.max_retries.x=1"_s },
+        u"retrylab policy explain: policy \"curl-7.88\" with --set limits.max_retries.x=1: limits.max_retries: is a number, "
+        "not an object: it has no field \"x\""_s);
+    row("--set: not a path (policy table)", none, { u"policy"_s, u"table"_s, u"curl-7.88"_s, u"--set"_s, u"[0]=1"_s },
+        u"retrylab policy table: --set \"[0]\" "_s + notAPath);
+    row("--set on an unknown preset (policy table)", none, { u"policy"_s, u"table"_s, u"nosuch"_s, u"--set"_s, u"a=1"_s },
+        u"retrylab policy table: "_s + presets);
+    row("--set: text for a number (run, nothing sent)", none, curlTo + QStringList { u"--set"_s, u"limits.max_retries=three"_s },
+        u"retrylab run: policy \"curl-7.88\" with --set limits.max_retries=three: limits.max_retries: must be a number, not a string"_s);
+    row("--set: no = (run)", none, curlTo + QStringList { u"--set"_s, u"limits.max_retries"_s },
+        u"retrylab run: --set \"limits.max_retries\" is not PATH=VALUE (e.g. limits.max_retries=3)"_s);
+    row("--set without its value (run)", none, curlTo + QStringList { u"--set"_s }, u"retrylab run: --set needs a value"_s);
+    row("--set: validate() refuses the value (run)", none, curlTo + QStringList { u"--set"_s, u"backoff.base_ms=-5"_s },
+        u"retrylab run: policy \"curl-7.88\" with --set backoff.base_ms=-5: backoff.base_ms: must not be negative (it is -5 ms)"_s);
+    row("--set with --list-routes (run)", none,
+        { u"run"_s, u"--scenario"_s, u"flaky-api"_s, u"--list-routes"_s, u"--set"_s, u"limits.max_retries=3"_s },
+        u"retrylab run: --list-routes takes only --scenario, not --set"_s);
+    row("--set: an index out of range (conform)", none,
+        { u"conform"_s, u"--policy"_s, u"curl-7.88"_s, u"--set"_s, u"rules[5].action=stop"_s, u"--suite"_s, u"standard"_s, u"--"_s,
+            u"true"_s },
+        u"retrylab conform: policy \"curl-7.88\" with --set rules[5].action=stop: rules[5]: is out of range: rules has 5 "
+        "element(s), [0] to [4]"_s);
+    row("--set: a word the enumeration does not have (replay)", none,
+        { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"slen"_s, u"--set"_s, u"backoff.kind=quadratic"_s },
+        u"retrylab replay: policy \"slen\" with --set backoff.kind=quadratic: backoff.kind: must be one of none, constant, "
+        "linear, exponential, decorrelated, decorrelated-v2"_s);
+    row("--set without --policy (replay: the recorded policies are not changed)", none,
+        { u"replay"_s, u"%SESSION%"_s, u"--set"_s, u"limits.max_retries=3"_s },
+        u"retrylab replay: --set changes a field of the policy given with --policy: give --policy too"_s);
+
     // inspect
     row("issue 15: inspect on empty input", none, { u"inspect"_s },
         u"retrylab inspect: no input: pipe a response head into it, e.g. printf 'HTTP/1.1 429 x\\nRetry-After: 2\\n' | retrylab inspect"_s);

@@ -118,6 +118,22 @@ def check_serve_json(schema_path, binary):
     return failures
 
 
+def session_with_policy_changes(binary):
+    """A session recorded under a preset changed by --set: its policy_changes must be in the schema too."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "set.json"
+        subprocess.run([binary, "run", "--policy", "curl-7.88", "--set", "limits.max_retries=1", "--set",
+                        "backoff.base_ms=10", "--set", 'rules[4].when.methods=["GET"]', "--scenario", "seed-001-slen",
+                        "--quiet", "--export", str(path)], capture_output=True, text=True)
+        document = load(path) if path.exists() else {}
+    if "policy_changes" not in document:
+        print("FAIL run --set --export wrote no policy_changes")
+        document = {"policy_changes": "missing"}
+    return ("run --set … --export", document)
+
+
 def main():
     source = pathlib.Path(sys.argv[1])
     binary = sys.argv[2] if len(sys.argv) > 2 else None
@@ -158,6 +174,10 @@ def main():
     if session_schema.exists() and fixtures:
         failures += check(session_schema, fixtures, "sessions")
         checked += len(fixtures)
+
+    if binary and session_schema.exists():
+        failures += check(session_schema, [session_with_policy_changes(binary)], "sessions written with --set")
+        checked += 1
 
     exchange_schema = schemas / "exchange.schema.json"
     if binary:

@@ -16,6 +16,7 @@
 #include "policy/decisiontable.h"
 #include "policy/policyjson.h"
 #include "policy/presetcatalog.h"
+#include "policy/settings/policysetting.h"
 
 #include <QAbstractItemModelTester>
 #include <QAbstractScrollArea>
@@ -30,6 +31,7 @@
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -215,6 +217,64 @@ private Q_SLOTS:
         QVERIFY(*editor.policy() == preset);
         QCOMPARE(editor.form()->changedFieldCount(), 0);
         QVERIFY(!rowChanged(rules, row));
+    }
+
+    // The editor says what was changed in the preset the way the command line's --set reports it, from
+    // the same diff (issue 27 §4): "preset curl-7.88, changed: limits.max_retries 7 → 3".
+    void changesAreShownAsTheCommandLineSaysThem()
+    {
+        PolicyEditor editor;
+        QVERIFY(editor.loadPreset(u"curl-7.88"_s));
+        auto* label = editor.findChild<QLabel*>(u"policyChanges"_s);
+        QVERIFY(label);
+        QVERIFY(label->isHidden());
+        QVERIFY(editor.changes().isEmpty());
+
+        // The form's attempts, for a preset that counts retries: the change in the preset's own spelling.
+        qobject_cast<QSpinBox*>(field(*editor.form(), u"limits.max_attempts"_s)->editor)->setValue(4);
+        const QString retry3 = u"preset curl-7.88, changed: limits.max_retries 7 → 3"_s;
+        QCOMPARE(label->text(), retry3);
+        QVERIFY(!label->isHidden());
+        // What `--set limits.max_retries=3` reports, by the same functions.
+        const PolicyParseResult set = applyPolicySettings(*PresetCatalog::load(u"curl-7.88"_s).policy,
+            { PolicySetting { u"limits.max_retries"_s, QJsonValue(3) } });
+        QVERIFY(set.ok());
+        QCOMPARE(*editor.policy(), *set.policy);
+        QCOMPARE((PolicyChanges { u"curl-7.88"_s, PolicyChanges::BaseKind::Preset,
+                     PolicyChanges::between(*PresetCatalog::load(u"curl-7.88"_s).policy, *set.policy) }
+                         .text()),
+            retry3);
+
+        qobject_cast<QSpinBox*>(field(*editor.form(), u"backoff.base_ms"_s)->editor)->setValue(500);
+        QCOMPARE(label->text(), u"preset curl-7.88, changed: backoff.base_ms 1000 → 500, limits.max_retries 7 → 3"_s);
+
+        // Many changes: the first three, then how many more; every one in the tooltip.
+        RetryPolicy edited = *editor.policy();
+        edited.backoff.multiplier = 3.0;
+        edited.jitter.floor = Millis(5);
+        edited.rules[1].name = u"resolver"_s;
+        editor.jsonEdit()->setPlainText(QString::fromUtf8(policyToJsonBytes(edited)));
+        QTRY_COMPARE(editor.changes().changes.size(), 5);
+        QCOMPARE(label->text(), u"preset curl-7.88, changed: backoff.base_ms 1000 → 500, backoff.multiplier 2 → 3, "
+                                "jitter.floor_ms 0 → 5 and 2 more"_s);
+        QCOMPARE(label->toolTip().split(u'\n').size(), 5);
+        QVERIFY(label->toolTip().contains(u"rules[1].name \"dns\" → \"resolver\""_s));
+
+        // A file whose name is no preset is its own reference: "policy file FILE".
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"mine.json"_s);
+        edited.name = u"mine"_s;
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(policyToJsonBytes(edited));
+        file.close();
+        QCOMPARE(editor.loadFile(path), QString());
+        QVERIFY(label->isHidden());
+        qobject_cast<QSpinBox*>(field(*editor.form(), u"limits.max_attempts"_s)->editor)->setValue(2);
+        QCOMPARE(label->text(), u"policy file "_s + path + u", changed: limits.max_retries 3 → 1"_s);
+
+        QVERIFY(editor.loadPreset(u"curl-7.88"_s)); // Revert does the same
+        QVERIFY(label->isHidden());
     }
 
     void invalidRuleValueMarksItsRowRed()

@@ -63,6 +63,10 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     m_source->setWordWrap(true);
     m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_source->setForegroundRole(QPalette::PlaceholderText);
+    m_changed->setObjectName(u"policyChanges"_s);
+    m_changed->setWordWrap(true);
+    m_changed->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_changed->hide();
     m_revert->setText(tr("Revert"));
     m_revert->setToolTip(tr("Go back to the preset as shipped"));
     connect(m_revert, &QToolButton::clicked, this, [this] { loadPreset(m_presetName); });
@@ -107,11 +111,11 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     presetLabel->setBuddy(m_presets);
     top->addWidget(presetLabel);
     top->addWidget(m_presets, 1);
-    top->addWidget(m_changed);
     top->addWidget(m_revert);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(top);
+    layout->addWidget(m_changed);
     layout->addWidget(m_source);
     layout->addWidget(m_tabs, 1);
 
@@ -136,16 +140,28 @@ bool PolicyEditor::loadPreset(const QString& name)
     const PolicyParseResult loaded = PresetCatalog::load(name);
     if (!loaded.ok())
         return false;
-    m_preset = *loaded.policy;
     m_presetName = name;
+    setReference(*loaded.policy, name, PolicyChanges::BaseKind::Preset);
     m_presets->setCurrentIndex(m_presets->findData(name));
     // The document's own title for people; the file and section citation in the tooltip.
     m_source->setText(tr("Source: %1").arg(m_preset.sourceTitle.isEmpty() ? m_preset.source : m_preset.sourceTitle));
     m_source->setToolTip(m_preset.sourceTitle.isEmpty() ? m_preset.description
                                                         : m_preset.source + u"\n\n"_s + m_preset.description);
-    m_form->setReference(m_preset);
     setCurrent(m_preset, true);
     return true;
+}
+
+void PolicyEditor::setReference(const RetryPolicy& reference, const QString& base, PolicyChanges::BaseKind kind)
+{
+    m_preset = reference;
+    m_base = base;
+    m_baseKind = kind;
+    m_form->setReference(m_preset);
+}
+
+PolicyChanges PolicyEditor::changes() const
+{
+    return PolicyChanges { m_base, m_baseKind, PolicyChanges::between(m_preset, m_form->policy()) };
 }
 
 void PolicyEditor::onPresetPicked(int index)
@@ -213,9 +229,16 @@ std::optional<RetryPolicy> PolicyEditor::policy() const
 
 void PolicyEditor::updateChangedLabel()
 {
-    const int n = m_form->changedFieldCount();
-    m_changed->setText(n ? tr("%n field(s) changed", nullptr, n) : QString());
-    m_revert->setEnabled(n > 0);
+    // The same account of the changes as the command line's --set gives, from the same diff; the first few
+    // here, every one in the tooltip.
+    const PolicyChanges current = changes();
+    QStringList all;
+    for (const PolicyChange& change : current.changes)
+        all << change.text();
+    m_changed->setText(current.text(3));
+    m_changed->setToolTip(all.join(u'\n'));
+    m_changed->setVisible(!current.isEmpty());
+    m_revert->setEnabled(!current.isEmpty() && !m_presetName.isEmpty());
 }
 
 void PolicyEditor::updatePreviews()
@@ -245,11 +268,13 @@ QString PolicyEditor::loadFile(const QString& path)
         return tr("%1 is not a usable policy:\n%2").arg(path, problemLines(parsed.problems));
     // A file's policy is compared with the preset it names, when there is one.
     const PolicyParseResult named = PresetCatalog::load(parsed.policy->name);
-    m_preset = named.ok() ? *named.policy : *parsed.policy;
     m_presetName = named.ok() ? parsed.policy->name : QString();
+    if (named.ok())
+        setReference(*named.policy, m_presetName, PolicyChanges::BaseKind::Preset);
+    else
+        setReference(*parsed.policy, path, PolicyChanges::BaseKind::File);
     m_presets->setCurrentIndex(m_presets->findData(m_presetName));
     m_source->setText(tr("File: %1").arg(path));
-    m_form->setReference(m_preset);
     setCurrent(*parsed.policy, true);
     return {};
 }
@@ -258,11 +283,13 @@ void PolicyEditor::setPolicy(const RetryPolicy& policy, const QString& origin)
 {
     // Compared with the preset it is named after (the curl preset for a pasted command's options).
     const PolicyParseResult named = PresetCatalog::load(policy.name);
-    m_preset = named.ok() ? *named.policy : policy;
     m_presetName = named.ok() ? policy.name : QString();
+    if (named.ok())
+        setReference(*named.policy, m_presetName, PolicyChanges::BaseKind::Preset);
+    else
+        setReference(policy, policy.name, PolicyChanges::BaseKind::Policy);
     m_presets->setCurrentIndex(m_presets->findData(m_presetName));
     m_source->setText(origin);
-    m_form->setReference(m_preset);
     setCurrent(policy, true);
 }
 

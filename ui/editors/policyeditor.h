@@ -5,6 +5,7 @@
 // sync both ways, and two previews computed as you type — the decision table and the delay distribution.
 
 #include "policy/retrypolicy.h"
+#include "policy/settings/policychanges.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -37,6 +38,9 @@ public:
     // Shows POLICY (from elsewhere: ORIGIN says where), marked against the preset of its name.
     void setPolicy(const RetryPolicy& policy, const QString& origin);
     QString saveFile(const QString& path) const;
+    // The preset (or file) the edited policy started from and the fields changed in it, as the command
+    // line's --set reports them: "preset curl-7.88, changed: limits.max_retries 7 → 3".
+    PolicyChanges changes() const;
 
     PolicyForm* form() const { return m_form; }
     DecisionTableModel* decisionModel() const { return m_decisions; }
@@ -57,6 +61,7 @@ private:
     void setCurrent(const RetryPolicy& policy, bool updateJson);
     void updatePreviews();
     void updateChangedLabel();
+    void setReference(const RetryPolicy& reference, const QString& base, PolicyChanges::BaseKind kind);
 
     QComboBox* m_presets;
     QLabel* m_source;
@@ -74,6 +79,8 @@ private:
     QTimer m_previewTimer;
     RetryPolicy m_preset;
     QString m_presetName;
+    QString m_base; // what the changes are against: the preset's name, the file, the policy's name
+    PolicyChanges::BaseKind m_baseKind = PolicyChanges::BaseKind::Preset;
     QList<PolicyProblem> m_problems;
     bool m_settingJson = false;
 };

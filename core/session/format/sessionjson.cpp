@@ -237,6 +237,30 @@ bool observedFromJson(const QJsonValue& v, std::optional<ObservedGrouping>* out,
     return true;
 }
 
+QJsonObject policyChangesToJson(qsizetype policy, const PolicyChanges& changes)
+{
+    QJsonObject o = changes.toJson();
+    o.insert(u"policy_ref"_s, qint64(policy));
+    return o;
+}
+
+bool policyChangesFromJson(const QJsonObject& o, qsizetype* policy, PolicyChanges* changes, QString* problem)
+{
+    const QJsonValue ref = o.value(u"policy_ref"_s);
+    if (!ref.isDouble() || ref.toDouble() < 0 || ref.toDouble() != std::floor(ref.toDouble()) || ref.toDouble() > 1e9) {
+        *problem = tr("policy_ref: must be the index of a policy");
+        return false;
+    }
+    QJsonObject rest = o;
+    rest.remove(u"policy_ref"_s);
+    const std::optional<PolicyChanges> read = PolicyChanges::fromJson(rest, problem);
+    if (!read)
+        return false;
+    *policy = qsizetype(ref.toDouble());
+    *changes = *read;
+    return true;
+}
+
 QJsonObject runFactsToJson(const SessionRun& r, const QString& method, const QString& url)
 {
     QJsonObject o { { u"run"_s, r.runId }, { u"seed"_s, QString::number(r.seed) },

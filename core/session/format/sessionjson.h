@@ -6,6 +6,7 @@
 
 #include "engine/requestspec.h"
 #include "lab/labevent.h"
+#include "policy/settings/policychanges.h"
 #include "session/export/redaction.h"
 #include "session/sessionmeta.h"
 #include "session/sessionrun.h"
@@ -30,6 +31,10 @@ bool runFactsFromJson(const QJsonObject& o, SessionRun* run, QString* problem);
 // An observed run's grouping: { "rule", "evidence", "heuristic" }; null or absent: an engine run.
 QJsonObject observedToJson(const ObservedGrouping& grouping);
 bool observedFromJson(const QJsonValue& value, std::optional<ObservedGrouping>* grouping, QString* problem);
+
+// An entry of "policy_changes": { "policy_ref", "base", "base_kind", "changes" }.
+QJsonObject policyChangesToJson(qsizetype policy, const PolicyChanges& changes);
+bool policyChangesFromJson(const QJsonObject& o, qsizetype* policy, PolicyChanges* changes, QString* problem);
 
 QJsonObject labEventToJson(const LabEvent& event);
 bool labEventFromJson(const QJsonObject& o, LabEvent* event, QString* problem);

@@ -846,6 +846,20 @@ bool Reader::readDocument()
                     return true;
                 }))
                 return false;
+        } else if (key == "policy_changes") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    qsizetype policy = 0;
+                    PolicyChanges changes;
+                    QString why;
+                    if (!v.isObject() || !SessionJson::policyChangesFromJson(v.toObject(), &policy, &changes, &why))
+                        return fail(v.isObject() ? p + u'.' + why.section(u':', 0, 0) : p,
+                            v.isObject() ? why.section(u':', 1).trimmed() : tr("must be an object"));
+                    if (s.policyChanges.contains(policy))
+                        return fail(p + u".policy_ref"_s, tr("policy %1 has its changes twice").arg(policy));
+                    s.policyChanges.insert(policy, changes);
+                    return true;
+                }))
+                return false;
         } else if (key == "requests") {
             if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
                     RequestSpec spec;
@@ -934,6 +948,8 @@ bool Reader::finishDocument()
             || r.request >= qMax<qsizetype>(1, s.requests.size()))
             return fail(u"$.runs["_s + QString::number(i) + u"].policy_ref"_s, tr("refers to a policy or request that is not in the file"));
     }
+    if (!s.policyChanges.isEmpty() && s.policyChanges.lastKey() >= s.policies.size())
+        return fail(u"$.policy_changes"_s, tr("policy_ref %1 refers to a policy that is not in the file").arg(s.policyChanges.lastKey()));
     if (s.policies.isEmpty())
         s.policies.append(RetryPolicy());
     if (s.requests.isEmpty())

@@ -129,7 +129,16 @@ bool write(const Session& session, QIODevice& device, const SessionProgress& pro
         out.append(i ? ",\n" : "\n");
         out.append(compact(policyToJson(session.policies.at(i))));
     }
-    out.append("],\n\"requests\":[");
+    out.append("]");
+    if (!session.policyChanges.isEmpty()) { // written only when a policy was a preset or file with fields changed
+        out.append(",\n\"policy_changes\":[");
+        for (auto it = session.policyChanges.cbegin(); it != session.policyChanges.cend(); ++it) {
+            out.append(it == session.policyChanges.cbegin() ? "\n" : ",\n");
+            out.append(compact(SessionJson::policyChangesToJson(it.key(), it.value())));
+        }
+        out.append("]");
+    }
+    out.append(",\n\"requests\":[");
     for (qsizetype i = 0; i < session.requests.size(); ++i) {
         out.append(i ? ",\n" : "\n");
         out.append(compact(SessionJson::requestToJson(session.requests.at(i), redactor)));

@@ -83,9 +83,12 @@ void SessionJournal::writeScenario(const QJsonObject& scenario)
     writeLine(compact({ { u"event"_s, u"scenario"_s }, { u"scenario"_s, scenario } }));
 }
 
-void SessionJournal::writePolicy(qsizetype index, const RetryPolicy& policy)
+void SessionJournal::writePolicy(qsizetype index, const RetryPolicy& policy, const PolicyChanges& changes)
 {
-    writeLine(compact({ { u"event"_s, u"policy"_s }, { u"index"_s, qint64(index) }, { u"policy"_s, policyToJson(policy) } }));
+    QJsonObject line { { u"event"_s, u"policy"_s }, { u"index"_s, qint64(index) }, { u"policy"_s, policyToJson(policy) } };
+    if (!changes.isEmpty())
+        line.insert(u"changes"_s, changes.toJson());
+    writeLine(compact(line));
 }
 
 void SessionJournal::writeRequest(qsizetype index, const RequestSpec& request)
@@ -231,6 +234,14 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
                 session->policies[index] = *p.policy;
             else
                 skip(tr("policy %1 cannot be read (%2); the default policy stands in").arg(index).arg(p.problems.value(0).message));
+            if (fields.contains(u"changes"_s)) {
+                const std::optional<PolicyChanges> changes = PolicyChanges::fromJson(fields.value(u"changes"_s).toObject(), &problem);
+                if (p.ok() && changes)
+                    session->policyChanges.insert(index, *changes);
+                else if (p.ok()) // the policy itself is recovered: not a skipped line
+                    inf.problems << tr("line %1: the changes of policy %2 cannot be read (%3); it is kept without them")
+                                        .arg(lineNo).arg(index).arg(problem);
+            }
         } else if (event == "request") {
             RequestSpec spec;
             SessionJson::requestFromJson(fields.value(u"request"_s).toObject(), &spec, &problem);

@@ -24,7 +24,8 @@ public:
     bool open(const QString& sessionPath, const Session& session, QString* error);
     bool isOpen() const { return m_file.isOpen(); }
     void writeScenario(const QJsonObject& scenario);
-    void writePolicy(qsizetype index, const RetryPolicy& policy);
+    // CHANGES: what was changed in a preset or file to make POLICY (a "changes" field); none when empty.
+    void writePolicy(qsizetype index, const RetryPolicy& policy, const PolicyChanges& changes = {});
     void writeRequest(qsizetype index, const RequestSpec& request);
     void writeRun(const SessionRun& run, bool finished);
     void writeAttempt(const AttemptStore& store, const PackedAttempt& attempt);

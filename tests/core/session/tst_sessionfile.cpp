@@ -3,9 +3,12 @@
 // malformed, truncated and wrong-version files (message names line and field), atomic saves, redaction.
 #include "session/format/attemptjson.h"
 #include "session/format/sessionfile.h"
+#include "session/sessionrecorder.h"
 #include "sessiontestdata.h"
 
 #include <QBuffer>
+#include <QJsonArray>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -114,6 +117,105 @@ private Q_SLOTS:
         QVERIFY(!back->redaction.enabled); // the choice is remembered
     }
 
+    // What --set changed in a preset (issue 27 §4) is kept beside the policy it made: written only when
+    // there is some (a session without any is byte for byte what earlier builds wrote), read back, and
+    // refused with its path when it is malformed or names no policy.
+    void policyChangesRoundTrip()
+    {
+        Session original = SessionTestData::session(2, 2);
+        RunRecord changedRun = SessionTestData::run(3, 1);
+        changedRun.policy.limits.maxAttempts = 4;
+        changedRun.policy.limits.countedAs = AttemptCounting::Retries;
+        original.addRun(changedRun);
+        QCOMPARE(original.policies.size(), 2);
+        QTemporaryDir dir;
+        QVERIFY(SessionFile::save(original, dir.filePath(u"plain.json"_s)));
+        QFile plain(dir.filePath(u"plain.json"_s));
+        QVERIFY(plain.open(QIODevice::ReadOnly));
+        QVERIFY(!plain.readAll().contains("policy_changes"));
+
+        original.policyChanges.insert(1, PolicyChanges { u"curl-7.88"_s, PolicyChanges::BaseKind::Preset,
+            { PolicyChange { u"limits.max_retries"_s, QJsonValue(7), QJsonValue(3) },
+                PolicyChange { u"rules[4].when.methods"_s, QJsonValue(QJsonValue::Undefined), QJsonArray { u"GET"_s } } } });
+        const QString path = dir.filePath(u"s.json"_s);
+        QString error;
+        QVERIFY2(SessionFile::save(original, path, {}, &error), qPrintable(error));
+        const std::unique_ptr<Session> back = SessionFile::open(path, {}, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->policies, original.policies);
+        QCOMPARE(back->policyChanges, original.policyChanges);
+        QCOMPARE(back->policyChanges.value(1).text(),
+            u"preset curl-7.88, changed: limits.max_retries 7 → 3, rules[4].when.methods (absent) → [\"GET\"]"_s);
+    }
+
+    void policyChangesRefused_data()
+    {
+        QTest::addColumn<QByteArray>("changes");
+        QTest::addColumn<QString>("where");
+        QTest::addRow("a policy that is not in the file")
+            << QByteArray(R"([{"policy_ref":3,"base":"curl-7.88","base_kind":"preset","changes":[]}])")
+            << u"policy_ref 3 refers to a policy that is not in the file (at $.policy_changes)"_s;
+        QTest::addRow("one policy twice")
+            << QByteArray(R"([{"policy_ref":0,"base":"a","base_kind":"preset","changes":[]},{"policy_ref":0,"base":"b","base_kind":"file","changes":[]}])")
+            << u"policy 0 has its changes twice (at $.policy_changes[1].policy_ref)"_s;
+        QTest::addRow("no policy_ref") << QByteArray(R"([{"base":"curl-7.88","base_kind":"preset","changes":[]}])")
+                                       << u"must be the index of a policy (at $.policy_changes[0].policy_ref)"_s;
+        QTest::addRow("another kind of base") << QByteArray(R"([{"policy_ref":0,"base":"x","base_kind":"url","changes":[]}])")
+                                              << u"(at $.policy_changes[0].base_kind)"_s;
+        QTest::addRow("a change without a path")
+            << QByteArray(R"([{"policy_ref":0,"base":"x","base_kind":"preset","changes":[{"to":3}]}])")
+            << u"must be an object with a \"path\" (at $.policy_changes[0].changes[0])"_s;
+        QTest::addRow("not an array") << QByteArray(R"({})") << u"expected '[', found '{' (at $.policy_changes)"_s;
+        QTest::addRow("not an object") << QByteArray(R"([3])") << u"must be an object (at $.policy_changes[0])"_s;
+    }
+    void policyChangesRefused()
+    {
+        QFETCH(QByteArray, changes);
+        QFETCH(QString, where);
+        QByteArray text = "{\"format\":\"retrylab-session\",\"version\":1,\"policies\":[{\"format\":\"retrylab-policy\",\"version\":1}],"
+                          "\n\"policy_changes\":"
+            + changes + "}";
+        QBuffer buffer(&text);
+        buffer.open(QIODevice::ReadOnly);
+        QString error;
+        QVERIFY(!SessionFile::read(buffer, text.size(), {}, &error));
+        QVERIFY2(error.endsWith(where), qPrintable(error));
+    }
+
+    // The recorder writes them beside the policy they belong to, into the session and into the journal a
+    // crash leaves; a policy nobody changed gets none.
+    void policyChangesRecordedAndJournalled()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"recorded.json"_s);
+        const PolicyChanges changes { u"curl-7.88"_s, PolicyChanges::BaseKind::Preset,
+            { PolicyChange { u"limits.max_retries"_s, QJsonValue(7), QJsonValue(3) } } };
+        RunRecord changedRun = SessionTestData::run(1, 1);
+        changedRun.policy.limits.maxAttempts = 4;
+        RunRecord plainRun = SessionTestData::run(2, 1);
+        SessionRecorder recorder(path);
+        recorder.notePolicyChanges(changedRun.policy, changes);
+        QString error;
+        QVERIFY2(recorder.start(&error), qPrintable(error));
+        for (const RunRecord& r : { changedRun, plainRun }) {
+            recorder.recordRunStarted(r);
+            recorder.recordRunFinished(r);
+        }
+        QCOMPARE(recorder.session().policies.size(), 2);
+        const QMap<qsizetype, PolicyChanges> expected { { 0, changes } };
+        QCOMPARE(recorder.session().policyChanges, expected);
+        SessionJournal::Info info;
+        const std::unique_ptr<Session> recovered = SessionJournal::recover(recorder.journalPath(), &info, &error);
+        QVERIFY2(recovered, qPrintable(error));
+        QVERIFY2(info.problems.isEmpty(), qPrintable(info.problems.join(u'\n')));
+        QCOMPARE(recovered->policyChanges, expected);
+        QVERIFY2(recorder.finish(&error), qPrintable(error));
+        const std::unique_ptr<Session> saved = SessionFile::open(path, {}, &error);
+        QVERIFY2(saved, qPrintable(error));
+        QCOMPARE(saved->policyChanges, expected);
+    }
+
     void savedSessionsRedactByDefault()
     {
         Session s = SessionTestData::session(2, 2);
@@ -170,6 +272,7 @@ private Q_SLOTS:
         const std::unique_ptr<Session> s = SessionFile::open(QStringLiteral(RETRYLAB_TEST_DATA "/sessions/") + file, {}, &error);
         QVERIFY2(s, qPrintable(error));
         QCOMPARE(s->meta.readFromVersion, version);
+        QVERIFY(s->policyChanges.isEmpty()); // files from before --set: no policy was changed
         QCOMPARE(s->runs.size(), runs);
         QCOMPARE(s->attemptCount(), attempts);
         for (qsizetype r = 0; r < s->runs.size(); ++r) {
