@@ -966,21 +966,6 @@ std::unique_ptr<Session> Reader::read(QString* error, SessionFile::Status* statu
 
 namespace SessionFile {
 
-namespace {
-thread_local bool t_labEventsReadAhead = false;
-thread_local bool t_runsReadAhead = false;
-}
-
-bool lastOpenReadLabEventsAhead()
-{
-    return t_labEventsReadAhead;
-}
-
-bool lastOpenReadRunsAhead()
-{
-    return t_runsReadAhead;
-}
-
 std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const SessionProgress& progress, QString* error,
     Status* status)
 {
@@ -995,8 +980,11 @@ std::unique_ptr<Session> read(JsonChunkSource& source, qint64 totalBytes, const 
     return reader.read(error, status);
 }
 
-std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress, QString* error, Status* status)
+std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress, QString* error, Status* status,
+    ReadReport* report)
 {
+    if (report)
+        *report = {};
     // Read on a thread of its own, a few chunks ahead of the parser: opening a large session parses on
     // one core while the other copies the file in.
     FileReadAhead file(path);
@@ -1011,8 +999,8 @@ std::unique_ptr<Session> open(const QString& path, const SessionProgress& progre
     Reader reader(file, file.size(), progress);
     reader.readTailAheadFrom(path, file.size());
     std::unique_ptr<Session> s = reader.read(error, &outcome);
-    t_labEventsReadAhead = reader.labEventsWereReadAhead();
-    t_runsReadAhead = reader.runsWereReadAhead();
+    if (report)
+        *report = { reader.labEventsWereReadAhead(), reader.runsWereReadAhead() };
     if (!s && error && outcome == Status::Failed) {
         const QString readError = file.errorString(); // the bytes stopped coming: that, not where parsing stopped
         *error = readError.isEmpty() ? path + u": "_s + *error : tr("cannot read %1: %2").arg(path, readError);
