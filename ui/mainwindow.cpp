@@ -26,9 +26,9 @@
 #include "shell/recentfilesmenu.h"
 #include "shell/wheelguard.h"
 #include "shell/windowfit.h"
-#include "shell/windowshots.h"
 #include "summaryview.h"
 #include "timelineview.h"
+#include "windowshots.h"
 
 #include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"

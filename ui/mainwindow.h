@@ -78,7 +78,7 @@ public Q_SLOTS:
     void runMany();
     void stop();
     // Saves the window's pictures into DIRECTORY once the next batch has ended (or at once when none is
-    // started), then closes (--screenshot DIR; shell/windowshots.h).
+    // started), then closes (--screenshot DIR; windowshots.h).
     void saveScreenshotWhenIdle(const QString& directory);
     // Shows SESSION in every view as the current session (the sessions' intents end here).
     void showSession(std::shared_ptr<const Session> session, const QString& path, SessionDocument::Origin origin,

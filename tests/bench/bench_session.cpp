@@ -5,6 +5,7 @@
 //     --keep: write the files to DIR and leave them; --redact yes: save with redaction on (the default
 //     for real sessions: secret headers and listed query parameters hashed), off otherwise
 //   bench_session --open FILE                                    (open one file, print the child's figures)
+// "read ahead": what open() took from the thread that reads a large file's end (SessionFile::ReadReport).
 #include "../core/session/sessiontestdata.h"
 #include "session/format/sessionfile.h"
 
@@ -51,7 +52,9 @@ int openChild(const QString& path)
     t.start();
     QString error;
     qint64 calls = 0;
-    const std::unique_ptr<Session> s = SessionFile::open(path, [&](qint64, qint64) { ++calls; return true; }, &error);
+    SessionFile::ReadReport report;
+    const std::unique_ptr<Session> s
+        = SessionFile::open(path, [&](qint64, qint64) { ++calls; return true; }, &error, nullptr, &report);
     const qint64 ms = t.elapsed();
     const qint64 cpu = cpuMs();
     if (!s) {
@@ -59,7 +62,8 @@ int openChild(const QString& path)
         return 1;
     }
     QTextStream(stdout) << ms << ' ' << peakRssKb() << ' ' << before << ' ' << s->attemptCount() << ' '
-                        << s->attempts.memoryBytes() << ' ' << calls << ' ' << cpu << '\n';
+                        << s->attempts.memoryBytes() << ' ' << calls << ' ' << cpu << ' '
+                        << (report.runsReadAhead ? "runs+events" : report.labEventsReadAhead ? "events" : "no") << '\n';
     return 0;
 }
 
@@ -88,7 +92,7 @@ int main(int argc, char** argv)
     QTextStream out(stdout);
     QTemporaryDir tempDir;
     const QDir dir(keepDir.isEmpty() ? tempDir.path() : keepDir);
-    out << "attempts   save ms (cpu ms)   file MB   open ms (cpu ms)   open peak RSS MB (baseline)   store MB   B/attempt   progress calls\n";
+    out << "attempts   save ms (cpu ms)   file MB   open ms (cpu ms)   open peak RSS MB (baseline)   store MB   B/attempt   progress calls   read ahead\n";
     for (int n : std::as_const(sizes)) {
         const int perRun = 4;
         Session s;
@@ -114,16 +118,16 @@ int main(int argc, char** argv)
         child.start(app.applicationFilePath(), { u"--open"_s, path });
         child.waitForFinished(-1);
         const QStringList f = QString::fromLatin1(child.readAllStandardOutput()).trimmed().split(u' ');
-        if (f.size() < 7) {
+        if (f.size() < 8) {
             out << "open failed: " << child.readAllStandardError() << '\n';
             return 1;
         }
         const double rssMb = f.at(1).toDouble() / 1024.0;
         const double baseMb = f.at(2).toDouble() / 1024.0;
         const double storeMb = f.at(4).toDouble() / 1048576.0;
-        out << QString::asprintf("%8d %9lld (%6lld) %9.1f %9s (%6s) %14.1f (%5.1f) %18.1f %10.0f %12s\n", n, saveMs, saveCpuMs,
+        out << QString::asprintf("%8d %9lld (%6lld) %9.1f %9s (%6s) %14.1f (%5.1f) %18.1f %10.0f %12s %16s\n", n, saveMs, saveCpuMs,
             double(QFileInfo(path).size()) / 1048576.0, qPrintable(f.at(0)), qPrintable(f.at(6)), rssMb, baseMb, storeMb,
-            (rssMb - baseMb) * 1048576.0 / n, qPrintable(f.at(5)));
+            (rssMb - baseMb) * 1048576.0 / n, qPrintable(f.at(5)), qPrintable(f.at(7)));
         out.flush();
         if (keepDir.isEmpty())
             QFile::remove(path);

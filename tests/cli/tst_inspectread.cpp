@@ -3,7 +3,7 @@
 // head of a few hundred bytes does not cost a 1 MiB buffer (QIODevice::read(n) allocates n first), and a
 // head longer than one piece is still read whole. The 1 MiB bound itself: tst_cli_badinput.
 #include "cli/clicommand.h"
-#include "engine/manualscheduler.h"
+#include "support/manualscheduler.h"
 
 #include <QIODevice>
 #include <QTest>

@@ -2,8 +2,8 @@
 // `retrylab inspect`'s input: any bytes on stdin give a report (exit 0) or a one-line refusal (exit 2: empty,
 // binary, or no head), the same for text and --json; a JSON report is one valid JSON object.
 #include "cli/clicommand.h"
-#include "engine/manualscheduler.h"
 #include "fuzzsupport.h"
+#include "support/manualscheduler.h"
 
 #include <QBuffer>
 #include <QJsonDocument>

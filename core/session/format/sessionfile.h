@@ -40,13 +40,17 @@ std::unique_ptr<Session> read(QIODevice& device, qint64 totalBytes, const Sessio
 // The same from SOURCE's chunks (open() reads a file through FileReadAhead).
 std::unique_ptr<Session> read(JsonChunkSource& source, qint64 totalBytes, const SessionProgress& progress,
     QString* error, Status* status = nullptr);
+// How open() read a file: a large file as this app writes it has its end read ahead on a second thread, and
+// what that thread read is taken only where reading in order would have read the same. The session is the
+// same either way; the time and the peak memory are not.
+struct ReadReport
+{
+    bool labEventsReadAhead = false; // the lab events were taken from the thread that read them ahead
+    bool runsReadAhead = false; // so were the runs of the file's second half (joined to the first half's)
+};
+// REPORT, when given, says how the file was read, whatever the outcome.
 std::unique_ptr<Session> open(const QString& path, const SessionProgress& progress = {}, QString* error = nullptr,
-    Status* status = nullptr);
-// Whether the last open() on this thread took the lab events from the thread that reads them ahead (a
-// large file as this app writes it): for tests and benchmarks.
-bool lastOpenReadLabEventsAhead();
-// Whether it took the runs of the file's second half from that thread too (joined to the first half's).
-bool lastOpenReadRunsAhead();
+    Status* status = nullptr, ReadReport* report = nullptr);
 // Whether PATH names a session (or attempt log) by its format field, without reading it whole: what a
 // dropped JSON file is (a session or a policy).
 bool looksLikeSession(const QString& path);

@@ -92,7 +92,6 @@ public:
         }
         return m_headerArena[offset + 2 + 2 * size_t(i)];
     }
-    bool isPatch(quint32 offset) const { return offset && (m_headerArena[offset] & kPatch); } // for tests
 
     void reserve(qsizetype attempts) { m_chunks.reserve(locate(size_t(attempts)).chunk + 1); }
     void clear();

@@ -4,8 +4,8 @@
 // A transport for whole-engine tests on a ManualScheduler: each attempt takes the next scripted outcome
 // and finishes `latency` later in fake time.
 
-#include "engine/manualscheduler.h"
 #include "engine/transport.h"
+#include "support/manualscheduler.h"
 
 #include <QList>
 

@@ -3,8 +3,6 @@
 // sending when the reset is beyond maxWait"): on a fake scheduler with scripted answers, then against the
 // real fault lab's rate limiter. Also: every attempt carries its parsed rate-limit snapshot.
 #include "engine/clock.h"
-#include "engine/manualclock.h"
-#include "engine/manualscheduler.h"
 #include "engine/retryengine.h"
 #include "runcollector.h"
 #include "engine/timerscheduler.h"
@@ -12,6 +10,8 @@
 #include "lab/scenariocatalog.h"
 #include "policy/randomsource.h"
 #include "scriptedtransport.h"
+#include "support/manualclock.h"
+#include "support/manualscheduler.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The whole engine on a fake clock and scheduler with scripted attempts: decide-then-schedule, waits,
 // deadline, concurrency, cancel at every phase with no late signals.
-#include "engine/manualclock.h"
-#include "engine/manualscheduler.h"
 #include "engine/retryengine.h"
-#include "runcollector.h"
 #include "policy/randomsource.h"
+#include "runcollector.h"
 #include "scriptedtransport.h"
+#include "support/manualclock.h"
+#include "support/manualscheduler.h"
 
 #include <QSignalSpy>
 #include <QTest>

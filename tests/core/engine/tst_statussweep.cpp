@@ -4,8 +4,6 @@
 // status, no error class, and exactly the decision decide() gives for that answer, under several presets.
 // Qt 6.4 turns 400 and 418 into ProtocolInvalidOperationError and other statuses into their own codes;
 // none of that may leak into the record.
-#include "engine/manualclock.h"
-#include "engine/manualscheduler.h"
 #include "engine/retryengine.h"
 #include "lab/faultserver.h"
 #include "lab/scenarioloader.h"
@@ -14,6 +12,8 @@
 #include "policy/presetcatalog.h"
 #include "policy/randomsource.h"
 #include "policy/retrybudget.h"
+#include "support/manualclock.h"
+#include "support/manualscheduler.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,10 +4,10 @@
 // load, through a journal's recovery, and in the CSV and HAR exports.
 #include "observe/observationrecorder.h"
 
-#include "engine/manualclock.h"
 #include "session/export/sessionexport.h"
 #include "session/format/sessionfile.h"
 #include "session/journal/sessionjournal.h"
+#include "support/manualclock.h"
 
 #include "exchangebuilder.h"
 

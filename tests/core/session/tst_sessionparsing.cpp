@@ -590,9 +590,10 @@ private Q_SLOTS:
         QBuffer buffer(&text);
         buffer.open(QIODevice::ReadOnly);
         const std::unique_ptr<Session> fromMemory = SessionFile::read(buffer, text.size(), {}, &fromMemoryError);
-        const std::unique_ptr<Session> opened = SessionFile::open(path, {}, &openError);
-        QCOMPARE(SessionFile::lastOpenReadLabEventsAhead(), readAhead);
-        QCOMPARE(SessionFile::lastOpenReadRunsAhead(), runsAhead);
+        SessionFile::ReadReport report;
+        const std::unique_ptr<Session> opened = SessionFile::open(path, {}, &openError, nullptr, &report);
+        QCOMPARE(report.labEventsReadAhead, readAhead);
+        QCOMPARE(report.runsReadAhead, runsAhead);
         if (change == "run twice") // the line and column of that run's end, as reading in order finds it
             QVERIFY2(fromMemoryError.contains(u"run 7 appears twice (at $.runs[1399].run)"_s), qPrintable(fromMemoryError));
         if (change == "bad attempt")
@@ -607,10 +608,10 @@ private Q_SLOTS:
 
         // Cancelled in the runs while the helper reads the events: refused as cancelled, and the helper stops.
         SessionFile::Status status = SessionFile::Status::Ok;
-        QVERIFY(!SessionFile::open(path, [](qint64, qint64) { return false; }, nullptr, &status));
+        QVERIFY(!SessionFile::open(path, [](qint64, qint64) { return false; }, nullptr, &status, &report));
         QCOMPARE(status, SessionFile::Status::Cancelled);
-        QVERIFY(!SessionFile::lastOpenReadLabEventsAhead());
-        QVERIFY(!SessionFile::lastOpenReadRunsAhead());
+        QVERIFY(!report.labEventsReadAhead);
+        QVERIFY(!report.runsReadAhead);
     }
 
     void truncatedFilesRefused_data()

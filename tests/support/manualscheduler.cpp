@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/manualscheduler.h"
+#include "support/manualscheduler.h"
 
 #include <algorithm>
 

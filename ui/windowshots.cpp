@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "shell/windowshots.h"
+#include "windowshots.h"
 
 #include "conformance/conformancemodel.h"
 #include "conformance/conformanceview.h"
@@ -18,7 +18,6 @@
 #include <QPixmap>
 #include <QComboBox>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTableView>
 #include <QTimer>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "engine/manualclock.h"
+#include "support/manualclock.h"
 #include "engine/scheduler.h"
 
 #include <map>
