@@ -529,6 +529,7 @@ void MainWindow::startRun(int repeat)
         return;
     }
     plan.policy = *policy;
+    plan.policyChanges = m_policy->changes();
     plan.repeat = repeat;
     m_controller->run(plan);
 }

@@ -143,6 +143,10 @@ private Q_SLOTS:
         QVERIFY(preset.ok());
         plan.policy = *preset.policy;
         plan.policy.limits.maxAttempts = 4;
+        // As the policy editor says it: the preset, changed (recorded in the session).
+        plan.policyChanges.base = u"rfc9110-standard"_s;
+        plan.policyChanges.changes = PolicyChanges::between(*preset.policy, plan.policy);
+        QVERIFY(!plan.policyChanges.isEmpty());
         plan.repeat = 2;
         QVERIFY(controller.run(plan));
         QTRY_VERIFY_WITH_TIMEOUT(!controller.isRunning(), 20000);
@@ -158,6 +162,10 @@ private Q_SLOTS:
         const QStringList opened = reopened(path);
         const QString diff = difference(shown, opened);
         QVERIFY2(diff.isEmpty(), qPrintable(diff + u"\n\nlive:\n"_s + shown.join(u'\n')));
+        const std::unique_ptr<Session> saved = SessionFile::open(path);
+        QVERIFY(saved);
+        QCOMPARE(saved->policyChanges.size(), 1);
+        QCOMPARE(saved->policyChanges.first(), plan.policyChanges);
     }
 
 private:

@@ -159,6 +159,7 @@ bool RunController::run(const RunPlan& plan)
     m_batch.reset();
     m_batch = std::make_unique<Batch>(m_clock, m_scheduler);
     m_batch->setConcurrency(plan.concurrency);
+    m_batch->setPolicyChanges(plan.policy, plan.policyChanges); // the session says which preset, changed how
     // The lab is reset before the batch's recorder listens to it: what resetting reports is not the batch's.
     if (m_resetLabBeforeRun)
         resetLab();

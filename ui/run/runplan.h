@@ -3,6 +3,7 @@
 
 #include "engine/requestspec.h"
 #include "policy/retrypolicy.h"
+#include "policy/settings/policychanges.h"
 
 #include <QString>
 
@@ -14,6 +15,7 @@ struct RunPlan
     bool targetLab = true;
     QString labPath = QStringLiteral("/");
     RetryPolicy policy;
+    PolicyChanges policyChanges; // what the editor changed in the preset it started from (recorded in the session)
     int repeat = 1;
     int concurrency = 1;
 };
