@@ -33,7 +33,7 @@ const QList<qsizetype> kChunks { 1, 3, 7, 64, 1 << 20 };
 QByteArray attemptText(const AttemptStore& store, const PackedAttempt& p)
 {
     QByteArray out;
-    AttemptJson::write(out, store, p, Redactor::none());
+    AttemptJson::write(out, store, p, Redactor::none(), QDateTime());
     return out;
 }
 
