@@ -106,6 +106,7 @@ void LiveSession::clear()
     m_lastRunIndex = 0;
     m_shown.reset();
     m_store = &m_own;
+    m_wallOrigin = QDateTime();
     m_own.clear();
     m_rows.clear();
     m_waits.clear();
@@ -261,7 +262,7 @@ std::optional<int> LiveSession::shownLabEventRun(qsizetype i) const
     return runs.runs[size_t(i)];
 }
 
-void LiveSession::followStore(const AttemptStore* store)
+void LiveSession::followStore(const AttemptStore* store, const QDateTime& wallOriginUtc)
 {
     if (!m_labFollowing)
         takeLabOwnership(); // the lab events held through m_shown, before it goes
@@ -269,6 +270,12 @@ void LiveSession::followStore(const AttemptStore* store)
         takeOwnership();
     m_shown.reset();
     m_store = store ? store : &m_own;
+    m_wallOrigin = wallOriginUtc;
+}
+
+QDateTime LiveSession::wallOriginUtc() const
+{
+    return m_shown ? m_shown->meta.wallOriginUtc : m_wallOrigin;
 }
 
 void LiveSession::followLabEvents(const LabEventStore* store)
@@ -328,6 +335,7 @@ void LiveSession::takeOwnership()
     if (ownsAttempts())
         return;
     const AttemptStore* from = m_store;
+    m_wallOrigin = wallOriginUtc(); // the copied rows' axis
     const std::shared_ptr<const Session> keep = std::exchange(m_shown, nullptr); // alive while copying
     m_store = &m_own;
     for (quint32& row : m_rows)

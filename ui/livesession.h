@@ -65,6 +65,9 @@ public:
     const PackedAttemptHot& hotAttempt(qsizetype i) const { return store().hot(m_rows.at(i)); } // without its cold part
     qsizetype attemptRow(qsizetype i) const { return m_rows.at(i); }
     const AttemptStore& store() const { return *m_store; }
+    // The wall-clock time at 0 on the session axis: the shown session's meta.wallOriginUtc, or the followed
+    // store's (followStore()), also once their rows are copied here; invalid until either is given.
+    QDateTime wallOriginUtc() const;
     // The memory the finished attempts take here (their rows, and the store when it is this session's own).
     qsizetype attemptBytes() const;
     bool ownsAttempts() const { return m_store == &m_own; }
@@ -94,8 +97,8 @@ public:
     // lets go of it. A record given by onAttemptFinished() meanwhile makes the shown rows this session's own.
     void showStore(std::shared_ptr<const class Session> session);
     // The same for a store still being written (a live batch's recorder; not owned): it must outlive
-    // its use here, until clear(), showStore() or storeMovedTo().
-    void followStore(const AttemptStore* store);
+    // its use here, until clear(), showStore() or storeMovedTo(). WALL_ORIGIN_UTC is its session's.
+    void followStore(const AttemptStore* store, const QDateTime& wallOriginUtc = {});
     // The followed store was moved into SESSION (the recorded batch taken out): the same rows, now held.
     // Followed lab events move with it.
     void storeMovedTo(std::shared_ptr<const class Session> session);
@@ -153,6 +156,7 @@ private:
     std::shared_ptr<const class Session> m_shown;
     AttemptStore m_own;
     const AttemptStore* m_store = &m_own; // the shown session's, or m_own
+    QDateTime m_wallOrigin; // wallOriginUtc() while no session is shown
     QList<quint32> m_rows;
     WaitStore m_waits;
     LabEventStore m_ownLabEvents;

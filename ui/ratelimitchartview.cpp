@@ -139,7 +139,7 @@ void RateLimitChartView::changeEvent(QEvent* event)
 
 void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
 {
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime origin = m_session->wallOriginUtc(); // answers' resets from when each came, not from now
     const AttemptStore& store = m_session->store();
     if (&store != m_urlStore) { // URL ids are the store's own
         m_urls.clear();
@@ -164,7 +164,7 @@ void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
         if (url == m_urls.cend())
             url = m_urls.insert(p.url, QUrl::fromEncoded(store.strings().bytes(p.url)));
         facts.url = *url;
-        m_data.add(facts, now);
+        m_data.add(facts, origin);
     }
     if (delta.attemptsAfter > delta.attemptsBefore || delta.attemptsAfter == 0)
         schedulePush();

@@ -169,7 +169,7 @@ bool RunController::run(const RunPlan& plan)
     m_session->clear(); // also what resetting the lab reported
     startRecording();
     // The views read the batch's own store: each finished attempt is a row the recorder appended.
-    m_session->followStore(&m_batch->session().attempts);
+    m_session->followStore(&m_batch->session().attempts, m_batch->session().meta.wallOriginUtc);
     connect(m_batch.get(), &Batch::attemptStored, m_session, &LiveSession::onAttemptStored);
     // And the lab's events as the recorder keeps them (it listens to the lab from useLab()), not a copy.
     if (isLabEnabled())
