@@ -59,6 +59,9 @@ public:
     enum class Reveal { AsRecorded, ByPlayback };
     void show(std::shared_ptr<const Session> session, Reveal reveal);
     const Session* session() const { return m_session.get(); }
+    // The wall-clock time at 0 on the shown session's axis (invalid while nothing is shown): what an answer's
+    // rate-limit resets are measured from when it has no Date (the moment it came, not now).
+    QDateTime wallOriginUtc() const { return m_session ? m_session->meta.wallOriginUtc : QDateTime(); }
 
     // Runs in the order they started: their facts as reported so far (`attempts` is empty: each attempt is
     // held once, in the session's store; attemptCount() and lastAttemptFinished() say what a view needs).

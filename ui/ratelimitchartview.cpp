@@ -139,7 +139,7 @@ void RateLimitChartView::changeEvent(QEvent* event)
 
 void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
 {
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime origin = m_session->wallOriginUtc(); // answers' resets from when each came, not from now
     if (m_session->session() != m_urlSession) { // URL ids are the session's store's own
         m_urls.clear();
         m_urlSession = m_session->session();
@@ -160,7 +160,7 @@ void RateLimitChartView::onRefreshed(const LiveSessionDelta& delta)
         if (url == m_urls.cend())
             url = m_urls.insert(a.urlId(), QUrl::fromEncoded(a.url().toByteArray()));
         facts.url = *url;
-        m_data.add(facts, now);
+        m_data.add(facts, origin);
     }
     if (delta.attemptsAfter > delta.attemptsBefore || delta.attemptsAfter == 0)
         schedulePush();

@@ -6,6 +6,7 @@
 #include "http/httpfield.h"
 #include "http/ratelimitparser.h"
 #include "http/retryafter.h"
+#include "session/ratelimit/ratelimitjson.h"
 
 #include <QCoreApplication>
 #include <QIODevice>
@@ -99,12 +100,15 @@ QJsonValue orNull(const std::optional<T>& value)
     return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
 }
 
+// A quota as every export writes it (the session format's rate_limit and its policies).
 QString rateLimitJson(const RateLimitSnapshot& s)
 {
-    return jsonObject({ { u"limit"_s, jsonText(orNull(s.limit)) }, { u"remaining"_s, jsonText(orNull(s.remaining)) },
-        { u"reset_seconds"_s, jsonText(orNull(s.resetSeconds)) },
-        { u"policy"_s, jsonText(s.policy.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s.policy)) },
-        { u"dialect"_s, jsonText(s.dialect) } });
+    QByteArray out;
+    {
+        JsonSink sink(out);
+        RateLimitJson::writeQuota(sink, s);
+    }
+    return QString::fromUtf8(out);
 }
 
 std::optional<double> retryAfterSeconds(const RetryAfterValue& value)
@@ -292,12 +296,12 @@ int runInspect(const QStringList& args, CliIo& io)
     QStringList warnings = head.warnings;
     QDateTime now = options.now.value_or(QDateTime());
     if (!now.isValid()) {
-        // Without --now, reset and date values are measured from the response's own Date (the server's
-        // clock, as headers.md §4 recommends); failing that, from this machine's clock.
+        // Without --now, as for a recorded answer (rateLimitInstant): the response's own Date, else the
+        // moment it was received, here this machine's clock.
         const QByteArray date = combinedHeader(head.headers, "Date");
-        const HttpDate parsed = date.isNull() ? HttpDate() : parseHttpDate(date, QDateTime::currentDateTimeUtc());
-        now = parsed.isValid() ? parsed.dateTime : QDateTime::currentDateTimeUtc();
-        if (!date.isNull() && !parsed.isValid())
+        const QDateTime received = QDateTime::currentDateTimeUtc();
+        now = rateLimitInstant(date, received);
+        if (!date.isNull() && !parseHttpDate(date, received).isValid())
             warnings << tr("Date ignored: not an HTTP-date; measuring from the local clock");
     }
     const std::optional<RetryAfterValue> retryAfter = parseRetryAfter(head.headers, now);

@@ -138,7 +138,7 @@ int runRun(const QStringList& args, CliIo& io)
     // --json: each attempt as the session format writes it (secrets redacted), read from the batch's session.
     const Session& session = batch.session();
     const Redactor redactor(session.redaction);
-    AttemptJsonWriter writer(session.attempts, redactor);
+    AttemptJsonWriter writer(session.attempts, redactor, session.meta.wallOriginUtc);
     QByteArray line;
     QObject::connect(&engine, &RetryEngine::attemptFinished, &engine, [&](const AttemptRecord& a) {
         if (setup->quiet)

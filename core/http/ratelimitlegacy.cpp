@@ -97,6 +97,7 @@ void readLegacyRateLimit(const HttpHeaderList& headers, const QDateTime& now, co
                 gitlab ? ResetUnit::EpochSeconds : ResetUnit::DelaySeconds, now, u"RateLimit-Reset"_s);
             snapshot.resetSeconds = reading.seconds;
             snapshot.resetGuessed = reading.guessed;
+            snapshot.resetAbsolute = reading.absolute;
             if (!reading.note.isEmpty())
                 snapshot.warnings << reading.note;
         }
@@ -113,15 +114,19 @@ void readLegacyRateLimit(const HttpHeaderList& headers, const QDateTime& now, co
         // RateLimit-ResetTime (IMF-fixdate) stands in when RateLimit-Reset is missing or unreadable.
         if (!snapshot.resetSeconds && hasHeader(headers, "RateLimit-ResetTime")) {
             const HttpDate date = parseHttpDate(combinedHeader(headers, "RateLimit-ResetTime"), now);
-            if (date.isValid())
-                snapshot.resetSeconds = std::max<qint64>(0, now.secsTo(date.dateTime));
-            else
+            if (!date.isValid())
                 ignored("RateLimit-ResetTime", u"not an HTTP-date"_s);
+            else if (!now.isValid())
+                ignored("RateLimit-ResetTime", u"a point in time, and when the answer came is not known"_s);
+            else
+                snapshot.resetSeconds = std::max<qint64>(0, now.secsTo(date.dateTime));
+            snapshot.resetAbsolute = true;
         }
     }
     snapshot.fields = rateLimitFields(headers,
         { "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "RateLimit-Name",
             "RateLimit-Observed", "RateLimit-ResetTime" });
+    out.dependsOnNow = out.dependsOnNow || snapshot.resetAbsolute;
     if (!snapshot.limit && !snapshot.remaining && !snapshot.resetSeconds) {
         out.warnings << snapshot.warnings;
         return;

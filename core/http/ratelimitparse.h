@@ -20,6 +20,10 @@ struct RateLimitParse
     // own warnings are repeated here so a caller can show one list.
     QStringList warnings;
     bool ignoredAsCached = false; // an Age header made every rate-limit field be ignored (draft §7.3)
+    // Some reset was a point in time, read against the caller's "now" (kept or not: a snapshot left with
+    // nothing known is dropped, its warnings kept). When false, the same fields read the same against any
+    // "now", so a caller may reuse this parse for them.
+    bool dependsOnNow = false;
 
     const RateLimitSnapshot* mostRestrictive() const
     {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "http/ratelimitparser.h"
 
+#include "http/httpdate.h"
 #include "http/ratelimitdialects.h"
 #include "http/ratelimitvalue.h"
 
@@ -95,4 +96,19 @@ RateLimitParse parseRateLimits(const HttpHeaderList& headers, const QDateTime& n
     readVendorRateLimits(headers, now, result);
     result.mostRestrictiveIndex = mostRestrictiveIndex(result.snapshots);
     return result;
+}
+
+QDateTime rateLimitInstant(QByteArrayView date, const QDateTime& received)
+{
+    if (!date.isEmpty()) {
+        const HttpDate parsed = parseHttpDate(date, received);
+        if (parsed.isValid())
+            return parsed.dateTime;
+    }
+    return received;
+}
+
+RateLimitParse parseAnswerRateLimits(const HttpHeaderList& fields, QByteArrayView date, const QDateTime& received)
+{
+    return parseRateLimits(fields, rateLimitInstant(date, received));
 }

@@ -15,8 +15,21 @@
 
 #include <QDateTime>
 
-// NOW is the instant reset times are measured from (the receive time, or the response's Date).
+// NOW is the instant reset times are measured from (see rateLimitInstant()). An invalid NOW leaves a reset
+// stated as a point in time unknown, with a warning.
 RateLimitParse parseRateLimits(const HttpHeaderList& headers, const QDateTime& now);
+
+// The instant an answer's reset times are measured from, for every reader of an answer (exports, inspect,
+// the chart, observed runs): its Date field when that is an HTTP-date, since an absolute reset (GitHub's
+// epoch X-RateLimit-Reset, GitLab's RateLimit-ResetTime) is stated on the server's clock (headers.md §4:
+// "compute against the response Date header"); else RECEIVED, the wall time the answer arrived (for a
+// recorded one: the session's wall origin + its headers_ms, or end_ms). Invalid when neither is known.
+// RECEIVED is also the reference for an RFC 850 Date's two-digit year.
+QDateTime rateLimitInstant(QByteArrayView date, const QDateTime& received);
+
+// An answer's rate limits: parseRateLimits(FIELDS, rateLimitInstant(DATE, RECEIVED)). FIELDS are its
+// rate-limit fields as recorded, with its Age field when it had one (a cached answer's quota is ignored).
+RateLimitParse parseAnswerRateLimits(const HttpHeaderList& fields, QByteArrayView date, const QDateTime& received);
 
 // The snapshot that constrains the client most, as an index into SNAPSHOTS (absent when empty). Order:
 //  1. exhausted quotas (remaining 0) first, the one that resets last among them (unknown reset = last),

@@ -32,6 +32,10 @@ struct RateLimitSnapshot
     QByteArray partitionKey; // IETF `pk`, decoded bytes
     std::optional<qint64> requestCost; // editor's copy `c`
     bool resetGuessed = false; // the reset unit came from the magnitude heuristic, not the dialect
+    // The reset was stated as a point in time (epoch seconds, an HTTP-date) and resetSeconds measured from
+    // the caller's "now": read against another "now", it reads differently. Relative resets (IETF `t`,
+    // delay-seconds, Reset-After, Go durations) do not.
+    bool resetAbsolute = false;
     HttpHeaderList fields; // the raw fields this snapshot was read from, as received
     QStringList warnings; // non-conformant or guessed readings that concern only this snapshot
 

@@ -26,6 +26,12 @@ constexpr double kEpochMillisecondsThreshold = 1e12;
 
 double nowSeconds(const QDateTime& now) { return double(now.toMSecsSinceEpoch()) / 1000.0; }
 
+QString unknownNow(const QString& field, const QString& raw)
+{
+    return QStringLiteral("%1 %2 is a point in time, and when the answer came is not known; reset left unknown")
+        .arg(field, raw);
+}
+
 } // namespace
 
 std::optional<qint64> parseRateLimitInteger(QByteArrayView text)
@@ -111,8 +117,14 @@ ResetReading readRateLimitReset(QByteArrayView text, ResetUnit unit, const QDate
     const QString raw = QString::fromLatin1(shown.first(std::min<qsizetype>(shown.size(), 64)));
     if (!number) {
         if (unit == ResetUnit::Unstated) {
-            const HttpDate date = parseHttpDate(text, now);
+            // An RFC 850 date needs NOW for its year; the other two forms read without it.
+            const HttpDate date = parseHttpDate(text, now.isValid() ? now : QDateTime::fromSecsSinceEpoch(0, Qt::UTC));
             if (date.isValid()) {
+                reading.absolute = true;
+                if (!now.isValid()) {
+                    reading.note = unknownNow(field, raw);
+                    return reading;
+                }
                 reading.seconds = std::max(0.0, double(now.msecsTo(date.dateTime)) / 1000.0);
                 reading.note = QStringLiteral("%1 \"%2\" read as an HTTP-date").arg(field, raw);
                 return reading;
@@ -138,6 +150,11 @@ ResetReading readRateLimitReset(QByteArrayView text, ResetUnit unit, const QDate
                            .arg(field, raw, unitText,
                                contradicts ? QStringLiteral(": the value contradicts the dialect's unit")
                                            : QStringLiteral(": the dialect does not define the unit"));
+    }
+    reading.absolute = epoch;
+    if (epoch && !now.isValid()) {
+        reading.note = unknownNow(field, raw);
+        return reading;
     }
     double seconds = epoch ? value * scale - nowSeconds(now) : value * scale;
     if (seconds < 0) {

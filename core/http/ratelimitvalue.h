@@ -31,12 +31,14 @@ struct ResetReading
 {
     std::optional<double> seconds; // from NOW, never negative; absent when the value is unreadable
     bool guessed = false; // the unit came from the magnitude heuristic (> 1e9 epoch s, > 1e12 epoch ms)
+    bool absolute = false; // read as a point in time (epoch, HTTP-date), so measured from NOW
     QString note; // why it was guessed, clamped or rejected; empty when read as the dialect defines it
 };
 
 // Reads a reset value in UNIT. The magnitude heuristic is used only when UNIT is Unstated, or when the
 // value contradicts UNIT (a "delay" above 1e9 s, an "epoch" below 1e9 s); the note then says so. With
-// Unstated, a value with letters is tried as an HTTP-date. FIELD names the field in the note.
+// Unstated, a value with letters is tried as an HTTP-date. FIELD names the field in the note. A point in
+// time read against an invalid NOW (nobody knows when the answer came) gives no seconds, and a note.
 ResetReading readRateLimitReset(QByteArrayView text, ResetUnit unit, const QDateTime& now, const QString& field);
 
 // The value of the non-SF singleton field NAME: absent when the field is absent; when it is sent on several

@@ -42,6 +42,7 @@ void readReset(const HttpHeaderList& headers, QByteArrayView name, ResetUnit uni
     const ResetReading reading = readRateLimitReset(*value, unit, now, lower(name));
     snapshot.resetSeconds = reading.seconds;
     snapshot.resetGuessed = reading.guessed;
+    snapshot.resetAbsolute = reading.absolute;
     if (!reading.note.isEmpty())
         snapshot.warnings << reading.note;
 }
@@ -50,6 +51,7 @@ bool hasAny(const RateLimitSnapshot& s) { return s.limit || s.remaining || s.use
 
 void finish(RateLimitParse& out, RateLimitSnapshot snapshot)
 {
+    out.dependsOnNow = out.dependsOnNow || snapshot.resetAbsolute;
     if (hasAny(snapshot))
         appendSnapshot(out, std::move(snapshot));
     else

@@ -606,11 +606,13 @@ QJsonValue JsonPullReader::readValue()
 
 void JsonPullReader::skipValue()
 {
+    // Read and checked as readValue() does, with nothing built: keys and strings stay views of the buffer.
+    // A session attempt's derived rate_limit object is skipped so, a million times on opening.
     switch (peek()) {
     case Kind::Object: {
         enterObject();
-        QByteArray key;
-        while (nextKey(&key))
+        QByteArrayView key;
+        while (nextKeyView(&key))
             skipValue();
         return;
     }
@@ -619,6 +621,11 @@ void JsonPullReader::skipValue()
         while (nextElement())
             skipValue();
         return;
+    case Kind::String: {
+        QByteArrayView text;
+        (void)readUtf8View(&text);
+        return;
+    }
     default: (void)readValue();
     }
 }

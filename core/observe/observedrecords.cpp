@@ -136,7 +136,8 @@ AttemptRecord attemptRecord(const ObservedAttempt& o, int runId, const RecordOpt
     if (e.status > 0) {
         a.retryAfter = parseRetryAfter(e.responseHeaders, answeredAt);
         a.rateLimitHeaders = rateLimitFieldsOf(e.responseHeaders);
-        a.rateLimit = parseRateLimits(e.responseHeaders, answeredAt);
+        a.rateLimit = parseRateLimits(
+            e.responseHeaders, rateLimitInstant(combinedHeader(e.responseHeaders, "date"), answeredAt));
     }
     ObservedAttemptFacts facts;
     facts.clientWait = o.clientWait;

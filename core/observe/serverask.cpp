@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "observe/serverask.h"
 
-#include "http/httpdate.h"
 #include "http/ratelimitparser.h"
 #include "http/retryafter.h"
 
@@ -15,22 +14,11 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("observe", text); }
 
-QDateTime referenceTime(const HttpHeaderList& headers, const QDateTime& answeredAt)
-{
-    const QByteArray date = combinedHeader(headers, "date");
-    if (!date.isEmpty()) {
-        const HttpDate parsed = parseHttpDate(date, answeredAt.isValid() ? answeredAt : QDateTime::currentDateTimeUtc());
-        if (parsed.isValid())
-            return parsed.dateTime;
-    }
-    return answeredAt;
-}
-
 } // namespace
 
 std::optional<ServerAsk> serverAsk(const HttpHeaderList& headers, const QDateTime& answeredAt)
 {
-    const QDateTime now = referenceTime(headers, answeredAt);
+    const QDateTime now = rateLimitInstant(combinedHeader(headers, "date"), answeredAt);
     if (const std::optional<RetryAfterValue> hint = parseRetryAfter(headers, now); hint && hint->delay) {
         ServerAsk ask;
         ask.delay = std::max(Millis(0), *hint->delay);

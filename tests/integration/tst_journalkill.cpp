@@ -47,7 +47,7 @@ const char kPolicy[] = R"({"format":"retrylab-policy","version":1,"name":"fast",
 QJsonObject attemptObject(const AttemptStore& store, const PackedAttempt& p)
 {
     QByteArray text;
-    AttemptJson::write(text, store, p, Redactor::none());
+    AttemptJson::write(text, store, p, Redactor::none(), QDateTime());
     return QJsonDocument::fromJson(text).object();
 }
 

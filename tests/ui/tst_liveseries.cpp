@@ -32,6 +32,8 @@ private Q_SLOTS:
     void delayEnvelope();
     void histogram();
     void rateLimitTracks();
+    void rateLimitResetsFromWhenTheAnswerCame_data();
+    void rateLimitResetsFromWhenTheAnswerCame();
     void steps();
     void readableShortRuns();
     void percentiles_data();
@@ -342,6 +344,46 @@ void TestLiveSeries::rateLimitTracks()
     QCOMPARE(r.maxValue(), 10.0);
     QCOMPARE(r.minSeconds(), 0.05);
     QCOMPARE(r.maxSeconds(), 6.1);
+}
+
+void TestLiveSeries::rateLimitResetsFromWhenTheAnswerCame_data()
+{
+    QTest::addColumn<QByteArray>("date"); // the answer's Date; empty: none
+    QTest::addColumn<QDateTime>("origin"); // the session's wall origin
+    QTest::addColumn<QVariant>("reset"); // where the reset marker is (s on the session axis); invalid: none
+
+    // A GitHub answer (headers.md §4: X-Ratelimit-Reset 1659645499, epoch seconds) 2 s into a session that
+    // began 100 s before that reset, opened long after: the reset is 98 s after the answer, not in the past.
+    const QDateTime origin = QDateTime::fromSecsSinceEpoch(1659645499 - 100, Qt::UTC);
+    QTest::addRow("headers.md §4 GitHub, no Date: from the session's wall origin + the answer's moment")
+        << QByteArray() << origin << QVariant(100.0);
+    QTest::addRow("headers.md §4 GitHub doc example with its Date: 2498 s from the Date, whatever the receive time")
+        << QByteArray("Thu, 04 Aug 2022 19:56:41 GMT") << origin << QVariant(2.0 + 2498.0);
+    QTest::addRow("headers.md §4 GitHub, no Date and no wall origin: no reset marker")
+        << QByteArray() << QDateTime() << QVariant();
+}
+
+void TestLiveSeries::rateLimitResetsFromWhenTheAnswerCame()
+{
+    QFETCH(QByteArray, date);
+    QFETCH(QDateTime, origin);
+    QFETCH(QVariant, reset);
+    AttemptRecord a = SessionTestData::attempt(1, 1, true);
+    a.at.headersReceived = std::chrono::seconds(2);
+    a.at.finished = std::chrono::milliseconds(2100);
+    a.url = QUrl(u"https://api.github.com/user"_s);
+    a.rateLimitHeaders = { { "X-Ratelimit-Limit", "15000" }, { "X-Ratelimit-Remaining", "14996" },
+        { "X-Ratelimit-Reset", "1659645499" }, { "X-Ratelimit-Resource", "core" }, { "X-Ratelimit-Used", "4" } };
+    a.responseHeaders = a.rateLimitHeaders;
+    if (!date.isEmpty())
+        a.responseHeaders.append({ "Date", date });
+    RateLimitSeries r;
+    r.add(a, origin);
+    QCOMPARE(r.tracks().size(), 1);
+    const QList<double>& resets = r.tracks().first().resets;
+    QCOMPARE(resets.size(), reset.isValid() ? 1 : 0);
+    if (reset.isValid())
+        QCOMPARE(resets.first(), reset.toDouble());
 }
 
 void TestLiveSeries::steps()

@@ -104,11 +104,9 @@ private:
         const WaitStore& waits = m_session->waits();
         for (qsizetype i = d.waitsBefore; i < d.waitsAfter && i < waits.size(); ++i)
             m_delays.add(waits.at(i));
-        // The answers' own Date, or a fixed instant: what the chart measures resets from is not what this
-        // compares.
-        const QDateTime fallback(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
+        // As the chart reads them: resets from the answer's Date, else from when it came on the session's axis.
         for (qsizetype i = d.attemptsBefore; i < d.attemptsAfter && i < m_session->finishedAttempts(); ++i)
-            m_limits.add(m_session->attemptRecord(i), fallback);
+            m_limits.add(m_session->attemptRecord(i), m_session->wallOriginUtc());
         m_summary.update(*m_session, d);
     }
     void clear()

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/ratelimitseries.h"
 
-#include "http/httpdate.h"
 #include "http/ratelimitparser.h"
+#include "session/ratelimit/attemptratelimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -65,7 +65,7 @@ void RateLimitSeries::clear()
     *this = RateLimitSeries();
 }
 
-void RateLimitSeries::add(const AttemptRecord& a, const QDateTime& fallbackNow)
+void RateLimitSeries::add(const AttemptRecord& a, const QDateTime& wallOriginUtc)
 {
     const std::optional<MonoTime> when = a.at.headersReceived ? a.at.headersReceived : a.at.finished;
     if (!when)
@@ -79,14 +79,9 @@ void RateLimitSeries::add(const AttemptRecord& a, const QDateTime& fallbackNow)
 
     std::optional<qint64> constraining;
     if (!a.rateLimitHeaders.isEmpty()) {
-        QDateTime now = fallbackNow;
-        const QByteArray date = combinedHeader(a.responseHeaders, "date");
-        if (!date.isEmpty()) {
-            const HttpDate parsed = parseHttpDate(date, fallbackNow);
-            if (parsed.isValid())
-                now = parsed.dateTime;
-        }
-        if (!m_parsed || a.rateLimitHeaders != m_lastFields || now != m_lastNow) {
+        const QDateTime now = rateLimitInstant(combinedHeader(a.responseHeaders, "date"),
+            AttemptRateLimits::receivedAt(wallOriginUtc, a.at.headersReceived, a.at.finished));
+        if (!m_parsed || a.rateLimitHeaders != m_lastFields || (m_lastParse.dependsOnNow && now != m_lastNow)) {
             m_parsed = true;
             m_lastParse = parseRateLimits(a.rateLimitHeaders, now);
             m_lastFields = a.rateLimitHeaders;

@@ -4,8 +4,8 @@
 // The rate-limit chart's data: for each host and quota policy seen (one track per host + policy +
 // dialect), the remaining and limit values over time as the responses reported them, the moments the
 // quota resets (response time + reset seconds), and the 429 answers. Rate-limit fields are read with
-// core/http's parseRateLimits(); the reset is measured from the response's Date header when it has
-// one, else from FALLBACK_NOW.
+// core/http's parseRateLimits(), measured from core's rateLimitInstant(): the response's Date header when
+// it has one, else the moment it was received (WALL_ORIGIN_UTC + its headers' moment), as the exports do.
 
 #include "engine/attemptrecord.h"
 #include "http/ratelimitparser.h"
@@ -40,7 +40,7 @@ class RateLimitSeries
 public:
     void clear();
     // One finished attempt: a sample per quota it reported, and a rejection when it was a 429.
-    void add(const AttemptRecord& attempt, const QDateTime& fallbackNow);
+    void add(const AttemptRecord& attempt, const QDateTime& wallOriginUtc);
 
     const QList<RateLimitTrack>& tracks() const { return m_tracks; }
     const QList<QPointF>& rejections() const { return m_rejections; } // (seconds, remaining or 0) of 429s
@@ -59,7 +59,7 @@ private:
     bool m_any = false;
     // The last answer's fields and what they read as: consecutive answers of a batch often carry the same
     // fields (parsing them is most of the cost of adding an attempt), and a parse depends only on them and
-    // on the moment they are read against.
+    // on the moment they are read against (and on that only when a reset was a point in time).
     HttpHeaderList m_lastFields;
     QDateTime m_lastNow;
     RateLimitParse m_lastParse;

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/export/sessionexport.h"
 
+#include "session/ratelimit/attemptratelimits.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QUrlQuery>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -21,6 +25,17 @@ QString ms(qint64 ns)
 QString optInt(qint64 v)
 {
     return v == PackedAttempt::kUnset ? QString() : QString::number(v);
+}
+
+QString optional(const std::optional<qint64>& v)
+{
+    return v ? QString::number(*v) : QString();
+}
+
+// As the JSON writes it (RateLimitJson): the shortest decimal that reads back to the same number.
+QString seconds(const std::optional<double>& v)
+{
+    return v && std::isfinite(*v) ? QString::number(*v, 'g', QLocale::FloatingPointShortest) : QString();
 }
 
 QJsonArray harHeaders(const AttemptStore& store, quint32 offset, const Redactor& redactor)
@@ -44,6 +59,30 @@ QString headerValue(const AttemptStore& store, quint32 offset, QByteArrayView na
     }
     return QString();
 }
+
+// The HAR entries' `_rateLimit`: the session JSON's `rate_limit` object, read once while it repeats.
+class HarRateLimits
+{
+public:
+    explicit HarRateLimits(const Session& session)
+        : m_reader(session.attempts, session.meta.wallOriginUtc)
+    {
+    }
+    QJsonValue value(const PackedAttempt& attempt)
+    {
+        const QByteArrayView text = m_reader.json(attempt);
+        if (text != QByteArrayView(m_text)) {
+            m_text = text.toByteArray();
+            m_value = text == "null" ? QJsonValue() : QJsonValue(QJsonDocument::fromJson(m_text).object());
+        }
+        return m_value;
+    }
+
+private:
+    AttemptRateLimits m_reader;
+    QByteArray m_text = "null";
+    QJsonValue m_value;
+};
 
 // Milliseconds between two recorded phases, or -1 when either is unknown.
 double span(qint64 from, qint64 to)
@@ -83,7 +122,8 @@ QStringList csvColumns()
         u"duration_ms"_s, u"phase_reached"_s, u"status"_s, u"error"_s, u"qt_error"_s, u"abort_reason"_s,
         u"decision"_s, u"final"_s, u"delay_ms"_s, u"delay_ceiling_ms"_s, u"delay_source"_s, u"retry_after_ms"_s,
         u"reason"_s, u"rule"_s, u"idempotency_key"_s, u"attempt_id"_s, u"connection_reused"_s, u"bytes_up"_s,
-        u"bytes_down"_s, u"rate_limit"_s, u"queued_ms"_s, u"client_wait_ms"_s, u"asked_for_ms"_s, u"asked_by"_s,
+        u"bytes_down"_s, u"rate_limit"_s, u"rate_limit_limit"_s, u"rate_limit_remaining"_s, u"rate_limit_reset_s"_s,
+        u"rate_limit_dialect"_s, u"queued_ms"_s, u"client_wait_ms"_s, u"asked_for_ms"_s, u"asked_by"_s,
         u"grouping"_s };
 }
 
@@ -103,6 +143,7 @@ bool writeCsv(const Session& session, const Redactor& redactor, QIODevice& devic
     const StringPool& s = store.strings();
     const qint64 total = session.attemptCount();
     qint64 done = 0;
+    AttemptRateLimits rateLimits(store, session.meta.wallOriginUtc);
     for (const SessionRun& run : session.runs) {
         const QString grouping = run.observed ? run.observed->rule + (run.observed->heuristic ? u" (heuristic)"_s : QString()) : QString();
         for (quint32 row : run.rows) {
@@ -116,6 +157,7 @@ bool writeCsv(const Session& session, const Redactor& redactor, QIODevice& devic
                 rateLimit += QString::fromUtf8(store.headerName(p.rateLimitHeaders, i)) + u": "_s
                     + QString::fromUtf8(store.headerValue(p.rateLimitHeaders, i));
             }
+            const RateLimitSnapshot* quota = rateLimits.parse(p).mostRestrictive(); // as `rate_limit` in JSON
             const double duration = span(p.at[PackedAttempt::Started], p.at[PackedAttempt::Finished]);
             const QStringList fields { QString::number(p.runId), QString::number(p.index), s.string(p.method),
                 redactor.url(s.string(p.url)), ms(p.at[PackedAttempt::Scheduled]), ms(p.at[PackedAttempt::Started]),
@@ -129,7 +171,9 @@ bool writeCsv(const Session& session, const Redactor& redactor, QIODevice& devic
                 decided ? delaySourceName(DelaySource(p.delaySource)) : QString(), optInt(p.retryAfterMs),
                 decided ? s.string(p.reason) : p.observed ? QString() : undecided, s.string(p.ruleName), s.string(p.idempotencyKey),
                 s.string(p.attemptId), p.connectionReused ? u"true"_s : u"false"_s, QString::number(p.bytesUp),
-                QString::number(p.bytesDown), rateLimit, ms(p.at[PackedAttempt::Queued]), ms(p.clientWaitNs),
+                QString::number(p.bytesDown), rateLimit, quota ? optional(quota->limit) : QString(),
+                quota ? optional(quota->remaining) : QString(), quota ? seconds(quota->resetSeconds) : QString(),
+                quota ? quota->dialect : QString(), ms(p.at[PackedAttempt::Queued]), ms(p.clientWaitNs),
                 optInt(p.askedForMs), s.string(p.askedBy), grouping };
             for (qsizetype i = 0; i < fields.size(); ++i) {
                 if (i)
@@ -149,7 +193,9 @@ bool writeCsv(const Session& session, const Redactor& redactor, QIODevice& devic
     return device.write(out) == out.size();
 }
 
-QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, const Redactor& redactor)
+// harEntry() with `_rateLimit` given: the entry's attempt's, read by the caller.
+QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, const Redactor& redactor,
+    const QJsonValue& rateLimit)
 {
     const AttemptStore& store = session.attempts;
     const StringPool& s = store.strings();
@@ -226,7 +272,8 @@ QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, co
         { u"_reason"_s, decided ? s.string(p.reason) : p.observed ? QString() : undecided },
         { u"_idempotencyKey"_s, p.idempotencyKey ? QJsonValue(s.string(p.idempotencyKey)) : QJsonValue() },
         { u"_final"_s, decided ? finalKindName(FinalKind(p.finalKind)) : QString() },
-        { u"_retryAfterMs"_s, p.retryAfterMs != PackedAttempt::kUnset ? QJsonValue(p.retryAfterMs) : QJsonValue() } };
+        { u"_retryAfterMs"_s, p.retryAfterMs != PackedAttempt::kUnset ? QJsonValue(p.retryAfterMs) : QJsonValue() },
+        { u"_rateLimit"_s, rateLimit } };
     if (p.observed) {
         entry[u"_clientWaitMs"_s] = p.clientWaitNs == PackedAttempt::kUnset ? QJsonValue() : QJsonValue(double(p.clientWaitNs) / 1e6);
         entry[u"_askedForMs"_s] = p.askedForMs == PackedAttempt::kUnset ? QJsonValue() : QJsonValue(p.askedForMs);
@@ -243,6 +290,12 @@ QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, co
     return entry;
 }
 
+QJsonObject harEntry(const Session& session, qsizetype runIndex, quint32 row, const Redactor& redactor)
+{
+    HarRateLimits rateLimits(session);
+    return harEntry(session, runIndex, row, redactor, rateLimits.value(session.attempts.packed(row)));
+}
+
 bool writeHar(const Session& session, const Redactor& redactor, QIODevice& device, const SessionProgress& progress)
 {
     const QJsonObject creator { { u"name"_s, u"Retrylab"_s }, { u"version"_s, QStringLiteral(RETRYLAB_VERSION) } };
@@ -250,10 +303,12 @@ bool writeHar(const Session& session, const Redactor& redactor, QIODevice& devic
         + ",\"pages\":[],\"entries\":[";
     const qint64 total = session.attemptCount();
     qint64 done = 0;
+    HarRateLimits rateLimits(session);
     for (qsizetype r = 0; r < session.runs.size(); ++r) {
         for (quint32 row : session.runs.at(r).rows) {
             out += done ? ",\n" : "\n";
-            out += QJsonDocument(harEntry(session, r, row, redactor)).toJson(QJsonDocument::Compact);
+            const QJsonValue rateLimit = rateLimits.value(session.attempts.packed(row));
+            out += QJsonDocument(harEntry(session, r, row, redactor, rateLimit)).toJson(QJsonDocument::Compact);
             if (out.size() > (1 << 20)) {
                 if (device.write(out) != out.size())
                     return false;

@@ -5,10 +5,11 @@
 
 namespace AttemptJson {
 
-void write(QByteArray& out, const AttemptStore& store, const PackedAttempt& attempt, const Redactor& redactor)
+void write(QByteArray& out, const AttemptStore& store, const PackedAttempt& attempt, const Redactor& redactor,
+    const QDateTime& wallOriginUtc)
 {
     JsonSink sink(out);
-    AttemptJsonWriter(store, redactor).write(sink, attempt);
+    AttemptJsonWriter(store, redactor, wallOriginUtc).write(sink, attempt);
 }
 
 } // namespace AttemptJson

@@ -35,7 +35,7 @@ struct Field
     int slot;
 };
 
-// In the order AttemptJson::write emits them (rate_limit, read from early logs only, last).
+// In the order AttemptJson::write emits them, so each field is matched in place (JsonPullReader::nextKeyIs).
 constexpr std::array kFields = {
     Field { "run", F::Run, 0 }, Field { "index", F::Index, 0 },
     Field { "scheduled_ms", F::Time, PackedAttempt::Scheduled }, Field { "queued_ms", F::Time, PackedAttempt::Queued },
@@ -63,8 +63,8 @@ constexpr std::array kFields = {
     Field { "asked_by", F::AskedBy, 0 }, Field { "exchange", F::Exchange, 0 },
     Field { "retry_after_ms", F::RetryAfter, 0 }, Field { "retry_after_raw", F::RetryAfterRaw, 0 },
     Field { "retry_after_source", F::RetryAfterSource, 0 }, Field { "rate_limit_fields", F::RateLimitFields, 0 },
-    Field { "throttle_wait_ms", F::ThrottleWait, 0 }, Field { "budget", F::Budget, 0 },
-    Field { "rate_limit", F::RateLimit, 0 },
+    Field { "rate_limit", F::RateLimit, 0 }, Field { "throttle_wait_ms", F::ThrottleWait, 0 },
+    Field { "budget", F::Budget, 0 },
 };
 
 // Field names are short: a loop beats a call to memcmp.

@@ -70,9 +70,11 @@ void base64(JsonSink& out, QByteArrayView bytes)
 
 } // namespace
 
-AttemptJsonWriter::AttemptJsonWriter(const AttemptStore& store, const Redactor& redactor)
+AttemptJsonWriter::AttemptJsonWriter(
+    const AttemptStore& store, const Redactor& redactor, const QDateTime& wallOriginUtc)
     : m_store(store)
     , m_redactor(redactor)
+    , m_rateLimits(store, wallOriginUtc)
 {
 }
 
@@ -232,6 +234,8 @@ void AttemptJsonWriter::write(JsonSink& out, const PackedAttempt& p)
     }
     JsonText::key(out, "rate_limit_fields", f);
     writeHeaders(out, p.rateLimitHeaders, false);
+    JsonText::key(out, "rate_limit", f); // derived from the fields above, the Date and when they came
+    out.append(m_rateLimits.json(p));
     JsonText::key(out, "throttle_wait_ms", f);
     JsonText::integer(out, p.throttleWaitMs);
     JsonText::key(out, "budget", f);

@@ -147,7 +147,7 @@ bool write(const Session& session, QIODevice& device, const SessionProgress& pro
     const qint64 total = session.attemptCount();
     qint64 done = 0;
     const AttemptStore& store = session.attempts;
-    AttemptJsonWriter attempts(store, redactor);
+    AttemptJsonWriter attempts(store, redactor, session.meta.wallOriginUtc);
     // Each request's method and (redacted) URL as the runs repeat them: computed once, not once per run.
     std::vector<std::pair<QByteArray, QByteArray>> requestTexts;
     for (const RequestSpec& spec : session.requests)

@@ -51,6 +51,7 @@ bool readLineInto(QIODevice& device, QByteArray& line)
 bool SessionJournal::open(const QString& sessionPath, const Session& session, QString* error)
 {
     m_redaction = session.redaction;
+    m_wallOrigin = session.meta.wallOriginUtc;
     m_file.setFileName(pathFor(sessionPath));
     if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Unbuffered)) {
         if (error)
@@ -108,7 +109,7 @@ void SessionJournal::writeAttempt(const AttemptStore& store, const PackedAttempt
 {
     const Redactor redactor = m_redaction.enabled ? Redactor(m_redaction) : Redactor::none();
     QByteArray line = "{\"event\":\"attempt\",\"attempt\":";
-    AttemptJson::write(line, store, attempt, redactor);
+    AttemptJson::write(line, store, attempt, redactor, m_wallOrigin);
     line += '}';
     writeLine(line);
 }

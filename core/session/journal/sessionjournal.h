@@ -55,4 +55,5 @@ private:
 
     QFile m_file;
     RedactionSettings m_redaction;
+    QDateTime m_wallOrigin; // the session's: each attempt's parsed rate limits are measured from it
 };

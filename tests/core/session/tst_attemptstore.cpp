@@ -297,7 +297,7 @@ void TestAttemptStore::attemptIdSharedWithItsHeader()
 
     // Read back from the file form: the same sharing, the same texts.
     QByteArray json;
-    AttemptJson::write(json, store, store.packed(0), Redactor::none());
+    AttemptJson::write(json, store, store.packed(0), Redactor::none(), QDateTime());
     QBuffer buffer(&json);
     QVERIFY(buffer.open(QIODevice::ReadOnly));
     JsonPullReader in(buffer);
@@ -450,8 +450,8 @@ void TestAttemptStore::storeAppendedToStore()
     for (qsizetype row = 0; row < one.size(); ++row) {
         QByteArray expected;
         QByteArray actual;
-        AttemptJson::write(expected, one, one.packed(row), Redactor::none());
-        AttemptJson::write(actual, head, head.packed(row), Redactor::none());
+        AttemptJson::write(expected, one, one.packed(row), Redactor::none(), QDateTime());
+        AttemptJson::write(actual, head, head.packed(row), Redactor::none(), QDateTime());
         if (actual != expected)
             QFAIL(qPrintable(u"row %1:\n%2\ninstead of\n%3"_s.arg(row).arg(QString::fromUtf8(actual), QString::fromUtf8(expected))));
     }

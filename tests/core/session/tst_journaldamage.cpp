@@ -35,7 +35,7 @@ QByteArrayList attemptTexts(const Session& s)
     QByteArrayList out;
     for (qsizetype i = 0; i < s.attempts.size(); ++i) {
         QByteArray text;
-        AttemptJson::write(text, s.attempts, s.attempts.packed(i), Redactor::none());
+        AttemptJson::write(text, s.attempts, s.attempts.packed(i), Redactor::none(), s.meta.wallOriginUtc);
         out << text;
     }
     return out;

@@ -22,7 +22,7 @@ private:
     static QByteArray attemptText(const Session& s, quint32 row)
     {
         QByteArray out;
-        AttemptJson::write(out, s.attempts, s.attempts.packed(row), Redactor::none());
+        AttemptJson::write(out, s.attempts, s.attempts.packed(row), Redactor::none(), s.meta.wallOriginUtc);
         return out;
     }
 

@@ -33,7 +33,7 @@ const QList<qsizetype> kChunks { 1, 3, 7, 64, 1 << 20 };
 QByteArray attemptText(const AttemptStore& store, const PackedAttempt& p)
 {
     QByteArray out;
-    AttemptJson::write(out, store, p, Redactor::none());
+    AttemptJson::write(out, store, p, Redactor::none(), QDateTime());
     return out;
 }
 
@@ -165,6 +165,49 @@ private Q_SLOTS:
             QCOMPARE(read, keys);
             QCOMPARE(in.errorString(), expectedError);
         }
+    }
+
+    // skipValue passes over a value (a session attempt's derived rate_limit object, a '_' field) without
+    // building it, and still checks it as readValue does: the same error, or none, and the same next byte,
+    // at every chunk size.
+    void skipValueChecksAsReadValue_data()
+    {
+        QTest::addColumn<QByteArray>("value"); // followed by ,1] in the document read
+        QTest::addRow("a rate_limit object")
+            << QByteArray(R"({"limit":3,"remaining":0,"reset_seconds":59.5,"policy":"3-in-1min","dialect":"ietf-draft-11",)"
+                          R"("policies":[{"limit":3,"remaining":0,"reset_seconds":59.5,"policy":null,"dialect":"x"}],)"
+                          "\"warnings\":[\"a \\\"quoted\\\" \\u00e9 warning\"]}");
+        QTest::addRow("null") << QByteArray("null");
+        QTest::addRow("nested arrays and literals") << QByteArray(R"([[true,false,null],[],{},-1.5e3,"x"])");
+        QTest::addRow("an escaped key") << QByteArray(R"({"r\u0075n":1})");
+        QTest::addRow("a malformed number") << QByteArray(R"({"a":1.2.3})");
+        QTest::addRow("a bad literal") << QByteArray(R"({"a":tru})");
+        QTest::addRow("a bad escape") << QByteArray(R"({"a":"\q"})");
+        QTest::addRow("a control character in a string") << QByteArray("{\"a\":\"x\ny\"}");
+        QTest::addRow("a missing colon") << QByteArray(R"({"a" 1})");
+        QTest::addRow("truncated") << QByteArray(R"({"a":[1,2)");
+    }
+    void skipValueChecksAsReadValue()
+    {
+        QFETCH(QByteArray, value);
+        QByteArray doc = "[" + value + ",1]";
+        const auto readTo = [&](qsizetype chunk, bool skip) {
+            QBuffer buffer(&doc);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            in.enterArray();
+            in.nextElement();
+            if (skip)
+                in.skipValue();
+            else
+                (void)in.readValue();
+            const bool next = in.nextElement();
+            const std::optional<qint64> one = next ? in.readInteger() : std::nullopt;
+            return u"%1 %2 %3"_s.arg(in.errorString()).arg(next).arg(one.value_or(-1));
+        };
+        const QString expected = readTo(1 << 20, false);
+        for (const qsizetype chunk : kChunks)
+            QCOMPARE(readTo(chunk, true), expected);
     }
 
     void badStrings_data()
