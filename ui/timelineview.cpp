@@ -358,7 +358,8 @@ std::optional<TimelineHit> TimelineView::hitAt(const QPoint& viewportPos) const
     if (!m_layout.plot.contains(p))
         return std::nullopt;
     const int lane = int(std::floor(m_layout.laneForY(p.y())));
-    const double tolerance = 6 * m_layout.secondsPerPixel() * 1000.0;
+    // Six pixels either side; an outcome is drawn just after its moment (its circle, about 12 px wide).
+    const double tolerance = 12 * m_layout.secondsPerPixel() * 1000.0;
     return m_model.hitTest(lane, m_layout.timeForX(p.x()) * 1000.0, tolerance);
 }
 

@@ -85,6 +85,14 @@ void TestLiveSeries::phaseSpans_data()
     queued.at.headersReceived = at(650);
     QTest::addRow("waited for a connection: Queued from queued to started (issue 10 §3)")
         << queued << -1.0 << QList<PhaseSpan> { { P::Queued, 200, 500 }, { P::FirstByte, 500, 650 }, { P::Download, 650, 700 } };
+    AttemptRecord instant = attempt(1, 2, 1041, 1041); // a watched client's, stamped to the millisecond
+    instant.at.requestSent = instant.at.headersReceived = at(1041);
+    QTest::addRow("ended within the clock's resolution: one span of no length, still drawn")
+        << instant << -1.0 << QList<PhaseSpan> { { P::FirstByte, 1041, 1041 } };
+    AttemptRecord instantReset = attempt(1, 2, 70, 70);
+    instantReset.at.connecting = at(70);
+    QTest::addRow("refused within the clock's resolution: connecting, no length")
+        << instantReset << -1.0 << QList<PhaseSpan> { { P::Connect, 70, 70 } };
     AttemptRecord never = attempt(1, 1, 0, 5);
     never.at.started.reset();
     QTest::addRow("never started: nothing") << never << -1.0 << QList<PhaseSpan> {};

@@ -20,6 +20,7 @@
 
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -67,6 +68,21 @@ QString difference(const QStringList& live, const QStringList& opened)
             return u"line %1\n  live:     %2\n  reopened: %3"_s.arg(i).arg(a, b);
     }
     return QString();
+}
+
+// The attempts the timeline draws a bar for, in every lane.
+int drawnAttempts(const TimelineModel& timeline)
+{
+    int drawn = 0;
+    for (int lane = 0; lane < timeline.laneCount(); ++lane) {
+        QSet<int> attempts;
+        for (const TimelineMark& m : timeline.lane(lane)) {
+            if (m.kind == TimelineMark::Kind::Phase)
+                attempts.insert(m.attempt);
+        }
+        drawn += int(attempts.size());
+    }
+    return drawn;
 }
 
 int count(const QStringList& lines, const QString& prefix)
@@ -119,6 +135,7 @@ private Q_SLOTS:
         const QStringList shown = live.lines();
         QCOMPARE(count(shown, u"table: "_s), 4);
         QCOMPARE(live.timeline().laneCount(), 2);
+        QCOMPARE(drawnAttempts(live.timeline()), 4); // each drawn, though the lab saw them end within its millisecond
         QCOMPARE(live.timeline().waitCount(), 2); // curl's two waits, drawn as Retry-After
         QCOMPARE(live.delays().serverPoints().size(), 2);
         const QStringList opened = reopened(path);

@@ -46,6 +46,11 @@ PhaseSpanArray attemptPhaseSpanArray(const AttemptTimestamps& at, std::optional<
     add(TimelinePhase::FirstByte, cursor, firstByte);
     if (answer)
         add(TimelinePhase::Download, firstByte, end);
+    // An attempt that ended within the clock's resolution (the lab stamps a watched client's exchanges to
+    // the millisecond) is still an attempt: one span of no length, which the timeline draws at its least
+    // width, in the phase it ended in.
+    if (spans.count == 0 && at.finished)
+        spans.spans[spans.count++] = PhaseSpan { at.connecting && !answer ? TimelinePhase::Connect : TimelinePhase::FirstByte, start, start };
     return spans;
 }
 

@@ -138,8 +138,9 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
         break;
     }
     case TimelineMark::Kind::Outcome: {
+        // Just after the run's end, not over it: a run whose last attempt took a millisecond still shows it.
         const double s = std::max(5.0, h * 0.32);
-        const QPointF c(x0, y + h / 2);
+        const QPointF c(x0 + s + 1, y + h / 2);
         if (FinalKind(mark.detail) == FinalKind::Success) {
             painter->setPen(QPen(m_palette.plotBackground, 1.5));
             painter->setBrush(m_palette.success);
@@ -199,17 +200,19 @@ void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
             painter->fillRect(QRectF(l.plot.left(), l.yForLane(lane), l.plot.width(), l.laneHeight), m_palette.laneStripe);
     }
     painter->setRenderHint(QPainter::Antialiasing, false);
-    // Bars and waits first, then the marks that sit on top of them (outcomes, lab ticks).
-    for (int pass = 0; pass < 2; ++pass) {
-        painter->setRenderHint(QPainter::Antialiasing, pass == 1);
+    // In layers, whatever order the marks came in (a live batch brings them interleaved, a file opened at
+    // once all of a kind together): waits at the back, attempts' bars over them (an attempt of a millisecond
+    // between two waits stays visible), then the marks that sit on top (outcomes, lab ticks).
+    const auto bit = [](TimelineMark::Kind k) { return quint8(1u << quint8(k)); };
+    const quint8 layers[] = { bit(TimelineMark::Kind::Wait), bit(TimelineMark::Kind::Phase),
+        quint8(bit(TimelineMark::Kind::Outcome) | bit(TimelineMark::Kind::LabReceived) | bit(TimelineMark::Kind::LabApplied)) };
+    for (int pass = 0; pass < 3; ++pass) {
+        painter->setRenderHint(QPainter::Antialiasing, pass == 2);
         for (int lane = first; lane <= last; ++lane) {
-            for (const TimelineMark& m : m_model->lane(lane)) {
-                const bool phaseOrWait = m.kind == TimelineMark::Kind::Phase || m.kind == TimelineMark::Kind::Wait;
-                if (phaseOrWait == (pass == 0))
-                    paintMark(painter, lane, m);
-            }
+            for (const TimelineMark& m : m_model->lane(lane, layers[pass]))
+                paintMark(painter, lane, m);
         }
-        if (pass == 0) {
+        if (pass == 1) {
             for (const auto& [lane, m] : m_model->live()) {
                 if (lane >= first && lane <= last)
                     paintMark(painter, lane, m);

@@ -64,9 +64,10 @@ void TimelineModel::appendEntry(int lane, TimelineMark::Kind kind, int ref)
     l.last = at;
 }
 
-TimelineLaneMarks::const_iterator::const_iterator(const TimelineModel* model, qint32 entry)
+TimelineLaneMarks::const_iterator::const_iterator(const TimelineModel* model, qint32 entry, quint8 kinds)
     : m_model(model)
     , m_entry(entry)
+    , m_kinds(kinds)
 {
     load();
 }
@@ -94,6 +95,8 @@ void TimelineLaneMarks::const_iterator::load()
     const LiveSession* session = m_model ? m_model->m_session : nullptr;
     for (; m_entry >= 0 && session; m_entry = m_model->m_entries[m_entry].next) {
         const TimelineModel::Entry& e = m_model->m_entries[m_entry];
+        if (!(m_kinds & (1u << quint8(e.kind))))
+            continue;
         m_mark = TimelineMark { .kind = e.kind, .ref = e.ref };
         switch (e.kind) {
         case TimelineMark::Kind::Phase: {

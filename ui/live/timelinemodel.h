@@ -49,7 +49,7 @@ public:
         using pointer = const TimelineMark*;
         using reference = const TimelineMark&;
         const_iterator() = default;
-        const_iterator(const TimelineModel* model, qint32 entry);
+        const_iterator(const TimelineModel* model, qint32 entry, quint8 kinds = 0xFF);
         const TimelineMark& operator*() const { return m_mark; }
         const TimelineMark* operator->() const { return &m_mark; }
         const_iterator& operator++();
@@ -65,19 +65,22 @@ public:
         void load(); // m_mark from entry m_entry (span m_span of an attempt), skipping an attempt without spans
         const TimelineModel* m_model = nullptr;
         qint32 m_entry = -1;
+        quint8 m_kinds = 0xFF; // the marks yielded: bit 1 << Kind
         int m_span = 0;
         PhaseSpanArray m_spans; // the current attempt's
         TimelineMark m_mark;
     };
 
-    TimelineLaneMarks(const TimelineModel* model, qint32 first) : m_model(model), m_first(first) { }
-    const_iterator begin() const { return { m_model, m_first }; }
+    // The marks of KINDS (bits 1 << TimelineMark::Kind) only, entries of other kinds passed without building them.
+    TimelineLaneMarks(const TimelineModel* model, qint32 first, quint8 kinds = 0xFF) : m_model(model), m_first(first), m_kinds(kinds) { }
+    const_iterator begin() const { return { m_model, m_first, m_kinds }; }
     const_iterator end() const { return { m_model, -1 }; }
     bool isEmpty() const { return m_first < 0; }
 
 private:
     const TimelineModel* m_model;
     qint32 m_first;
+    quint8 m_kinds;
 };
 
 struct TimelineHit
@@ -95,7 +98,7 @@ public:
 
     int laneCount() const { return int(m_lanes.size()); }
     int runIdOfLane(int lane) const { return lane >= 0 && lane < m_lanes.size() ? m_lanes[lane].runId : 0; }
-    TimelineLaneMarks lane(int index) const { return { this, m_lanes[index].first }; } // valid until the next update()
+    TimelineLaneMarks lane(int index, quint8 kinds = 0xFF) const { return { this, m_lanes[index].first, kinds }; } // valid until the next update()
     // Phase spans of attempts in flight, with their lanes (rebuilt on every update).
     const QList<QPair<int, TimelineMark>>& live() const { return m_live; }
     const QList<AttemptRecord>& liveAttempts() const { return m_liveAttempts; }
