@@ -8,6 +8,8 @@
 // repeat (AttemptStore::headerValueId).
 #include "session/format/attemptjson.h"
 
+#include "session/format/attemptjsonfields.h"
+
 #include "session/format/enumnames.h"
 #include "session/format/enumspellings.h"
 #include "json/jsontext.h"
@@ -21,51 +23,8 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("session", text); }
 
-enum class F {
-    Run, Index, Time, Phase, Method, Url, RequestHeaders, BodySize, BodySha, BytesUp, BytesDown, Reused, Http2,
-    SentSignals, Key, AttemptId, Status, ReasonPhrase, ResponseHeaders, Excerpt, ExcerptTruncated, Error, QtError,
-    QtErrorCode, Abort, Redirect, Decision, Final, Delay, Ceiling, Low, High, Source, Hint, Asked, Rule, Throttling,
-    QuotaCost, Reason, ClientWait, AskedFor, AskedBy, Exchange, RetryAfter, RetryAfterRaw, RetryAfterSource, RateLimit, RateLimitFields, ThrottleWait, Budget,
-};
-
-struct Field
-{
-    QByteArrayView name;
-    F kind;
-    int slot;
-};
-
-// In the order AttemptJson::write emits them, so each field is matched in place (JsonPullReader::nextKeyIs).
-constexpr std::array kFields = {
-    Field { "run", F::Run, 0 }, Field { "index", F::Index, 0 },
-    Field { "scheduled_ms", F::Time, PackedAttempt::Scheduled }, Field { "queued_ms", F::Time, PackedAttempt::Queued },
-    Field { "start_ms", F::Time, PackedAttempt::Started },
-    Field { "connecting_ms", F::Time, PackedAttempt::Connecting }, Field { "tls_done_ms", F::Time, PackedAttempt::TlsDone },
-    Field { "request_sent_ms", F::Time, PackedAttempt::RequestSent },
-    Field { "headers_ms", F::Time, PackedAttempt::HeadersReceived },
-    Field { "first_byte_ms", F::Time, PackedAttempt::FirstByte }, Field { "end_ms", F::Time, PackedAttempt::Finished },
-    Field { "phase_reached", F::Phase, 0 }, Field { "method", F::Method, 0 }, Field { "url", F::Url, 0 },
-    Field { "request_headers", F::RequestHeaders, 0 }, Field { "body_size", F::BodySize, 0 },
-    Field { "body_sha256", F::BodySha, 0 }, Field { "bytes_up", F::BytesUp, 0 }, Field { "bytes_down", F::BytesDown, 0 },
-    Field { "connection_reused", F::Reused, 0 }, Field { "http2", F::Http2, 0 },
-    Field { "request_sent_signals", F::SentSignals, 0 }, Field { "idempotency_key", F::Key, 0 },
-    Field { "attempt_id", F::AttemptId, 0 }, Field { "status", F::Status, 0 },
-    Field { "reason_phrase", F::ReasonPhrase, 0 }, Field { "response_headers", F::ResponseHeaders, 0 },
-    Field { "body_excerpt_base64", F::Excerpt, 0 }, Field { "body_excerpt_truncated", F::ExcerptTruncated, 0 },
-    Field { "error", F::Error, 0 }, Field { "qt_error", F::QtError, 0 }, Field { "qt_error_code", F::QtErrorCode, 0 },
-    Field { "abort_reason", F::Abort, 0 }, Field { "redirect_target", F::Redirect, 0 },
-    Field { "decision", F::Decision, 0 }, Field { "final", F::Final, 0 }, Field { "delay_ms", F::Delay, 0 },
-    Field { "delay_ceiling_ms", F::Ceiling, 0 }, Field { "delay_low_ms", F::Low, 0 },
-    Field { "delay_high_ms", F::High, 0 }, Field { "delay_source", F::Source, 0 },
-    Field { "hint_header", F::Hint, 0 }, Field { "server_asked_for_ms", F::Asked, 0 }, Field { "rule", F::Rule, 0 },
-    Field { "throttling", F::Throttling, 0 }, Field { "quota_cost", F::QuotaCost, 0 }, Field { "reason", F::Reason, 0 },
-    Field { "client_wait_ms", F::ClientWait, 0 }, Field { "asked_for_ms", F::AskedFor, 0 },
-    Field { "asked_by", F::AskedBy, 0 }, Field { "exchange", F::Exchange, 0 },
-    Field { "retry_after_ms", F::RetryAfter, 0 }, Field { "retry_after_raw", F::RetryAfterRaw, 0 },
-    Field { "retry_after_source", F::RetryAfterSource, 0 }, Field { "rate_limit_fields", F::RateLimitFields, 0 },
-    Field { "rate_limit", F::RateLimit, 0 }, Field { "throttle_wait_ms", F::ThrottleWait, 0 },
-    Field { "budget", F::Budget, 0 },
-};
+using F = AttemptJsonFields::Id;
+using AttemptJsonFields::kKeys;
 
 // Field names are short: a loop beats a call to memcmp.
 bool same(QByteArrayView a, QByteArrayView b)
@@ -79,13 +38,13 @@ bool same(QByteArrayView a, QByteArrayView b)
     return true;
 }
 
-// The index of KEY in kFields, or -1. EXPECTED (the field after the previous one) is tried first.
+// The index of KEY in kKeys (its Id), or -1. EXPECTED (the field after the previous one) is tried first.
 int findField(QByteArrayView key, size_t expected)
 {
-    if (expected < kFields.size() && same(kFields[expected].name, key))
+    if (expected < kKeys.size() && same(kKeys[expected], key))
         return int(expected);
-    for (size_t i = 0; i < kFields.size(); ++i) {
-        if (same(kFields[i].name, key))
+    for (size_t i = 0; i < kKeys.size(); ++i) {
+        if (same(kKeys[i], key))
             return int(i);
     }
     return -1;
@@ -299,18 +258,18 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
     bool cancelled = false;
     if (!in.enterObject())
         return false;
-    // The field being read, for the caller's message: an index into kFields, or OTHER for a '_' field.
+    // The field being read, for the caller's message: its Id, or OTHER for a '_' field.
     int current = -1;
     QByteArray other;
     const auto fieldName = [&]() {
-        return current >= 0 ? kFields[size_t(current)].name.toByteArray() : other;
+        return current >= 0 ? kKeys[size_t(current)].toByteArray() : other;
     };
     QByteArrayView key;
     for (;;) {
         // The field the writer puts next is matched in place; any other is read and looked up.
         const size_t expected = size_t(current + 1);
         int found = -1;
-        if (expected < kFields.size() && in.nextKeyIs(kFields[expected].name)) {
+        if (expected < kKeys.size() && in.nextKeyIs(kKeys[expected])) {
             found = int(expected);
         } else {
             if (!in.nextKeyView(&key))
@@ -329,19 +288,27 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
             return false;
         }
         current = found;
-        const Field& f = kFields[size_t(found)];
+        const F id = F(found);
         bool ok = true;
         qint64 v = 0;
-        switch (f.kind) {
+        switch (id) {
         case F::Run: ok = readOptInt(in, &v); p->runId = qint32(v); break;
         case F::Index: ok = readOptInt(in, &v); p->index = qint32(v); break;
-        case F::Time:
+        case F::Scheduled:
+        case F::Queued:
+        case F::Started:
+        case F::Connecting:
+        case F::TlsDone:
+        case F::RequestSent:
+        case F::HeadersReceived:
+        case F::FirstByte:
+        case F::Finished:
             if (in.readNullIfPresent()) {
-                p->at[f.slot] = PackedAttempt::kUnset;
+                p->at[AttemptJsonFields::slotOf(id)] = PackedAttempt::kUnset;
             } else {
                 QByteArrayView number;
                 const bool read = in.readNumberView(&number);
-                ok = read && JsonText::nsFromMillisText(number, &p->at[f.slot]);
+                ok = read && JsonText::nsFromMillisText(number, &p->at[AttemptJsonFields::slotOf(id)]);
                 if (read && !ok)
                     in.fail(tr("malformed time"));
             }
@@ -442,6 +409,7 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
         case F::RateLimitFields: ok = readHeaders(in, store, &p->rateLimitHeaders); break;
         case F::ThrottleWait: ok = readOptInt(in, &v); p->throttleWaitMs = v == PackedAttempt::kUnset ? 0 : v; break;
         case F::Budget: ok = readBudget(in, p); break;
+        case F::Count: break;
         }
         if (!ok || in.hasError()) {
             if (!in.hasError())

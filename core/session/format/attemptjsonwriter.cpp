@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/format/attemptjsonwriter.h"
 
+#include "session/format/attemptjsonfields.h"
 #include "session/format/enumspellings.h"
 #include "json/jsontext.h"
 
@@ -9,9 +10,6 @@
 namespace {
 
 constexpr qsizetype kCacheLimit = 4096;
-
-const QByteArrayView kTimeKeys[PackedAttempt::SlotCount] = { "scheduled_ms", "queued_ms", "start_ms", "connecting_ms", "tls_done_ms",
-    "request_sent_ms", "headers_ms", "first_byte_ms", "end_ms" };
 
 void text(JsonSink& out, QByteArrayView key, bool& first, const AttemptStore& s, quint32 id, bool nullWhenEmpty = false)
 {
@@ -144,101 +142,109 @@ void AttemptJsonWriter::writeHeaders(JsonSink& out, quint32 offset, bool redact)
 void AttemptJsonWriter::write(JsonSink& out, const PackedAttempt& p)
 {
     using namespace EnumSpelling;
+    using namespace AttemptJsonFields;
+    using F = Id;
     const AttemptStore& s = m_store;
     bool f = true;
     out.append('{');
-    JsonText::key(out, "run", f);
+    JsonText::key(out, key(F::Run), f);
     JsonText::integer(out, p.runId);
-    JsonText::key(out, "index", f);
+    JsonText::key(out, key(F::Index), f);
     JsonText::integer(out, p.index);
     for (int i = 0; i < PackedAttempt::SlotCount; ++i) {
         if (i == PackedAttempt::Queued && p.at[i] == PackedAttempt::kUnset)
             continue; // only attempts that waited for a connection have one
-        JsonText::key(out, kTimeKeys[i], f);
+        JsonText::key(out, key(moment(i)), f);
         if (p.at[i] == PackedAttempt::kUnset)
             out.append("null");
         else
             JsonText::millisFromNs(out, p.at[i]);
     }
-    name(out, "phase_reached", f, phases().name(AttemptPhase(p.phaseReached)));
-    text(out, "method", f, s, p.method);
-    JsonText::key(out, "url", f);
+    name(out, key(F::Phase), f, phases().name(AttemptPhase(p.phaseReached)));
+    text(out, key(F::Method), f, s, p.method);
+    JsonText::key(out, key(F::Url), f);
     writeUrl(out, p.url);
-    JsonText::key(out, "request_headers", f);
+    JsonText::key(out, key(F::RequestHeaders), f);
     writeHeaders(out, p.requestHeaders, true);
-    JsonText::key(out, "body_size", f);
+    JsonText::key(out, key(F::BodySize), f);
     JsonText::integer(out, p.bodySize);
-    text(out, "body_sha256", f, s, p.bodySha256);
-    JsonText::key(out, "bytes_up", f);
+    text(out, key(F::BodySha), f, s, p.bodySha256);
+    JsonText::key(out, key(F::BytesUp), f);
     JsonText::integer(out, p.bytesUp);
-    JsonText::key(out, "bytes_down", f);
+    JsonText::key(out, key(F::BytesDown), f);
     JsonText::integer(out, p.bytesDown);
-    flag(out, "connection_reused", f, p.connectionReused);
-    flag(out, "http2", f, p.http2);
-    JsonText::key(out, "request_sent_signals", f);
+    flag(out, key(F::Reused), f, p.connectionReused);
+    flag(out, key(F::Http2), f, p.http2);
+    JsonText::key(out, key(F::SentSignals), f);
     JsonText::integer(out, p.requestSentSignals);
-    text(out, "idempotency_key", f, s, p.idempotencyKey, true);
-    text(out, "attempt_id", f, s, p.attemptId);
-    optInt(out, "status", f, p.status < 0 ? PackedAttempt::kUnset : p.status);
-    text(out, "reason_phrase", f, s, p.reasonPhrase);
-    JsonText::key(out, "response_headers", f);
+    text(out, key(F::Key), f, s, p.idempotencyKey, true);
+    text(out, key(F::AttemptId), f, s, p.attemptId);
+    optInt(out, key(F::Status), f, p.status < 0 ? PackedAttempt::kUnset : p.status);
+    text(out, key(F::ReasonPhrase), f, s, p.reasonPhrase);
+    JsonText::key(out, key(F::ResponseHeaders), f);
     writeHeaders(out, p.responseHeaders, true);
-    JsonText::key(out, "body_excerpt_base64", f);
+    JsonText::key(out, key(F::Excerpt), f);
     base64(out, s.strings().view(p.bodyExcerpt));
-    flag(out, "body_excerpt_truncated", f, p.bodyExcerptTruncated);
-    JsonText::key(out, "error", f);
+    flag(out, key(F::ExcerptTruncated), f, p.bodyExcerptTruncated);
+    JsonText::key(out, key(F::Error), f);
     if (p.error < 0)
         out.append("null");
     else
         JsonText::string(out, errorClasses().name(ErrorClass(p.error)));
-    text(out, "qt_error", f, s, p.qtError);
-    JsonText::key(out, "qt_error_code", f);
+    text(out, key(F::QtError), f, s, p.qtError);
+    JsonText::key(out, key(F::QtErrorCode), f);
     JsonText::integer(out, p.qtErrorCode);
-    name(out, "abort_reason", f, abortReasons().name(AbortReason(p.abortReason)));
-    text(out, "redirect_target", f, s, p.redirectTarget, true);
+    name(out, key(F::Abort), f, abortReasons().name(AbortReason(p.abortReason)));
+    text(out, key(F::Redirect), f, s, p.redirectTarget, true);
     const bool decided = p.verdict >= 0;
-    name(out, "decision", f, decided ? verdicts().name(Verdict(p.verdict)) : p.observed ? QByteArrayView("observed") : QByteArrayView("cancelled"));
+    name(out, key(F::Decision), f, decided ? verdicts().name(Verdict(p.verdict)) : p.observed ? QByteArrayView("observed") : QByteArrayView("cancelled"));
     if (decided) {
-        name(out, "final", f, finalKinds().name(FinalKind(p.finalKind)));
-        optInt(out, "delay_ms", f, p.delayMs);
-        optInt(out, "delay_ceiling_ms", f, p.ceilingMs);
-        optInt(out, "delay_low_ms", f, p.delayLowMs);
-        optInt(out, "delay_high_ms", f, p.delayHighMs);
-        name(out, "delay_source", f, delaySources().name(DelaySource(p.delaySource)));
-        text(out, "hint_header", f, s, p.hintHeader);
-        optInt(out, "server_asked_for_ms", f, p.serverAskedForMs);
-        text(out, "rule", f, s, p.ruleName);
-        flag(out, "throttling", f, p.throttling);
-        JsonText::key(out, "quota_cost", f);
+        name(out, key(F::Final), f, finalKinds().name(FinalKind(p.finalKind)));
+        optInt(out, key(F::Delay), f, p.delayMs);
+        optInt(out, key(F::Ceiling), f, p.ceilingMs);
+        optInt(out, key(F::Low), f, p.delayLowMs);
+        optInt(out, key(F::High), f, p.delayHighMs);
+        name(out, key(F::Source), f, delaySources().name(DelaySource(p.delaySource)));
+        text(out, key(F::Hint), f, s, p.hintHeader);
+        optInt(out, key(F::Asked), f, p.serverAskedForMs);
+        text(out, key(F::Rule), f, s, p.ruleName);
+        flag(out, key(F::Throttling), f, p.throttling);
+        JsonText::key(out, key(F::QuotaCost), f);
         JsonText::integer(out, p.quotaCost);
-        text(out, "reason", f, s, p.reason);
+        text(out, key(F::Reason), f, s, p.reason);
     } else if (p.observed) { // a client's attempt: its wait and the server's ask are facts, not a decision
-        JsonText::key(out, "client_wait_ms", f);
+        JsonText::key(out, key(F::ClientWait), f);
         if (p.clientWaitNs == PackedAttempt::kUnset)
             out.append("null");
         else
             JsonText::millisFromNs(out, p.clientWaitNs);
-        optInt(out, "asked_for_ms", f, p.askedForMs);
-        text(out, "asked_by", f, s, p.askedBy, true);
-        JsonText::key(out, "exchange", f);
+        optInt(out, key(F::AskedFor), f, p.askedForMs);
+        text(out, key(F::AskedBy), f, s, p.askedBy, true);
+        JsonText::key(out, key(F::Exchange), f);
         JsonText::integer(out, p.exchange);
     } else {
-        out.append(",\"delay_ms\":null,\"delay_ceiling_ms\":null,\"delay_source\":null,\"reason\":\"cancelled\"");
+        for (const F field : { F::Delay, F::Ceiling, F::Source }) {
+            JsonText::key(out, key(field), f);
+            out.append("null");
+        }
+        JsonText::key(out, key(F::Reason), f);
+        out.append("\"cancelled\"");
     }
     if (p.retryAfterValid) {
-        optInt(out, "retry_after_ms", f, p.retryAfterMs);
-        text(out, "retry_after_raw", f, s, p.retryAfterRaw);
-        text(out, "retry_after_source", f, s, p.retryAfterSource);
+        optInt(out, key(F::RetryAfter), f, p.retryAfterMs);
+        text(out, key(F::RetryAfterRaw), f, s, p.retryAfterRaw);
+        text(out, key(F::RetryAfterSource), f, s, p.retryAfterSource);
     } else {
-        out.append(",\"retry_after_ms\":null");
+        JsonText::key(out, key(F::RetryAfter), f);
+        out.append("null");
     }
-    JsonText::key(out, "rate_limit_fields", f);
+    JsonText::key(out, key(F::RateLimitFields), f);
     writeHeaders(out, p.rateLimitHeaders, false);
-    JsonText::key(out, "rate_limit", f); // derived from the fields above, the Date and when they came
+    JsonText::key(out, key(F::RateLimit), f); // derived from the fields above, the Date and when they came
     out.append(m_rateLimits.json(p));
-    JsonText::key(out, "throttle_wait_ms", f);
+    JsonText::key(out, key(F::ThrottleWait), f);
     JsonText::integer(out, p.throttleWaitMs);
-    JsonText::key(out, "budget", f);
+    JsonText::key(out, key(F::Budget), f);
     bool bf = true;
     out.append('{');
     if (p.quotaTokens != std::numeric_limits<qint32>::min()) {
