@@ -630,6 +630,73 @@ void JsonPullReader::skipValue()
     }
 }
 
+void JsonPullReader::skipStructure()
+{
+    skipWhitespace();
+    const int open = peekByte();
+    if (open != '{' && open != '[') {
+        skipValue();
+        return;
+    }
+    // Byte by byte through the buffer, a chunk at a time: about a tenth of skipValue()'s work on the small
+    // objects it is for (130 bytes an attempt, a million times on opening a session).
+    int depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (;;) {
+        if (m_pos >= m_buf.size() && !fill()) {
+            fail(tr("the file ends early (truncated?) inside %1").arg(open == '{' ? tr("an object") : tr("an array")));
+            return;
+        }
+        const char* const begin = m_buf.constData();
+        const char* const end = begin + m_buf.size();
+        for (const char* p = begin + m_pos; p < end; ++p) {
+            const char c = *p;
+            if (inString) {
+                if (escaped)
+                    escaped = false;
+                else if (c == '\\')
+                    escaped = true;
+                else if (c == '"')
+                    inString = false;
+                else if (uchar(c) < 0x20) {
+                    m_pos = p - begin;
+                    fail(tr("a control character in a string"));
+                    return;
+                }
+                continue;
+            }
+            switch (c) {
+            case '"':
+                inString = true;
+                break;
+            case '{':
+            case '[':
+                if (++depth > kMaxDepth) {
+                    m_pos = p - begin;
+                    fail(tr("objects and arrays nested deeper than %1 levels").arg(kMaxDepth));
+                    return;
+                }
+                break;
+            case '}':
+            case ']':
+                if (--depth == 0) {
+                    m_pos = p - begin + 1;
+                    return;
+                }
+                break;
+            case '\n':
+                ++m_line;
+                m_lineStart = m_consumed + (p - begin) + 1;
+                break;
+            default:
+                break;
+            }
+        }
+        m_pos = m_buf.size();
+    }
+}
+
 bool JsonPullReader::atEnd()
 {
     skipWhitespace();

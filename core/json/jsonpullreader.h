@@ -56,6 +56,10 @@ public:
     bool readNullIfPresent(); // true (and consumed) when the next value is null
     QJsonValue readValue(); // any value, built as a QJsonValue (for small sub-documents)
     void skipValue();
+    // Skips the value here checking only its structure (brackets balanced, strings closed, no control
+    // character in them, nothing truncated), not what it holds: for a value the reader ignores whole because
+    // the writer derived it from others (a session attempt's rate_limit). A scalar is read as skipValue() does.
+    void skipStructure();
     bool atEnd(); // only whitespace left
 
     bool hasError() const { return !m_error.isEmpty(); }

@@ -404,7 +404,7 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
             if (in.peek() == JsonPullReader::Kind::Array)
                 ok = readHeaders(in, store, &p->rateLimitHeaders);
             else
-                in.skipValue();
+                in.skipStructure(); // written again from the fields when the session is
             break;
         case F::RateLimitFields: ok = readHeaders(in, store, &p->rateLimitHeaders); break;
         case F::ThrottleWait: ok = readOptInt(in, &v); p->throttleWaitMs = v == PackedAttempt::kUnset ? 0 : v; break;

@@ -210,6 +210,52 @@ private Q_SLOTS:
             QCOMPARE(readTo(chunk, true), expected);
     }
 
+    // skipStructure() (a derived value ignored whole, as an attempt's rate_limit) checks only the value's
+    // structure: where skipValue() accepts the value, it ends at the same byte with no error, at every chunk
+    // size; a value whose brackets or strings do not close, or whose string holds a control character, is
+    // refused; what is inside (a malformed number, a bad literal, a bad escape) is not read.
+    void skipStructureEndsWhereSkipValueDoes_data()
+    {
+        QTest::addColumn<QByteArray>("value"); // followed by ,1] in the document read
+        QTest::addColumn<bool>("refused");
+        QTest::addRow("a rate_limit object")
+            << QByteArray(R"({"limit":3,"remaining":0,"reset_seconds":59.5,"policy":"3-in-1min","dialect":"ietf-draft-11",)"
+                          R"("policies":[{"limit":3,"remaining":0,"reset_seconds":59.5,"policy":null,"dialect":"x"}],)"
+                          "\"warnings\":[\"a \\\"quoted\\\" ] } \\\\ \\u00e9 warning\"]}")
+            << false;
+        QTest::addRow("null") << QByteArray("null") << false;
+        QTest::addRow("nested arrays and literals") << QByteArray("[[true,false,null],[],{},-1.5e3,\"x\"]") << false;
+        QTest::addRow("brackets in strings") << QByteArray("{\"a\":\"}]{[\",\"b\":[\"]\"]}") << false;
+        QTest::addRow("lines inside") << QByteArray("{\n\"a\":\n[1,\n2]\n}") << false;
+        QTest::addRow("a control character in a string") << QByteArray("{\"a\":\"x\ty\"}") << true;
+        QTest::addRow("truncated") << QByteArray("{\"a\":[1,2") << true;
+        QTest::addRow("a string that never closes") << QByteArray("{\"a\":\"x}") << true;
+    }
+    void skipStructureEndsWhereSkipValueDoes()
+    {
+        QFETCH(QByteArray, value);
+        QFETCH(bool, refused);
+        QByteArray doc = "[" + value + ",1]";
+        const auto readTo = [&](qsizetype chunk, bool structure) {
+            QBuffer buffer(&doc);
+            buffer.open(QIODevice::ReadOnly);
+            JsonPullReader in(buffer, chunk);
+            in.enterArray();
+            in.nextElement();
+            if (structure)
+                in.skipStructure();
+            else
+                in.skipValue();
+            const bool next = in.nextElement();
+            const std::optional<qint64> one = next ? in.readInteger() : std::nullopt;
+            return in.hasError() ? u"refused"_s : u"read on to %1 %2, line %3"_s.arg(next).arg(one.value_or(-1)).arg(in.line());
+        };
+        const QString skipped = readTo(1 << 20, false);
+        QCOMPARE(skipped == u"refused"_s, refused);
+        for (const qsizetype chunk : kChunks)
+            QCOMPARE(readTo(chunk, true), skipped);
+    }
+
     void badStrings_data()
     {
         QTest::addColumn<QByteArray>("json");
