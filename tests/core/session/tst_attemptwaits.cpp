@@ -50,8 +50,8 @@ private Q_SLOTS:
         QTest::addColumn<DelaySource>("source");
         QTest::addRow("no ask: the client's backoff") << qint64(500) << qint64(-1) << QString() << DelaySource::Backoff;
         QTest::addRow("waited the whole Retry-After") << qint64(1000) << qint64(1000) << u"retry-after"_s << DelaySource::RetryAfter;
-        QTest::addRow("90 % of it: taken") << qint64(900) << qint64(1000) << u"retry-after"_s << DelaySource::RetryAfter;
-        QTest::addRow("89.9 % of it: not taken") << qint64(899) << qint64(1000) << u"retry-after"_s << DelaySource::Backoff;
+        QTest::addRow("90 %% of it: taken") << qint64(900) << qint64(1000) << u"retry-after"_s << DelaySource::RetryAfter;
+        QTest::addRow("89.9 %% of it: not taken") << qint64(899) << qint64(1000) << u"retry-after"_s << DelaySource::Backoff;
         QTest::addRow("longer than asked: taken") << qint64(4000) << qint64(1000) << u"retry-after"_s << DelaySource::RetryAfter;
         QTest::addRow("retry-after-ms") << qint64(250) << qint64(250) << u"retry-after-ms"_s << DelaySource::RetryAfterMs;
         QTest::addRow("a rate-limit reset: another hint") << qint64(3000) << qint64(3000) << u"ratelimit-reset"_s << DelaySource::ServerHint;
