@@ -2,6 +2,7 @@
 #include "policy/policyjson.h"
 
 #include "policy/jsonreader.h"
+#include "policy/policyjsonparts.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -44,6 +45,8 @@ QJsonArray statusArray(const QList<StatusRange>& ranges)
         array << statusRangeText(range);
     return array;
 }
+
+} // namespace
 
 QJsonObject conditionToJson(const RuleCondition& when)
 {
@@ -114,6 +117,8 @@ RuleCondition conditionFromJson(JsonReader r)
     r.rejectUnknownKeys();
     return when;
 }
+
+namespace {
 
 QJsonObject hintToJson(const DelayHint& hint)
 {
@@ -249,9 +254,9 @@ QJsonObject policyToJson(const RetryPolicy& p)
         { u"enabled"_s, p.hostThrottle.enabled },
         { u"max_wait_ms"_s, double(p.hostThrottle.maxWait.count()) },
     };
-    return QJsonObject {
+    QJsonObject o {
         { u"format"_s, kFormat },
-        { u"version"_s, RetryPolicy::kFormatVersion },
+        { u"version"_s, p.formatVersion() },
         { u"name"_s, p.name },
         { u"description"_s, p.description },
         { u"source"_s, p.source },
@@ -266,6 +271,9 @@ QJsonObject policyToJson(const RetryPolicy& p)
         { u"throttling"_s, throttling },
         { u"host_throttle"_s, hostThrottle },
     };
+    if (!p.pipeline.isEmpty())
+        o.insert(u"pipeline"_s, pipelineToJson(p.pipeline));
+    return o;
 }
 
 QByteArray policyToJsonBytes(const RetryPolicy& policy)
@@ -284,14 +292,15 @@ PolicyParseResult policyFromJson(const QJsonObject& object)
     if (!r.has(u"format"_s))
         r.problem(u"format"_s, tr("is required: \"%1\"").arg(kFormat));
     if (!r.has(u"version"_s))
-        r.problem(u"version"_s, tr("is required: %1").arg(RetryPolicy::kFormatVersion));
+        r.problem(u"version"_s, tr("is required: 1, or 2 for a policy with a pipeline"));
     const QString format = r.string(u"format"_s, kFormat);
     if (format != kFormat)
         r.problem(u"format"_s, tr("must be \"%1\"").arg(kFormat));
     const int version = r.integer(u"version"_s, RetryPolicy::kFormatVersion);
-    if (version != RetryPolicy::kFormatVersion) {
-        r.problem(u"version"_s,
-            tr("is %1; this Retrylab reads policy format version %2").arg(version).arg(RetryPolicy::kFormatVersion));
+    if (version < 1 || version > RetryPolicy::kFormatVersion) {
+        r.problem(u"version"_s, tr("is %1; this Retrylab reads policy format versions 1 to %2")
+                                    .arg(version)
+                                    .arg(RetryPolicy::kFormatVersion));
         return result;
     }
     p.name = r.string(u"name"_s, {});
@@ -401,6 +410,13 @@ PolicyParseResult policyFromJson(const QJsonObject& object)
     p.hostThrottle.maxWait = host.millis(u"max_wait_ms"_s, p.hostThrottle.maxWait);
     host.rejectUnknownKeys();
 
+    if (r.has(u"pipeline"_s)) {
+        if (version < 2)
+            r.problem(u"pipeline"_s, tr("needs policy format version 2 (\"version\": 2)"));
+        p.pipeline = pipelineFromJson(r, u"pipeline"_s);
+        if (p.pipeline.isEmpty() && problems.isEmpty())
+            r.problem(u"pipeline"_s, tr("is empty: leave it out for the retry alone, or list the strategies"));
+    }
     r.rejectUnknownKeys();
 
     problems << validate(p);

@@ -193,5 +193,9 @@ QList<PolicyProblem> validate(const RetryPolicy& p)
     if (!std::isfinite(p.throttling.tokenRatio) || p.throttling.tokenRatio <= 0)
         c.add(QStringLiteral("throttling.token_ratio"), tr("must be above 0"));
     c.nonNegative(QStringLiteral("host_throttle.max_wait_ms"), p.hostThrottle.maxWait);
+    for (qsizetype i = 0; i < p.pipeline.size(); ++i)
+        for (qsizetype j = 0; j < p.pipeline.at(i).failures.size(); ++j)
+            validateCondition(c, QStringLiteral("pipeline[%1].failures[%2]").arg(i).arg(j), p.pipeline.at(i).failures.at(j));
+    problems << validatePipeline(p);
     return problems;
 }

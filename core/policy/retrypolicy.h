@@ -5,26 +5,15 @@
 // Its JSON form is documented in docs/policy-format.md and resources/schemas/policy.schema.json.
 // No behaviour lives here: backoff.h computes delays, decide.h makes decisions.
 
-#include "policy/errorclass.h"
+#include "policy/resilience/pipeline.h"
+#include "policy/rulecondition.h"
 
 #include <QList>
 #include <QString>
 #include <QStringList>
 
-#include <algorithm>
-#include <chrono>
 #include <optional>
 
-using Millis = std::chrono::milliseconds;
-
-// An inclusive range of HTTP status codes ("503", "500-599").
-struct StatusRange
-{
-    int low = 0;
-    int high = 0;
-    bool contains(int status) const { return status >= low && status <= high; }
-    friend bool operator==(const StatusRange&, const StatusRange&) = default;
-};
 
 // ---- Limits ------------------------------------------------------------------------------------------
 
@@ -159,49 +148,6 @@ enum class RuleAction {
     Success, // treat as success (e.g. DELETE answered 404 after a lost answer counts as deleted)
 };
 
-// Which kind of outcome a rule looks at.
-enum class OutcomeKind { Any, Status, Error };
-
-// "errors[0].code == rate_limited": a JSON path into the response body and the values that match.
-struct BodyMatch
-{
-    QString path; // dotted path with [index] steps, e.g. "errors[0].code", "error.type"
-    QStringList values; // any of these; empty = the path exists
-    friend bool operator==(const BodyMatch&, const BodyMatch&) = default;
-};
-
-// A response header that must be present, optionally with one of these values (case-insensitive).
-struct HeaderMatch
-{
-    QString name;
-    QStringList values; // empty = present with any value
-    bool absent = false; // true: matches when the header is missing
-    friend bool operator==(const HeaderMatch&, const HeaderMatch&) = default;
-};
-
-// Every set condition must hold (AND); an unset one matches anything.
-struct RuleCondition
-{
-    OutcomeKind outcome = OutcomeKind::Any;
-    QStringList methods; // upper-case; empty = any method
-    std::optional<bool> idempotencyKey; // Idempotency-Key present on the request
-    QList<StatusRange> statuses; // any of these; empty = any status (only for Status outcomes)
-    QList<ErrorClass> errors; // any of these; empty = any error class (only for Error outcomes)
-    std::optional<bool> serverCouldHaveActed; // by error class
-    std::optional<BodyMatch> body;
-    QList<HeaderMatch> headers; // all must match
-    std::optional<bool> afterLostAnswer; // an earlier attempt of this request lost its answer
-    friend bool operator==(const RuleCondition& a, const RuleCondition& b)
-    {
-        // Not defaulted: Qt 6.4's QList<enum>::operator== calls memcmp with a null pointer when one empty
-        // list has storage and the other none (undefined behaviour, reported by UBSan).
-        return a.outcome == b.outcome && a.methods == b.methods && a.idempotencyKey == b.idempotencyKey
-            && a.statuses == b.statuses
-            && std::equal(a.errors.cbegin(), a.errors.cend(), b.errors.cbegin(), b.errors.cend())
-            && a.serverCouldHaveActed == b.serverCouldHaveActed && a.body == b.body && a.headers == b.headers
-            && a.afterLostAnswer == b.afterLostAnswer;
-    }
-};
 
 struct RetryRule
 {
@@ -270,7 +216,10 @@ struct HostThrottle
 
 struct RetryPolicy
 {
-    static constexpr int kFormatVersion = 1;
+    // The newest policy format; version 1 (no pipeline) is read as before and written for a policy
+    // without one, so its files stay as they were.
+    static constexpr int kFormatVersion = 2;
+    int formatVersion() const { return pipeline.isEmpty() ? 1 : 2; }
 
     QString name; // preset id or the user's name
     QString description;
@@ -287,6 +236,8 @@ struct RetryPolicy
     RetryQuota quota;
     RetryThrottling throttling;
     HostThrottle hostThrottle;
+    // Outermost first, the retry itself among them; empty = the retry alone (policy format 1).
+    QList<ResilienceStrategy> pipeline;
 
     friend bool operator==(const RetryPolicy&, const RetryPolicy&) = default;
 

@@ -51,7 +51,7 @@ REFUSED_POLICIES = [
     ("no version", {"format": "retrylab-policy"}),
     ("no format", {"version": 1}),
     ("another format", {"format": "har", "version": 1}),
-    ("a future version", {"format": "retrylab-policy", "version": 2}),
+    ("a future version", {"format": "retrylab-policy", "version": 3}),
 ]
 
 

@@ -6,7 +6,7 @@
 // Polly 8's defaults. What counts as a failure is said by the pipeline that holds the breaker; the breaker
 // is told each call's verdict (CircuitBreaker::record). The libraries' own settings: breakerPresets.h.
 
-#include "policy/retrypolicy.h" // Millis
+#include "policy/rulecondition.h" // Millis
 
 #include <QList>
 #include <QString>

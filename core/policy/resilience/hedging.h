@@ -9,7 +9,7 @@
 // same machine. Whether an answer is acceptable is not decided here: the pipeline's rules say it (an
 // answer that ends the call — a success, or a fatal status — is Accepted; one that may be hedged is Failed).
 
-#include "policy/retrypolicy.h" // Millis
+#include "policy/rulecondition.h" // Millis
 
 #include <QList>
 #include <QString>

@@ -137,7 +137,7 @@ private slots:
         QTest::addRow("several problems at once")
             << withField(R"("limits":{"max_attempts":0,"attempt_timeout_ms":-1},"backoff":{"base_ms":-3},"jitter":{"factor":2})")
             << QStringList { u"limits.max_attempts"_s, u"limits.attempt_timeout_ms"_s, u"backoff.base_ms"_s, u"jitter.factor"_s };
-        QTest::addRow("future version") << QByteArray(R"({"format":"retrylab-policy","version":2})") << QStringList { u"version"_s };
+        QTest::addRow("future version") << QByteArray(R"({"format":"retrylab-policy","version":3})") << QStringList { u"version"_s };
         QTest::addRow("not a policy") << QByteArray(R"({"format":"har","version":1})") << QStringList { u"format"_s };
         QTest::addRow("array, not object") << QByteArray("[1,2]") << QStringList { QString() };
         // resources/schemas/policy.schema.json: "required": ["format", "version"] (issue 15: {} was valid).
