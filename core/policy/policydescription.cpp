@@ -179,6 +179,8 @@ QString describePolicy(const RetryPolicy& p)
     if (!p.source.isEmpty())
         text += (p.sourceTitle.isEmpty() ? tr("Source: %1\n") : tr("Cited: %1\n")).arg(p.source);
     text += QLatin1Char('\n');
+    if (!p.pipeline.isEmpty())
+        text += describePipeline(p.pipeline) + QLatin1Char('\n');
     text += tr("Limits:   %1\n").arg(describeLimits(p.limits));
     text += tr("Backoff:  %1\n").arg(describeBackoff(p.backoff, p.jitter));
     if (p.hints.isEmpty())

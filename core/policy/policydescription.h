@@ -12,3 +12,7 @@ QString describeLimits(const Limits& limits); // "3 attempts (2 retries); deadli
 QString describeBackoff(const Backoff& backoff, const Jitter& jitter);
 QString describeCondition(const RuleCondition& when);
 QString describeHint(const DelayHint& hint);
+// A pipeline's strategies (resilience/pipelinedescription.cpp): one strategy, possibly on several lines,
+// and the whole pipeline, outermost first, indented by depth; empty for no pipeline.
+QString describeStrategy(const ResilienceStrategy& strategy);
+QString describePipeline(const QList<ResilienceStrategy>& pipeline);
