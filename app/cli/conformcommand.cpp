@@ -9,6 +9,7 @@
 #include "conform/conformancereport.h"
 #include "conform/sessionjudging.h"
 #include "engine/clock.h"
+#include "engine/retryengine.h"
 #include "engine/scheduler.h"
 #include "session/session.h"
 #include "session/format/sessionfile.h"
@@ -135,6 +136,9 @@ int runConform(const QStringList& args, CliIo& io)
     const std::optional<PolicyChoice> policy = PolicyChoice::resolve(*policyName, a, &problems);
     if (!policy)
         return usage(io, problems.line());
+    // The judge holds a client to what the engine would do: a policy it cannot run cannot be judged.
+    if (const QString refusal = engineRefusal(policy->policy); !refusal.isEmpty())
+        return usage(io, refusal);
     JudgeOptions options;
     if (const std::optional<QString> tolerance = a.value(u"tolerance"_s)) {
         QString error;

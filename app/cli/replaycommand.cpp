@@ -5,6 +5,7 @@
 #include "cli/filechecks.h"
 #include "cli/policychoice.h"
 
+#include "engine/retryengine.h"
 #include "replay/replaycomparison.h"
 #include "replay/replayrunner.h"
 #include "session/format/sessionfile.h"
@@ -72,6 +73,8 @@ int runReplay(const QStringList& args, CliIo& io)
         const std::optional<PolicyChoice> policy = PolicyChoice::resolve(a.value(u"policy"_s).value_or(QString()), a, &problems);
         if (!policy)
             return usage(problems.line());
+        if (const QString refusal = engineRefusal(policy->policy); !refusal.isEmpty())
+            return usage(refusal);
         options.policy = policy->policy;
         options.policyChanges = changes = policy->changes;
     }

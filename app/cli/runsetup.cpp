@@ -6,6 +6,7 @@
 #include "cli/policychoice.h"
 #include "cli/scenariochoice.h"
 
+#include "engine/retryengine.h"
 #include "http/httptoken.h"
 #include "http/targeturl.h"
 
@@ -180,6 +181,8 @@ std::optional<RunSetup> RunSetup::parse(const QStringList& args, QString* error)
     const std::optional<PolicyChoice> policy = PolicyChoice::resolve(*policyName, a, &problems);
     if (!policy)
         return fail(problems.line());
+    if (const QString refusal = engineRefusal(policy->policy); !refusal.isEmpty())
+        return fail(refusal);
     s.policy = policy->policy;
     s.policyChanges = policy->changes;
     for (const auto& read : { &readTarget, &readRequest }) {

@@ -81,6 +81,20 @@ int RetryEngine::queuedCount() const
     return int(m_runs.size()) - runningCount();
 }
 
+QString engineRefusal(const RetryPolicy& policy)
+{
+    QStringList notRun;
+    for (const ResilienceStrategy& s : policy.pipeline)
+        if (s.kind != ResilienceStrategy::Kind::Retry && !notRun.contains(strategyKindName(s.kind)))
+            notRun.append(strategyKindName(s.kind));
+    if (notRun.isEmpty())
+        return {};
+    return QCoreApplication::translate("RetryEngine",
+        "policy \"%1\": its pipeline has %2, which the engine does not run yet; it runs a policy's retry alone "
+        "(`retrylab policy show` describes the whole pipeline)")
+        .arg(policy.name, notRun.join(QStringLiteral(", ")));
+}
+
 int RetryEngine::submit(const RequestSpec& request, const RetryPolicy& policy, std::optional<std::uint64_t> seed)
 {
     const int id = m_nextId++;

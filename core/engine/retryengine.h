@@ -27,6 +27,11 @@ class RandomSource;
 class Scheduler;
 class WireSlots;
 
+// Why the engine cannot run POLICY as written, or empty when it can. So far it runs the retry strategy
+// alone: a pipeline with any other strategy (policy format 2: breakers, timeouts, hedging, limiters) is
+// refused, by name, rather than run without them.
+QString engineRefusal(const RetryPolicy& policy);
+
 class RetryEngine final : public QObject
 {
     Q_OBJECT

@@ -218,9 +218,9 @@ void TestCliBadInput::refused_data()
         u"retrylab policy show: unknown option --yaml"_s);
     row("issue 15: policy validate {} (the schema requires format and version; every problem listed)", none,
         { u"policy"_s, u"validate"_s, u"empty-policy.json"_s },
-        u"empty-policy.json: 2 problem(s)\n  format: is required: \"retrylab-policy\"\n  version: is required: 1"_s);
+        u"empty-policy.json: 2 problem(s)\n  format: is required: \"retrylab-policy\"\n  version: is required: 1, or 2 for a policy with a pipeline"_s);
     row("policy validate: no version", none, { u"policy"_s, u"validate"_s, u"no-version.json"_s },
-        u"retrylab policy validate: policy \"no-version.json\": version: is required: 1"_s);
+        u"retrylab policy validate: policy \"no-version.json\": version: is required: 1, or 2 for a policy with a pipeline"_s);
     row("policy validate: a missing file", none, { u"policy"_s, u"validate"_s, u"%DIR%/missing.json"_s },
         u"retrylab policy validate: cannot read %DIR%/missing.json: No such file or directory"_s);
     row("policy validate: binary garbage", none, { u"policy"_s, u"validate"_s, u"garbage.bin"_s },
@@ -287,6 +287,19 @@ void TestCliBadInput::refused_data()
     row("--set without --policy (replay: the recorded policies are not changed)", none,
         { u"replay"_s, u"%SESSION%"_s, u"--set"_s, u"limits.max_retries=3"_s },
         u"retrylab replay: --set changes a field of the policy given with --policy: give --policy too"_s);
+
+    // Issue 28: a pipeline the engine does not run yet is refused by name, never run as its retry alone.
+    const QString pipelineRefused = u"policy \"opossum-9\": its pipeline has circuit_breaker, attempt_timeout, which the engine "
+                                    "does not run yet; it runs a policy's retry alone (`retrylab policy show` describes the whole "
+                                    "pipeline)"_s;
+    row("a pipeline the engine does not run (run)", none,
+        { u"run"_s, u"--policy"_s, u"opossum-9"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s },
+        u"retrylab run: "_s + pipelineRefused);
+    row("a pipeline the engine does not run (conform)", none,
+        { u"conform"_s, u"--policy"_s, u"opossum-9"_s, u"--suite"_s, u"standard"_s, u"--"_s, u"true"_s },
+        u"retrylab conform: "_s + pipelineRefused);
+    row("a pipeline the engine does not run (replay)", none,
+        { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"opossum-9"_s }, u"retrylab replay: "_s + pipelineRefused);
 
     // inspect
     row("issue 15: inspect on empty input", none, { u"inspect"_s },
@@ -396,7 +409,7 @@ void TestCliBadInput::refused_data()
         u"retrylab run: "_s + presets);
     row("run: a policy file with problems, on one line", none,
         { u"run"_s, u"--policy"_s, u"empty-policy.json"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/"_s },
-        u"retrylab run: policy \"empty-policy.json\": format: is required: \"retrylab-policy\"; version: is required: 1"_s);
+        u"retrylab run: policy \"empty-policy.json\": format: is required: \"retrylab-policy\"; version: is required: 1, or 2 for a policy with a pipeline"_s);
     row("run: both --scenario and --url", none, slenTo + QStringList { u"--scenario"_s, u"flaky-api"_s },
         u"retrylab run: give exactly one of --scenario and --url"_s);
     row("run: an unknown scenario", none, { u"run"_s, u"--policy"_s, u"slen"_s, u"--scenario"_s, u"nosuch"_s },

@@ -152,6 +152,10 @@ bool RunController::run(const RunPlan& plan)
                  .arg(problems.first().path + u": "_s + problems.first().message));
         return false;
     }
+    if (const QString refusal = engineRefusal(plan.policy); !refusal.isEmpty()) {
+        fail(refusal);
+        return false;
+    }
 
     // A batch per press: it starts at t = 0 and the lab stamps its events on the same axis. The views let go
     // of the last batch's store first.
