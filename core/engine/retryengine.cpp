@@ -90,8 +90,7 @@ QString engineRefusal(const RetryPolicy& policy)
     if (notRun.isEmpty())
         return {};
     return QCoreApplication::translate("RetryEngine",
-        "policy \"%1\": its pipeline has %2, which the engine does not run yet; it runs a policy's retry alone "
-        "(`retrylab policy show` describes the whole pipeline)")
+        "policy \"%1\": the engine does not run %2 yet, only a pipeline's retry")
         .arg(policy.name, notRun.join(QStringLiteral(", ")));
 }
 

@@ -289,9 +289,8 @@ void TestCliBadInput::refused_data()
         u"retrylab replay: --set changes a field of the policy given with --policy: give --policy too"_s);
 
     // Issue 28: a pipeline the engine does not run yet is refused by name, never run as its retry alone.
-    const QString pipelineRefused = u"policy \"opossum-9\": its pipeline has circuit_breaker, attempt_timeout, which the engine "
-                                    "does not run yet; it runs a policy's retry alone (`retrylab policy show` describes the whole "
-                                    "pipeline)"_s;
+    const QString pipelineRefused
+        = u"policy \"opossum-9\": the engine does not run circuit_breaker, attempt_timeout yet, only a pipeline's retry"_s;
     row("a pipeline the engine does not run (run)", none,
         { u"run"_s, u"--policy"_s, u"opossum-9"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s },
         u"retrylab run: "_s + pipelineRefused);
