@@ -174,11 +174,12 @@ private slots:
         for (const auto& c : mine.changes)
             myStates.append(stateName(c.to));
         QCOMPARE(myStates, states);
-        // When: the library stamps a change with Date.now() when it makes it; the breaker with the end of
-        // the call that made it, or for opossum's timer, the break's end. They agree within the timer's lateness.
+        // When: the library stamps a change with Date.now() as it makes it; the breaker with the moment the
+        // call that made it settled, or for opossum's timer, the break's end. They agree within a few
+        // milliseconds, and a timer's lateness under load (the sanitizer build runs tests two at a time).
         for (int i = 0; i < states.size(); ++i) {
             const qint64 drift = log.events[i].at - mine.changes[i].at.count();
-            QVERIFY2(drift >= -10 && drift <= 25,
+            QVERIFY2(drift >= -5 && drift <= 100,
                 qPrintable(u"%1 (change %2): the library at +%3 ms, the breaker at +%4 ms"_s.arg(states[i]).arg(i)
                         .arg(log.events[i].at - log.epoch)
                         .arg(mine.changes[i].at.count() - log.epoch)));

@@ -2,9 +2,9 @@
 // A real circuit breaker making calls at a fixed rate (tst_client_breakers.cpp): cockatiel 3.2.1 or
 // opossum 9.0.0, pinned by package-lock.json, around a fetch of the lab. One call at a time, each started
 // on a fixed beat from the breaker's creation, half a beat off the turns of opossum's buckets; a 5xx answer
-// is a failure. Prints one JSON line per call —
-// when it started and ended (Date.now(), what both libraries read), and whether it went and how it ended or
-// was refused — and one per state change the library reported.
+// is a failure. Prints one JSON line per call — when it started and when its answer settled (Date.now(),
+// what both libraries read), and whether it went and how it ended or was refused — and one per state
+// change the library reported.
 //
 // node breaker-client.mjs cockatiel|opossum URL CALLS INTERVAL_MS BREAK_MS [WINDOW_MS BUCKETS]
 import { ConsecutiveBreaker, BrokenCircuitError, circuitBreaker, handleAll } from 'cockatiel';
@@ -23,12 +23,19 @@ if (!['cockatiel', 'opossum'].includes(library) || !url || !(calls > 0) || !(int
 const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
+// When the last call's answer settled: the moment the breaker counts it (both libraries record a result in
+// the same turn of the event loop as the action settles), earlier than the caller's await returns.
+let settled = 0;
 async function get() {
-    const response = await fetch(url);
-    await response.arrayBuffer();
-    if (response.status >= 500)
-        throw new Error(`status ${response.status}`);
-    return response.status;
+    try {
+        const response = await fetch(url);
+        await response.arrayBuffer();
+        if (response.status >= 500)
+            throw new Error(`status ${response.status}`);
+        return response.status;
+    } finally {
+        settled = Date.now();
+    }
 }
 
 let rotations = null; // opossum: turns its buckets
@@ -78,6 +85,6 @@ for (let i = 0; i < calls; ++i) {
     } catch (e) {
         result = refused(e) ? 'rejected' : 'fail';
     }
-    print({ call: i, start, end: Date.now(), result });
+    print({ call: i, start, end: result === 'rejected' ? Date.now() : settled, result });
 }
 process.exit(0); // opossum's timers are unref'd; cockatiel holds none
