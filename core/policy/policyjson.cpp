@@ -28,10 +28,6 @@ QStringList names(std::initializer_list<const char*> list)
     return out;
 }
 
-QJsonValue millisValue(const std::optional<Millis>& value)
-{
-    return value ? QJsonValue(double(value->count())) : QJsonValue(QJsonValue::Null);
-}
 
 QJsonArray stringsArray(const QStringList& list)
 {
@@ -47,6 +43,11 @@ QJsonArray statusArray(const QList<StatusRange>& ranges)
 }
 
 } // namespace
+
+QJsonValue millisValue(const std::optional<Millis>& value)
+{
+    return value ? QJsonValue(double(value->count())) : QJsonValue(QJsonValue::Null);
+}
 
 QJsonObject conditionToJson(const RuleCondition& when)
 {

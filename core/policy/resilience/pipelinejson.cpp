@@ -12,25 +12,12 @@ using O = CircuitBreakerOptions;
 
 namespace {
 
-QStringList names(std::initializer_list<const char*> list)
-{
-    QStringList out;
-    for (const char* name : list)
-        out << QString::fromLatin1(name);
-    return out;
-}
-
-const QStringList& windows() { static const QStringList n = names({ "consecutive", "count", "time" }); return n; }
-const QStringList& bucketStarts() { static const QStringList n = names({ "at-call", "fixed" }); return n; }
-const QStringList& comparators() { static const QStringList n = names({ "at-least", "above" }); return n; }
-const QStringList& halfOpenCallers() { static const QStringList n = names({ "rejected", "wait" }); return n; }
-const QStringList& transitions() { static const QStringList n = names({ "lazy", "timer" }); return n; }
-const QStringList& scopes() { static const QStringList n = names({ "client", "host" }); return n; }
-
-QJsonValue optionalMs(const std::optional<Millis>& value)
-{
-    return value ? QJsonValue(double(value->count())) : QJsonValue(QJsonValue::Null);
-}
+const QStringList& windows() { static const QStringList n { u"consecutive"_s, u"count"_s, u"time"_s }; return n; }
+const QStringList& bucketStarts() { static const QStringList n { u"at-call"_s, u"fixed"_s }; return n; }
+const QStringList& comparators() { static const QStringList n { u"at-least"_s, u"above"_s }; return n; }
+const QStringList& halfOpenCallers() { static const QStringList n { u"rejected"_s, u"wait"_s }; return n; }
+const QStringList& transitions() { static const QStringList n { u"lazy"_s, u"timer"_s }; return n; }
+const QStringList& scopes() { static const QStringList n { u"client"_s, u"host"_s }; return n; }
 
 QJsonArray failuresToJson(const ResilienceStrategy& s)
 {
@@ -70,13 +57,13 @@ QJsonObject breakerToJson(const ResilienceStrategy& s)
         { u"reset_on_close"_s, b.resetOnClose },
         { u"break_ms"_s, double(b.breakDuration.count()) },
         { u"break_growth"_s, b.breakGrowth },
-        { u"max_break_ms"_s, optionalMs(b.maxBreakDuration) },
+        { u"max_break_ms"_s, millisValue(b.maxBreakDuration) },
         { u"half_open_probes"_s, b.halfOpenProbes },
         { u"half_open_callers"_s, halfOpenCallers().at(int(b.halfOpenCallers)) },
         { u"transition"_s, transitions().at(int(b.transition)) },
         { u"scope"_s, scopes().at(int(b.scope)) },
         { u"failures"_s, failuresToJson(s) },
-        { u"slow_call_ms"_s, optionalMs(s.slowCall) },
+        { u"slow_call_ms"_s, millisValue(s.slowCall) },
     };
 }
 
