@@ -8,6 +8,7 @@
 #include <QString>
 #include <QUrl>
 
+#include <chrono>
 #include <optional>
 
 // What one attempt ended with, as the decision function sees it: an HTTP answer (any status — a 503 is an
@@ -21,6 +22,10 @@ struct AttemptOutcome
     QString errorDetail; // the transport's own words (Qt's errorString), for reasons and logs
     bool deadlinePassed = false; // the run's overall deadline ended this attempt
     std::optional<QUrl> redirectTarget; // a 3xx's Location, resolved against the request URL
+    // Never sent: the pipeline's circuit breaker refused the call (neither a status nor an error: rules match
+    // it with the outcome `circuit-open`). How long until the break ends, as the breaker said.
+    bool circuitOpen = false;
+    std::chrono::milliseconds circuitRetryIn { 0 };
 
     static AttemptOutcome answered(int status, HttpHeaderList headers = {}, QByteArray body = {})
     {
@@ -35,6 +40,13 @@ struct AttemptOutcome
         AttemptOutcome o;
         o.error = error;
         o.errorDetail = std::move(detail);
+        return o;
+    }
+    static AttemptOutcome refusedByBreaker(std::chrono::milliseconds retryIn)
+    {
+        AttemptOutcome o;
+        o.circuitOpen = true;
+        o.circuitRetryIn = retryIn;
         return o;
     }
     // A truncated body after headers has both a status and an error: the error wins for the policy.

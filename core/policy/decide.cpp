@@ -22,6 +22,8 @@ QString tr(const char* text)
 // "503 on GET", "connection-lost on POST".
 QString describe(const AttemptOutcome& outcome, const RequestFacts& request)
 {
+    if (outcome.circuitOpen)
+        return tr("circuit-open on %1 (the breaker refused it, %2 left of its break)").arg(request.method, formatMillis(outcome.circuitRetryIn));
     const QString what = outcome.isError() ? errorClassName(*outcome.error) : QString::number(outcome.status.value_or(0));
     return tr("%1 on %2").arg(what, request.method);
 }
@@ -35,6 +37,8 @@ QString ruleSuffix(const RetryRule* rule)
 
 FinalKind finalKindFor(const AttemptOutcome& outcome, bool throttling)
 {
+    if (outcome.circuitOpen)
+        return FinalKind::CircuitOpen;
     if (outcome.isError())
         return FinalKind::Network;
     const int status = outcome.status.value_or(0);
@@ -172,7 +176,7 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
     }
 
     if (!rule) {
-        if (!outcome.isError() && outcome.status.value_or(0) < 400) {
+        if (!outcome.isError() && !outcome.circuitOpen && outcome.status.value_or(0) < 400) {
             d.verdict = Verdict::Success;
             d.finalKind = FinalKind::Success;
             d.reason = tr("%1 is a success").arg(what);

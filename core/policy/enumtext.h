@@ -50,6 +50,8 @@ constexpr std::string_view enumText(FinalKind k)
     case FinalKind::RetryAfterTooLong: return "retry-after-too-long";
     case FinalKind::BodyNotRewindable: return "body-not-rewindable";
     case FinalKind::Cancelled: return "cancelled";
+    case FinalKind::CircuitOpen: return "circuit-open";
+    case FinalKind::LimiterFull: return "limiter-full";
     }
     return {};
 }
@@ -84,7 +86,7 @@ constexpr int enumCount()
 
 static_assert(enumCount<Verdict>() == int(Verdict::Success) + 1);
 static_assert(enumCount<DelaySource>() == int(DelaySource::Throttle) + 1);
-static_assert(enumCount<FinalKind>() == int(FinalKind::Cancelled) + 1);
+static_assert(enumCount<FinalKind>() == int(FinalKind::LimiterFull) + 1);
 static_assert(enumCount<ErrorClass>() == int(ErrorClass::Protocol) + 1);
 
 template<typename E>

@@ -175,7 +175,7 @@ QStringList hintFormats() { return names({ "retry-after", "milliseconds", "secon
 QStringList hintCombines() { return names({ "replace", "at-least-backoff", "clamp-around-backoff" }); }
 QStringList hintOverMax() { return names({ "give-up", "clamp", "ignore" }); }
 QStringList ruleActions() { return names({ "retry", "stop", "success" }); }
-QStringList outcomeKinds() { return names({ "any", "status", "error" }); }
+QStringList outcomeKinds() { return names({ "any", "status", "error", "circuit-open" }); }
 QStringList keyFormats() { return names({ "quoted", "bare" }); }
 QStringList budgetScopes() { return names({ "client", "host" }); }
 QStringList deadlineModes() { return names({ "stop-before-wait", "stop-after-wait" }); }

@@ -37,6 +37,8 @@ enum class FinalKind {
     RetryAfterTooLong, // the server asked for longer than the policy will wait
     BodyNotRewindable, // the body cannot be sent again
     Cancelled, // the user cancelled (set by the engine, never by decide())
+    CircuitOpen, // the pipeline's circuit breaker refused the call and nothing retried it
+    LimiterFull, // the pipeline's rate limiter (bulkhead) had no permit and no room in its queue
 };
 
 struct RetryDecision

@@ -140,6 +140,17 @@ void validateCondition(Checker& c, const QString& path, const RuleCondition& w)
         c.add(path + QStringLiteral(".statuses"), tr("can never match: the rule looks at errors only"));
     if (w.outcome == OutcomeKind::Status && !w.errors.isEmpty())
         c.add(path + QStringLiteral(".errors"), tr("can never match: the rule looks at HTTP statuses only"));
+    if (w.outcome == OutcomeKind::CircuitOpen) {
+        // A refused call was never sent: it has no status, error class, body or answer headers.
+        if (!w.statuses.isEmpty())
+            c.add(path + QStringLiteral(".statuses"), tr("can never match: a call the circuit breaker refused has no status"));
+        if (!w.errors.isEmpty())
+            c.add(path + QStringLiteral(".errors"), tr("can never match: a call the circuit breaker refused has no error class"));
+        if (w.body)
+            c.add(path + QStringLiteral(".body"), tr("can never match: a call the circuit breaker refused has no answer"));
+        if (!w.headers.isEmpty())
+            c.add(path + QStringLiteral(".headers"), tr("can never match: a call the circuit breaker refused has no answer"));
+    }
     if (w.body && w.body->path.trimmed().isEmpty())
         c.add(path + QStringLiteral(".body.path"), tr("must name a JSON path such as errors[0].code"));
     for (qsizetype i = 0; i < w.headers.size(); ++i) {

@@ -25,8 +25,9 @@ struct StatusRange
     friend bool operator==(const StatusRange&, const StatusRange&) = default;
 };
 
-// Which kind of outcome a rule looks at.
-enum class OutcomeKind { Any, Status, Error };
+// Which kind of outcome a rule looks at: an HTTP answer, an error, or a call the pipeline's circuit breaker
+// refused before it was sent (`any` matches that too).
+enum class OutcomeKind { Any, Status, Error, CircuitOpen };
 
 // "errors[0].code == rate_limited": a JSON path into the response body and the values that match.
 struct BodyMatch

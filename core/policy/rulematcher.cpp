@@ -89,6 +89,8 @@ std::optional<QString> jsonBodyValue(const QByteArray& body, const QString& path
 bool conditionMatches(const RuleCondition& when, const RequestFacts& request, const AttemptOutcome& outcome)
 {
     const bool isError = outcome.isError();
+    if ((when.outcome == OutcomeKind::CircuitOpen) != outcome.circuitOpen && when.outcome != OutcomeKind::Any)
+        return false;
     if (when.outcome == OutcomeKind::Status && isError)
         return false;
     if (when.outcome == OutcomeKind::Error && !isError)
@@ -106,13 +108,14 @@ bool conditionMatches(const RuleCondition& when, const RequestFacts& request, co
             return false;
     }
     if (when.serverCouldHaveActed) {
-        // An HTTP answer proves the server saw the request; an error class says whether it could have.
-        const bool couldHave = isError ? errorClassServerCouldHaveActed(*outcome.error) : true;
+        // An HTTP answer proves the server saw the request; an error class says whether it could have; a call
+        // the breaker refused never left.
+        const bool couldHave = outcome.circuitOpen ? false : isError ? errorClassServerCouldHaveActed(*outcome.error) : true;
         if (couldHave != *when.serverCouldHaveActed)
             return false;
     }
     if (when.body) {
-        if (isError)
+        if (isError || outcome.circuitOpen)
             return false;
         const std::optional<QString> value = jsonBodyValue(outcome.body, when.body->path);
         if (!value)

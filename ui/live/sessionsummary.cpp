@@ -122,6 +122,10 @@ QString finalKindLabel(FinalKind kind)
         return tr("Body not rewindable");
     case FinalKind::Cancelled:
         return tr("Cancelled");
+    case FinalKind::CircuitOpen:
+        return tr("Circuit open");
+    case FinalKind::LimiterFull:
+        return tr("Limiter full");
     }
     return {};
 }
