@@ -12,6 +12,7 @@
 #include "http/retryafter.h"
 #include "policy/decide.h"
 #include "policy/errorclass.h"
+#include "policy/resilience/circuitbreaker.h"
 #include "policy/retrydecision.h"
 
 #include <QByteArray>
@@ -39,6 +40,9 @@ struct AttemptTimestamps
     // When it began waiting for a connection, set only when the client's connections per host were all busy
     // (the `queued` phase runs from here to `started`; timeouts count from `started`).
     std::optional<MonoTime> queued;
+    // When it began waiting for a half-open circuit's verdict (a breaker whose other callers wait for the
+    // probe, cockatiel): the `verdict-wait` phase runs from here until it was let through or refused.
+    std::optional<MonoTime> verdictWait;
     std::optional<MonoTime> started; // when it was actually handed to the transport (to the wire)
     std::optional<MonoTime> connecting;
     std::optional<MonoTime> tlsDone;
@@ -46,6 +50,18 @@ struct AttemptTimestamps
     std::optional<MonoTime> headersReceived;
     std::optional<MonoTime> firstByte;
     std::optional<MonoTime> finished;
+};
+
+// A call a strategy of the policy's pipeline refused before it reached the wire (issue 28 §2). The
+// attempt is recorded, never sent: no started moment, no status, no error class.
+struct StrategyRefusal
+{
+    enum class By : quint8 { CircuitBreaker, RateLimiter };
+    By by = By::CircuitBreaker;
+    QString scope; // the breaker's: "client" or the authority it guards; the limiter's: "client"
+    CircuitBreaker::State state = CircuitBreaker::State::Open; // what the call met
+    Millis retryIn { 0 }; // until the break ends (0 when unknown, or for a limiter)
+    friend bool operator==(const StrategyRefusal&, const StrategyRefusal&) = default;
 };
 
 struct AttemptRecord
@@ -91,6 +107,7 @@ struct AttemptRecord
     // chose (the first attempt of a run, or a host reset that moved while the run waited).
     Millis throttleWait { 0 };
     std::optional<ObservedAttemptFacts> observed; // set only on an attempt a client made and the lab saw
+    std::optional<StrategyRefusal> refused; // set only on a call the pipeline refused (never sent)
 
     std::optional<MonoTime> duration() const
     {

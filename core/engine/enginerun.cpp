@@ -5,6 +5,7 @@
 
 #include <QNetworkCookie>
 
+#include <algorithm>
 #include <utility>
 
 EngineRun::EngineRun(int id, const RequestSpec& request, const RetryPolicy& policy, std::uint64_t seed, MonoTime submittedAt)
@@ -16,6 +17,40 @@ EngineRun::EngineRun(int id, const RequestSpec& request, const RetryPolicy& poli
     record.request = request;
     record.request.method = request.method.toUpper();
     record.policy = policy;
+    // The pipeline's timeouts: outside the retry (or with no retry) a total timeout is the run's deadline;
+    // inside it, either one bounds each attempt (an attempt timeout outside the retry bounds the whole call).
+    const QList<ResilienceStrategy>& pipeline = policy.pipeline;
+    qsizetype retryAt = -1;
+    for (qsizetype i = 0; i < pipeline.size(); ++i)
+        if (pipeline.at(i).kind == ResilienceStrategy::Kind::Retry)
+            retryAt = i;
+    const auto tighten = [](std::optional<Millis>& limit, Millis value) {
+        limit = limit ? std::min(*limit, value) : value;
+    };
+    for (qsizetype i = 0; i < pipeline.size(); ++i) {
+        const ResilienceStrategy& s = pipeline.at(i);
+        const bool outside = retryAt < 0 || i < retryAt;
+        switch (s.kind) {
+        case ResilienceStrategy::Kind::TotalTimeout:
+            tighten(outside && retryAt >= 0 ? record.policy.limits.deadline : record.policy.limits.attemptTimeout, s.timeout);
+            break;
+        case ResilienceStrategy::Kind::AttemptTimeout:
+            tighten(outside && retryAt >= 0 ? record.policy.limits.deadline : record.policy.limits.attemptTimeout, s.timeout);
+            break;
+        case ResilienceStrategy::Kind::CircuitBreaker:
+            breakerIndex = int(i);
+            breakerPerAttempt = !(retryAt >= 0 && i < retryAt);
+            breakerInsideRetry = retryAt >= 0 && i > retryAt;
+            break;
+        case ResilienceStrategy::Kind::RateLimiter:
+        case ResilienceStrategy::Kind::Bulkhead:
+            limiterIndex = int(i);
+            break;
+        case ResilienceStrategy::Kind::Retry:
+        case ResilienceStrategy::Kind::Hedging:
+            break;
+        }
+    }
     if (request.attemptTimeout)
         record.policy.limits.attemptTimeout = request.attemptTimeout;
     if (request.connectTimeout)

@@ -48,5 +48,22 @@ struct EngineRun
     MonoTime queuedDueAt { 0 };
     std::optional<Scheduler::TaskId> waitTask; // a retry wait, or the deadline while queued
     Millis throttleHeld { 0 }; // held back by the host throttle before the next attempt
+
+    // ---- the pipeline around the retry (issue 28 §2)
+    int breakerIndex = -1; // the circuit breaker's strategy in the pipeline, -1: none
+    bool breakerPerAttempt = true; // inside the retry (or no retry): every attempt asks it; outside: the run is one call
+    bool breakerInsideRetry = false; // a call it refuses is the retry's to decide on (else the run ends)
+    std::optional<CircuitBreaker::Ticket> breakerTicket; // admitted, result not yet recorded
+    QString breakerKey; // the breaker the ticket (or the wait below) belongs to
+    std::optional<MonoTime> verdictWaitSince; // waiting for a half-open verdict (cockatiel)
+    MonoTime verdictDueAt { 0 }; // when the attempt waiting for the verdict had been due
+    int limiterIndex = -1; // a rate limiter or bulkhead outside the retry, -1: none
+    bool holdsPermit = false;
+    bool limiterQueued = false;
+
+    const ResilienceStrategy* breaker() const
+    {
+        return breakerIndex >= 0 ? &record.policy.pipeline.at(breakerIndex) : nullptr;
+    }
     QByteArray bodySha256; // hashed once per run (set when it starts)
 };

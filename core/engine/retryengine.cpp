@@ -3,6 +3,7 @@
 
 #include "engine/answerreading.h"
 #include "engine/attempttransport.h"
+#include "engine/breakerbook.h"
 #include "engine/clock.h"
 #include "engine/enginerun.h"
 #include "engine/requestheaders.h"
@@ -11,6 +12,7 @@
 #include "policy/answerfacts.h"
 #include "policy/decide.h"
 #include "policy/retrybudget.h"
+#include "policy/rulematcher.h"
 
 #include <QCoreApplication>
 #include <QNetworkCookie>
@@ -31,6 +33,7 @@ void RetryEngine::registerMetaTypes()
     qRegisterMetaType<RunSummary>();
     qRegisterMetaType<RunRecord>();
     qRegisterMetaType<AttemptPhase>();
+    qRegisterMetaType<BreakerChange>();
 }
 
 RetryEngine::RetryEngine(const Clock& clock, Scheduler& scheduler, QObject* parent)
@@ -38,6 +41,7 @@ RetryEngine::RetryEngine(const Clock& clock, Scheduler& scheduler, QObject* pare
     , m_clock(clock)
     , m_scheduler(scheduler)
     , m_slots(new WireSlots(this))
+    , m_breakers(std::make_unique<BreakerBook>())
 {
     registerMetaTypes();
     m_factory = [this](QNetworkAccessManager& nam, QObject* p) -> Transport* { return new AttemptTransport(nam, m_clock, p); };
@@ -45,6 +49,9 @@ RetryEngine::RetryEngine(const Clock& clock, Scheduler& scheduler, QObject* pare
 
 RetryEngine::~RetryEngine()
 {
+    for (const auto& [key, entry] : m_breakers->entries())
+        if (entry->timer)
+            m_scheduler.cancel(*entry->timer);
     for (auto& [id, run] : m_runs) {
         if (run->waitTask)
             m_scheduler.cancel(*run->waitTask);
@@ -84,13 +91,24 @@ int RetryEngine::queuedCount() const
 QString engineRefusal(const RetryPolicy& policy)
 {
     QStringList notRun;
-    for (const ResilienceStrategy& s : policy.pipeline)
-        if (s.kind != ResilienceStrategy::Kind::Retry && !notRun.contains(strategyKindName(s.kind)))
-            notRun.append(strategyKindName(s.kind));
+    qsizetype retryAt = -1;
+    for (qsizetype i = 0; i < policy.pipeline.size(); ++i)
+        if (policy.pipeline.at(i).kind == ResilienceStrategy::Kind::Retry)
+            retryAt = i;
+    for (qsizetype i = 0; i < policy.pipeline.size(); ++i) {
+        const ResilienceStrategy& s = policy.pipeline.at(i);
+        QString what;
+        if (s.kind == ResilienceStrategy::Kind::Hedging)
+            what = strategyKindName(s.kind);
+        else if ((s.kind == ResilienceStrategy::Kind::RateLimiter || s.kind == ResilienceStrategy::Kind::Bulkhead) && retryAt >= 0 && i > retryAt)
+            what = QCoreApplication::translate("RetryEngine", "%1 inside the retry").arg(strategyKindName(s.kind));
+        if (!what.isEmpty() && !notRun.contains(what))
+            notRun.append(what);
+    }
     if (notRun.isEmpty())
         return {};
     return QCoreApplication::translate("RetryEngine",
-        "policy \"%1\": the engine does not run %2 yet, only a pipeline's retry")
+        "policy \"%1\": the engine does not run %2 yet (it runs retries, circuit breakers, timeouts and limiters outside the retry)")
         .arg(policy.name, notRun.join(QStringLiteral(", ")));
 }
 
@@ -136,11 +154,15 @@ void RetryEngine::startRun(EngineRun& run)
     run.idempotencyKey = chooseIdempotencyKey(run.record.request, run.record.policy);
     run.bodySha256 = bodyHash(run.record.request.body);
     Q_EMIT runStarted(run.record);
+    if (!takePermit(run))
+        return;
     startAttempt(run, *run.record.startedAt);
 }
 
 void RetryEngine::startAttempt(EngineRun& run, MonoTime scheduledAt)
 {
+    if (!passBreaker(run, scheduledAt))
+        return;
     if (holdForHostThrottle(run))
         return;
     const QString host = WireSlots::hostKey(run.target);
@@ -246,6 +268,7 @@ void RetryEngine::launchAttempt(EngineRun& run, MonoTime scheduledAt, int slot)
     const MonoTime now = m_clock.now();
     AttemptRecord a = run.nextAttempt(scheduledAt, now);
     a.at.queued = std::exchange(run.queuedSince, std::nullopt);
+    a.at.verdictWait = std::exchange(run.verdictWaitSince, std::nullopt);
     run.wireSlot = slot;
 
     Transport* t = m_factory(m_slots->manager(slot), this);
@@ -331,10 +354,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     releaseWireSlot(run); // may start attempts that waited for a connection to this host
     if (!m_runs.count(runId))
         return;
-    const RetryPolicy& policy = run.record.policy;
-    const QDateTime wallNow = m_clock.wallNow();
-
-    readAnswerHints(record, wallNow);
+    readAnswerHints(record, m_clock.wallNow());
     if (record.status) {
         for (const auto& [name, value] : std::as_const(record.responseHeaders)) {
             if (name.compare("set-cookie", Qt::CaseInsensitive) == 0)
@@ -350,14 +370,26 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
         finishRun(runId, FinalKind::Cancelled, tr("cancelled during attempt %1").arg(record.index));
         return;
     }
+    if (run.breakerTicket && run.breakerPerAttempt)
+        recordBreaker(run, breakerFailure(run, record));
+    const AttemptOutcome outcome = outcomeOf(record);
+    decideAndContinue(run, std::move(record), outcome);
+}
 
+// The retry's turn: decide() on the attempt's outcome (an answer, an error, or a call the breaker inside the
+// retry refused), then apply the decision and wait or end the run.
+void RetryEngine::decideAndContinue(EngineRun& run, AttemptRecord record, AttemptOutcome outcome)
+{
+    const int runId = run.record.runId;
+    const RetryPolicy& policy = run.record.policy;
+    const QDateTime wallNow = m_clock.wallNow();
     RequestFacts facts;
     facts.method = record.method;
     facts.hasIdempotencyKey = !record.idempotencyKey.isEmpty()
         || hasHeader(run.record.request.headers, policy.idempotency.header.toLatin1());
     facts.bodyRewindable = true; // the engine keeps the body and sends each attempt through a fresh device
     facts.answerLostEarlier = run.answerLost;
-    const AnswerFacts answer = readAnswer(policy, facts, outcomeOf(record), wallNow);
+    const AnswerFacts answer = readAnswer(policy, facts, std::move(outcome), wallNow);
 
     RetryBudget& budget = m_budgets.budgetFor(policy, run.target);
     DecisionContext context;
@@ -434,6 +466,20 @@ void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, st
     if (run->waitTask)
         m_scheduler.cancel(*run->waitTask);
     leaveConnectionQueue(*run);
+    if (run->breakerTicket) {
+        // Outside the retry the breaker judges the run's end: its last answer, a deadline (a timeout), or a
+        // cancellation (never a failure, as Polly treats a cancelled call). Inside it, only an attempt the
+        // run ended before its answer is left, and its breaker saw the call cancelled: not a failure.
+        bool failure = !run->breakerPerAttempt && kind == FinalKind::Deadline;
+        if (!run->breakerPerAttempt && kind != FinalKind::Cancelled && kind != FinalKind::Deadline && !run->record.attempts.isEmpty())
+            failure = breakerFailure(*run, run->record.attempts.constLast());
+        recordBreaker(*run, failure);
+    }
+    if (run->verdictWaitSince) {
+        if (BreakerBook::Entry* e = m_breakers->find(run->breakerKey))
+            e->waiters.removeAll(runId);
+    }
+    releasePermit(*run);
     if (run->transport) {
         run->transport->disconnect(this);
         run->transport->deleteLater();
@@ -472,7 +518,9 @@ void RetryEngine::cancel(int runId)
         return;
     }
     finishRun(runId, FinalKind::Cancelled,
-        run.queuedFor.isEmpty() ? tr("cancelled while waiting") : tr("cancelled while waiting for a connection"));
+        run.verdictWaitSince ? tr("cancelled while waiting for the half-open circuit's verdict")
+            : run.limiterQueued ? tr("cancelled while waiting for the limiter's permit")
+            : run.queuedFor.isEmpty() ? tr("cancelled while waiting") : tr("cancelled while waiting for a connection"));
 }
 
 void RetryEngine::cancelAll()
@@ -488,4 +536,199 @@ void RetryEngine::cancelAll()
     for (int id : std::as_const(running))
         cancel(id);
     m_draining = false;
+}
+
+// ---- the pipeline around the retry ---------------------------------------------------------------------
+
+bool RetryEngine::takePermit(EngineRun& run)
+{
+    if (run.limiterIndex < 0)
+        return true;
+    const ResilienceStrategy& s = run.record.policy.pipeline.at(run.limiterIndex);
+    Limiter& limiter = m_limiters[run.record.policy.name + u'|' + QString::number(run.limiterIndex)];
+    if (limiter.inUse < s.permits) {
+        ++limiter.inUse;
+        run.holdsPermit = true;
+        return true;
+    }
+    if (limiter.queue.size() < s.queue) {
+        limiter.queue.append(run.record.runId);
+        run.limiterQueued = true;
+        run.queuedSince = m_clock.now();
+        return false;
+    }
+    refuseAttempt(run, m_clock.now(), StrategyRefusal { StrategyRefusal::By::RateLimiter, QStringLiteral("client") });
+    return false;
+}
+
+// The run ends: its permit goes to the first run waiting for one.
+void RetryEngine::releasePermit(EngineRun& run)
+{
+    if (run.limiterIndex < 0 || (!run.holdsPermit && !run.limiterQueued))
+        return;
+    const QString key = run.record.policy.name + u'|' + QString::number(run.limiterIndex);
+    auto it = m_limiters.find(key);
+    if (it == m_limiters.end())
+        return;
+    if (run.limiterQueued) {
+        it->second.queue.removeAll(run.record.runId);
+        run.limiterQueued = false;
+        return;
+    }
+    run.holdsPermit = false;
+    --it->second.inUse;
+    while (!it->second.queue.isEmpty()) {
+        const int next = it->second.queue.takeFirst();
+        auto found = m_runs.find(next);
+        if (found == m_runs.end())
+            continue;
+        EngineRun& waiting = *found->second;
+        waiting.limiterQueued = false;
+        waiting.holdsPermit = true;
+        ++it->second.inUse;
+        startAttempt(waiting, m_clock.now()); // may end runs (and so come back here): nothing is held across it
+        return;
+    }
+}
+
+bool RetryEngine::passBreaker(EngineRun& run, MonoTime scheduledAt)
+{
+    const ResilienceStrategy* s = run.breaker();
+    if (!s || run.breakerTicket)
+        return true; // no breaker, or this call was let through already (outside the retry: once a run)
+    const MonoTime now = m_clock.now();
+    const QString& policy = run.record.policy.name;
+    BreakerBook::Entry& entry = m_breakers->entryFor(policy, run.breakerIndex, *s, run.target, now);
+    run.breakerKey = BreakerBook::keyOf(policy, run.breakerIndex, *s, run.target);
+    const CircuitBreaker::Ticket ticket = entry.breaker.admit(BreakerBook::axis(now));
+    const QString scope = entry.scope;
+    const QString key = run.breakerKey;
+    switch (ticket.admission) {
+    case CircuitBreaker::Admission::Allowed:
+    case CircuitBreaker::Admission::Probe:
+        run.breakerTicket = ticket;
+        publishBreaker(key);
+        return true;
+    case CircuitBreaker::Admission::Wait:
+        if (!run.verdictWaitSince)
+            run.verdictWaitSince = now;
+        run.verdictDueAt = scheduledAt;
+        entry.waiters.append(run.record.runId);
+        publishBreaker(key);
+        return false;
+    case CircuitBreaker::Admission::Rejected:
+        break;
+    }
+    publishBreaker(key);
+    refuseAttempt(run, scheduledAt, StrategyRefusal { StrategyRefusal::By::CircuitBreaker, scope, ticket.state, ticket.retryIn });
+    return false;
+}
+
+// Whether the breaker counts RECORD as a failure: its `failures` conditions (the rules' own matching), or
+// slower than its slow-call limit.
+bool RetryEngine::breakerFailure(const EngineRun& run, const AttemptRecord& record) const
+{
+    const ResilienceStrategy* s = run.breaker();
+    if (!s || record.refused)
+        return false;
+    if (s->slowCall && record.duration() && *record.duration() > *s->slowCall)
+        return true;
+    RequestFacts facts;
+    facts.method = record.method;
+    facts.hasIdempotencyKey = !record.idempotencyKey.isEmpty();
+    facts.answerLostEarlier = run.answerLost;
+    const AttemptOutcome outcome = outcomeOf(record);
+    return std::any_of(s->failures.cbegin(), s->failures.cend(),
+        [&](const RuleCondition& when) { return conditionMatches(when, facts, outcome); });
+}
+
+void RetryEngine::recordBreaker(EngineRun& run, bool failure)
+{
+    const std::optional<CircuitBreaker::Ticket> ticket = std::exchange(run.breakerTicket, std::nullopt);
+    BreakerBook::Entry* entry = ticket ? m_breakers->find(run.breakerKey) : nullptr;
+    if (!entry)
+        return;
+    entry->breaker.record(*ticket, failure, BreakerBook::axis(m_clock.now()));
+    const QString key = run.breakerKey;
+    publishBreaker(key);
+    wakeVerdictWaiters(key);
+}
+
+// Reports the breaker's new changes; arms the timer of a breaker that turns half-open on its own.
+void RetryEngine::publishBreaker(const QString& key)
+{
+    BreakerBook::Entry* entry = m_breakers->find(key);
+    if (!entry)
+        return;
+    for (const BreakerChange& change : BreakerBook::takeChanges(*entry))
+        Q_EMIT breakerChanged(change);
+    const CircuitBreakerOptions& options = entry->breaker.options();
+    if (options.transition != CircuitBreakerOptions::Transition::Timer || entry->timer)
+        return;
+    if (entry->breaker.state(BreakerBook::axis(m_clock.now())) != CircuitBreaker::State::Open)
+        return;
+    entry->timer = m_scheduler.scheduleAt(MonoTime(entry->breaker.openUntil()), [this, key] {
+        BreakerBook::Entry* e = m_breakers->find(key);
+        if (!e)
+            return;
+        e->timer.reset();
+        e->breaker.state(BreakerBook::axis(m_clock.now()));
+        publishBreaker(key);
+    });
+}
+
+// A result came: the runs that waited for the half-open verdict ask again, in the order they came.
+void RetryEngine::wakeVerdictWaiters(const QString& key)
+{
+    BreakerBook::Entry* entry = m_breakers->find(key);
+    if (!entry || entry->waiters.isEmpty())
+        return;
+    const QList<int> waiting = std::exchange(entry->waiters, {});
+    for (int runId : waiting) {
+        auto found = m_runs.find(runId);
+        if (found == m_runs.end())
+            continue;
+        startAttempt(*found->second, found->second->verdictDueAt);
+    }
+}
+
+// A call the pipeline refused: recorded as an attempt that never reached the wire. Inside the retry the
+// refusal is the retry's outcome to decide on (`circuit-open`); outside it, or with no retry, the run ends.
+void RetryEngine::refuseAttempt(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal)
+{
+    const MonoTime now = m_clock.now();
+    AttemptRecord a = run.nextAttempt(scheduledAt, now);
+    a.at.started.reset();
+    a.at.queued = std::exchange(run.queuedSince, std::nullopt);
+    a.at.verdictWait = std::exchange(run.verdictWaitSince, std::nullopt);
+    a.at.finished = now;
+    a.phaseReached = AttemptPhase::Scheduled;
+    a.refused = refusal;
+    Q_EMIT attemptStarted(a);
+    const int runId = run.record.runId;
+    if (!m_runs.count(runId))
+        return;
+    if (refusal.by == StrategyRefusal::By::CircuitBreaker && run.breakerInsideRetry) {
+        decideAndContinue(run, std::move(a), AttemptOutcome::refusedByBreaker(refusal.retryIn));
+        return;
+    }
+    RetryDecision d;
+    d.verdict = Verdict::Stop;
+    if (refusal.by == StrategyRefusal::By::CircuitBreaker) {
+        d.finalKind = FinalKind::CircuitOpen;
+        d.reason = tr("attempt %1 not sent: the circuit breaker (%2) is %3, %4 left of its break")
+                       .arg(a.index)
+                       .arg(refusal.scope, stateName(refusal.state), formatMillis(refusal.retryIn));
+    } else {
+        d.finalKind = FinalKind::LimiterFull;
+        d.reason = tr("attempt %1 not sent: the %2 had no permit free and no room in its queue")
+                       .arg(a.index)
+                       .arg(strategyKindName(run.record.policy.pipeline.at(run.limiterIndex).kind));
+    }
+    a.decision = d;
+    run.record.attempts.append(a);
+    run.record.attemptCount = int(run.record.attempts.size());
+    Q_EMIT attemptFinished(a);
+    if (m_runs.count(runId))
+        finishRun(runId, d.finalKind, d.reason);
 }

@@ -6,12 +6,15 @@
 // schedules the next attempt on the injected Scheduler. Never blocks; no nested event loops.
 
 #include "engine/attemptrecord.h"
+#include "engine/breakerchange.h"
 #include "engine/budgetbook.h"
 #include "engine/hostthrottlestate.h"
 #include "engine/requestspec.h"
 #include "engine/runrecord.h"
 #include "engine/transport.h"
 #include "policy/retrypolicy.h"
+
+#include "policy/attemptoutcome.h"
 
 #include <QObject>
 
@@ -20,6 +23,7 @@
 #include <memory>
 #include <optional>
 
+class BreakerBook;
 class Clock;
 struct EngineRun;
 class QNetworkAccessManager;
@@ -27,9 +31,9 @@ class RandomSource;
 class Scheduler;
 class WireSlots;
 
-// Why the engine cannot run POLICY as written, or empty when it can. So far it runs the retry strategy
-// alone: a pipeline with any other strategy (policy format 2: breakers, timeouts, hedging, limiters) is
-// refused, by name, rather than run without them.
+// Why the engine cannot run POLICY as written, or empty when it can. It runs a pipeline's retry, circuit
+// breaker, timeouts and a rate limiter (bulkhead) outside the retry; hedging, and a limiter inside the
+// retry, are refused by name rather than run without them.
 QString engineRefusal(const RetryPolicy& policy);
 
 class RetryEngine final : public QObject
@@ -75,6 +79,7 @@ Q_SIGNALS:
     void attemptPhase(const AttemptPhaseEvent& event);
     void attemptFinished(const AttemptRecord& attempt); // complete, with its decision
     void waitScheduled(const WaitInfo& wait);
+    void breakerChanged(const BreakerChange& change); // a pipeline breaker's state changed (any run's)
     void runFinished(const RunSummary& run);
     void idle(); // no run queued or in progress
 
@@ -94,6 +99,17 @@ private:
     void noteHostReset(const AttemptRecord& record);
     std::optional<Millis> hostResetIn(const QUrl& url) const;
     void onAttemptFinished(int runId, AttemptRecord record);
+    void decideAndContinue(EngineRun& run, AttemptRecord record, AttemptOutcome outcome);
+    // The pipeline (issue 28 §2): a limiter's permit before the run's first attempt, the breaker's
+    // admission before each attempt it guards. False: the run does not go on now (it waits, or was refused).
+    bool takePermit(EngineRun& run);
+    void releasePermit(EngineRun& run);
+    bool passBreaker(EngineRun& run, MonoTime scheduledAt);
+    void recordBreaker(EngineRun& run, bool failure);
+    bool breakerFailure(const EngineRun& run, const AttemptRecord& record) const;
+    void publishBreaker(const QString& key);
+    void wakeVerdictWaiters(const QString& key);
+    void refuseAttempt(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal);
     void finishRun(int runId, FinalKind kind, const QString& reason, std::optional<Millis> serverAskedFor = {});
 
     const Clock& m_clock;
@@ -112,4 +128,11 @@ private:
     bool m_pumpAgain = false;
     HostThrottleState m_hostThrottle;
     BudgetBook m_budgets; // per policy, per client or host
+    std::unique_ptr<BreakerBook> m_breakers; // per policy, breaker strategy and scope
+    struct Limiter
+    {
+        int inUse = 0;
+        QList<int> queue; // runs waiting for a permit, in order
+    };
+    std::map<QString, Limiter> m_limiters; // per policy and limiter strategy
 };
