@@ -4,6 +4,7 @@
 // A recorded session: runs (request spec, policy snapshot, seed, attempts), the fault lab's events and
 // scenario when the lab was used, metadata and the redaction choice. Files: resources/docs/session-format.md.
 
+#include "engine/breakerchange.h"
 #include "engine/requestspec.h"
 #include "engine/runrecord.h"
 #include "lab/labevent.h"
@@ -40,6 +41,8 @@ public:
     QList<RequestSpec> requests;
     QList<SessionRun> runs; // in run id order as recorded
     AttemptStore attempts;
+    // The pipeline circuit breakers' changes of state, in the order they happened (issue 28 §2).
+    QList<BreakerChange> breakerChanges;
 
     qsizetype attemptCount() const { return attempts.size(); }
     qsizetype addPolicy(const RetryPolicy& policy); // index of an equal one, or a new one

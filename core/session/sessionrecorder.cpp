@@ -76,6 +76,10 @@ void SessionRecorder::attach(RetryEngine* engine)
     m_sources << connect(engine, &RetryEngine::runStarted, this, &SessionRecorder::recordRunStarted);
     m_sources << connect(engine, &RetryEngine::attemptFinished, this, &SessionRecorder::recordAttempt);
     m_sources << connect(engine, &RetryEngine::runFinished, this, &SessionRecorder::recordRunFinished);
+    m_sources << connect(engine, &RetryEngine::breakerChanged, this, [this](const BreakerChange& change) {
+        m_session->breakerChanges.append(change);
+        m_journal.writeBreakerChange(change);
+    });
 }
 
 void SessionRecorder::attachLab(FaultServer* lab)

@@ -9,6 +9,7 @@
 #include "session/format/attemptjson.h"
 
 #include "session/format/attemptjsonfields.h"
+#include "session/format/refusalnames.h"
 
 #include "session/format/enumnames.h"
 #include "session/format/enumspellings.h"
@@ -408,6 +409,49 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
             break;
         case F::RateLimitFields: ok = readHeaders(in, store, &p->rateLimitHeaders); break;
         case F::ThrottleWait: ok = readOptInt(in, &v); p->throttleWaitMs = v == PackedAttempt::kUnset ? 0 : v; break;
+        case F::VerdictWait:
+            if (in.readNullIfPresent()) {
+                p->verdictWaitNs = PackedAttempt::kUnset;
+            } else {
+                QByteArrayView number;
+                const bool read = in.readNumberView(&number);
+                ok = read && JsonText::nsFromMillisText(number, &p->verdictWaitNs);
+                if (read && !ok)
+                    in.fail(tr("malformed time"));
+            }
+            break;
+        case F::RefusedBy:
+        case F::RefusedState: {
+            QByteArrayView name;
+            ok = in.readUtf8View(&name);
+            if (!ok)
+                break;
+            if (id == F::RefusedBy) {
+                const std::optional<StrategyRefusal::By> by = refusalByFromName(name);
+                if (by)
+                    p->refusedBy = qint8(*by);
+                else
+                    in.fail(tr("unknown strategy \"%1\" (circuit_breaker, rate_limiter)").arg(QString::fromUtf8(name)));
+                ok = by.has_value();
+            } else {
+                const std::optional<CircuitBreaker::State> state = breakerStateFromName(name);
+                if (state)
+                    p->refusedState = qint8(*state);
+                else
+                    in.fail(tr("unknown circuit state \"%1\" (closed, open, half-open)").arg(QString::fromUtf8(name)));
+                ok = state.has_value();
+            }
+            break;
+        }
+        case F::RefusedRetryIn:
+            ok = readOptInt(in, &v);
+            p->refusedRetryInMs = v == PackedAttempt::kUnset ? 0 : v;
+            if (ok && p->refusedRetryInMs < 0) {
+                in.fail(tr("must not be negative"));
+                ok = false;
+            }
+            break;
+        case F::RefusedScope: ok = readText(in, store, &p->refusedScope); break;
         case F::Budget: ok = readBudget(in, p); break;
         case F::Count: break;
         }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session/format/attemptjsonwriter.h"
 
+#include "session/format/refusalnames.h"
+
 #include "session/format/attemptjsonfields.h"
 #include "session/format/enumspellings.h"
 #include "json/jsontext.h"
@@ -244,6 +246,17 @@ void AttemptJsonWriter::write(JsonSink& out, const PackedAttempt& p)
     out.append(m_rateLimits.json(p));
     JsonText::key(out, key(F::ThrottleWait), f);
     JsonText::integer(out, p.throttleWaitMs);
+    if (p.verdictWaitNs != PackedAttempt::kUnset) { // only on a call that waited for a half-open verdict
+        JsonText::key(out, key(F::VerdictWait), f);
+        JsonText::millisFromNs(out, p.verdictWaitNs);
+    }
+    if (p.refusedBy >= 0) { // only on a call the pipeline refused
+        name(out, key(F::RefusedBy), f, refusalBy(StrategyRefusal::By(p.refusedBy)));
+        name(out, key(F::RefusedState), f, breakerStates(CircuitBreaker::State(p.refusedState)));
+        JsonText::key(out, key(F::RefusedRetryIn), f);
+        JsonText::integer(out, p.refusedRetryInMs);
+        text(out, key(F::RefusedScope), f, s, p.refusedScope);
+    }
     JsonText::key(out, key(F::Budget), f);
     bool bf = true;
     out.append('{');

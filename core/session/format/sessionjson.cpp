@@ -2,6 +2,7 @@
 #include "session/format/sessionjson.h"
 
 #include "session/format/enumnames.h"
+#include "session/format/refusalnames.h"
 #include "json/jsontext.h"
 
 #include <QCoreApplication>
@@ -359,6 +360,63 @@ bool labEventFromJson(const QJsonObject& o, LabEvent* e, QString* problem)
     e->idempotencyKey = o.value(u"idempotency_key"_s).toString();
     e->applied = o.value(u"applied"_s).toBool();
     e->detail = o.value(u"detail"_s).toString();
+    return true;
+}
+
+QJsonObject breakerChangeToJson(const BreakerChange& c)
+{
+    const auto state = [](CircuitBreaker::State st) { return QString::fromLatin1(breakerStates(st)); };
+    return QJsonObject {
+        { u"policy"_s, c.policy },
+        { u"scope"_s, c.scope },
+        { u"at_ms"_s, double(c.at.count()) / 1e6 },
+        { u"from"_s, state(c.from) },
+        { u"to"_s, state(c.to) },
+        { u"calls"_s, c.window.calls },
+        { u"failures"_s, c.window.failures },
+        { u"break_ms"_s, qint64(c.breakFor.count()) },
+    };
+}
+
+bool breakerChangeFromJson(const QJsonObject& o, BreakerChange* c, QString* problem)
+{
+    static const QStringList known { u"policy"_s, u"scope"_s, u"at_ms"_s, u"from"_s, u"to"_s, u"calls"_s, u"failures"_s, u"break_ms"_s };
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!known.contains(it.key()) && !it.key().startsWith(u'_')) {
+            *problem = tr("%1: unknown field").arg(it.key());
+            return false;
+        }
+    }
+    for (const QString& text : { u"policy"_s, u"scope"_s, u"from"_s, u"to"_s }) {
+        if (!o.value(text).isString()) {
+            *problem = tr("%1: must be a string").arg(text);
+            return false;
+        }
+    }
+    for (const QString& number : { u"at_ms"_s, u"calls"_s, u"failures"_s, u"break_ms"_s }) {
+        if (!o.value(number).isDouble() || o.value(number).toDouble() < 0 || !std::isfinite(o.value(number).toDouble())) {
+            *problem = tr("%1: must be a number, 0 or more").arg(number);
+            return false;
+        }
+    }
+    c->policy = o.value(u"policy"_s).toString();
+    c->scope = o.value(u"scope"_s).toString();
+    c->at = MonoTime(qint64(std::llround(o.value(u"at_ms"_s).toDouble() * 1e6)));
+    for (const auto& [field, out] : { std::pair { u"from"_s, &c->from }, std::pair { u"to"_s, &c->to } }) {
+        const std::optional<CircuitBreaker::State> st = breakerStateFromName(o.value(field).toString().toUtf8());
+        if (!st) {
+            *problem = tr("%1: unknown circuit state \"%2\" (closed, open, half-open)").arg(field, o.value(field).toString());
+            return false;
+        }
+        *out = *st;
+    }
+    c->window.calls = o.value(u"calls"_s).toInt();
+    c->window.failures = o.value(u"failures"_s).toInt();
+    if (c->window.failures > c->window.calls) {
+        *problem = tr("failures: more than the %1 calls").arg(c->window.calls);
+        return false;
+    }
+    c->breakFor = Millis(o.value(u"break_ms"_s).toInteger());
     return true;
 }
 

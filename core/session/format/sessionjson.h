@@ -4,6 +4,7 @@
 // The small parts of the session format as QJsonObjects: metadata, redaction settings, request specs,
 // run facts (without attempts) and fault-lab events. Readers report the first problem as "field: message".
 
+#include "engine/breakerchange.h"
 #include "engine/requestspec.h"
 #include "lab/labevent.h"
 #include "policy/settings/policychanges.h"
@@ -37,5 +38,9 @@ QJsonObject policyChangesToJson(qsizetype policy, const PolicyChanges& changes);
 bool policyChangesFromJson(const QJsonObject& o, qsizetype* policy, PolicyChanges* changes, QString* problem);
 
 QJsonObject labEventToJson(const LabEvent& event);
+// A pipeline circuit breaker's change of state (session-format.md, `breaker_changes`); strict: unknown
+// fields, states and negative counts are refused, PROBLEM saying "field: why".
+QJsonObject breakerChangeToJson(const BreakerChange& change);
+bool breakerChangeFromJson(const QJsonObject& o, BreakerChange* change, QString* problem);
 bool labEventFromJson(const QJsonObject& o, LabEvent* event, QString* problem);
 }

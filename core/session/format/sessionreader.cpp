@@ -108,6 +108,18 @@ bool SessionReader::readDocument()
                     return true;
                 }))
                 return false;
+        } else if (key == "breaker_changes") {
+            if (!readArray(path, [&](const QJsonValue& v, const QString& p) {
+                    BreakerChange change;
+                    QString why;
+                    if (!v.isObject())
+                        return fail(p, tr("must be an object"));
+                    if (!SessionJson::breakerChangeFromJson(v.toObject(), &change, &why))
+                        return fail(p + u'.' + why.section(u':', 0, 0), why.section(u':', 1).trimmed());
+                    s.breakerChanges.append(change);
+                    return true;
+                }))
+                return false;
         } else if (key == "runs") {
             if (!m_in.enterArray())
                 return fail(path, tr("must be an array"));

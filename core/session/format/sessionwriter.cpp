@@ -143,7 +143,16 @@ bool write(const Session& session, QIODevice& device, const SessionProgress& pro
         out.append(i ? ",\n" : "\n");
         out.append(compact(SessionJson::requestToJson(session.requests.at(i), redactor)));
     }
-    out.append("],\n\"runs\":[");
+    out.append("]");
+    if (!session.breakerChanges.isEmpty()) { // written only when a pipeline breaker changed state
+        out.append(",\n\"breaker_changes\":[");
+        for (qsizetype i = 0; i < session.breakerChanges.size(); ++i) {
+            out.append(i ? ",\n" : "\n");
+            out.append(compact(SessionJson::breakerChangeToJson(session.breakerChanges.at(i))));
+        }
+        out.append("]");
+    }
+    out.append(",\n\"runs\":[");
     const qint64 total = session.attemptCount();
     qint64 done = 0;
     const AttemptStore& store = session.attempts;

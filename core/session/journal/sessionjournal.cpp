@@ -119,6 +119,11 @@ void SessionJournal::writeLabEvent(const LabEvent& event)
     writeLine(compact({ { u"event"_s, u"lab"_s }, { u"lab_event"_s, SessionJson::labEventToJson(event) } }));
 }
 
+void SessionJournal::writeBreakerChange(const BreakerChange& change)
+{
+    writeLine(compact({ { u"event"_s, u"breaker"_s }, { u"change"_s, SessionJson::breakerChangeToJson(change) } }));
+}
+
 void SessionJournal::close()
 {
     if (!m_file.isOpen())
@@ -271,6 +276,12 @@ std::unique_ptr<Session> SessionJournal::recover(const QString& journalPath, Inf
                 session->labEvents.append(e);
             else
                 skip(tr("a lab event cannot be read (%1)").arg(problem));
+        } else if (event == "breaker") {
+            BreakerChange change;
+            if (SessionJson::breakerChangeFromJson(fields.value(u"change"_s).toObject(), &change, &problem))
+                session->breakerChanges.append(change);
+            else
+                skip(tr("a breaker change cannot be read (%1)").arg(problem));
         } else if (event == "scenario") {
             session->scenario = fields.value(u"scenario"_s).toObject();
         } else if (event == "closed") {

@@ -30,6 +30,7 @@ public:
     void writeRun(const SessionRun& run, bool finished);
     void writeAttempt(const AttemptStore& store, const PackedAttempt& attempt);
     void writeLabEvent(const LabEvent& event);
+    void writeBreakerChange(const BreakerChange& change);
     void close(); // writes the "closed" line
     bool remove(); // deletes the journal file (after the session was saved)
 

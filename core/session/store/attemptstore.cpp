@@ -205,7 +205,7 @@ void AttemptStore::append(AttemptStore&& other)
         PackedAttempt p = other.packed(row);
         for (quint32* text : { &p.method, &p.url, &p.reasonPhrase, &p.reason, &p.ruleName, &p.idempotencyKey, &p.attemptId,
                  &p.bodySha256, &p.bodyExcerpt, &p.qtError, &p.hintHeader, &p.redirectTarget, &p.retryAfterRaw,
-                 &p.retryAfterSource, &p.askedBy })
+                 &p.retryAfterSource, &p.askedBy, &p.refusedScope })
             *text = ids[*text];
         p.requestHeaders = block(p.requestHeaders);
         p.responseHeaders = block(p.responseHeaders);
@@ -280,6 +280,13 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
     }
     p.rateLimitHeaders = addHeaders(a.rateLimitHeaders);
     p.throttleWaitMs = a.throttleWait.count();
+    p.verdictWaitNs = ns(a.at.verdictWait);
+    if (const auto& r = a.refused) {
+        p.refusedBy = qint8(r->by);
+        p.refusedState = qint8(r->state);
+        p.refusedRetryInMs = r->retryIn.count();
+        p.refusedScope = s.intern(r->scope);
+    }
     if (const auto& o = a.observed) {
         p.observed = true;
         p.clientWaitNs = o->clientWait ? qint64(o->clientWait->count()) : PackedAttempt::kUnset;
@@ -304,6 +311,8 @@ AttemptTimestamps AttemptStore::timestamps(qsizetype row) const
         &at.requestSent, &at.headersReceived, &at.firstByte, &at.finished };
     for (int i = 0; i < PackedAttempt::SlotCount; ++i)
         *times[i] = mono(p.at[i]);
+    if (p.coldRow)
+        at.verdictWait = mono(cold(p).verdictWaitNs);
     return at;
 }
 
@@ -384,6 +393,15 @@ AttemptRecord AttemptStore::record(qsizetype row) const
     }
     a.rateLimitHeaders = headers(p.rateLimitHeaders);
     a.throttleWait = Millis(p.throttleWaitMs);
+    a.at.verdictWait = mono(p.verdictWaitNs);
+    if (p.refusedBy >= 0) {
+        StrategyRefusal r;
+        r.by = StrategyRefusal::By(p.refusedBy);
+        r.state = CircuitBreaker::State(p.refusedState);
+        r.retryIn = Millis(p.refusedRetryInMs);
+        r.scope = s.string(p.refusedScope);
+        a.refused = r;
+    }
     if (p.observed) {
         ObservedAttemptFacts o;
         o.clientWait = mono(p.clientWaitNs);

@@ -11,5 +11,7 @@ bool PackedAttemptCold::isDefault() const
         && exchange == d.exchange && std::isnan(throttlingTokens) && qtErrorCode == d.qtErrorCode
         && qtError == d.qtError && hintHeader == d.hintHeader
         && redirectTarget == d.redirectTarget && retryAfterRaw == d.retryAfterRaw
-        && retryAfterSource == d.retryAfterSource && askedBy == d.askedBy;
+        && retryAfterSource == d.retryAfterSource && askedBy == d.askedBy && refusedRetryInMs == d.refusedRetryInMs
+        && verdictWaitNs == d.verdictWaitNs && refusedScope == d.refusedScope && refusedBy == d.refusedBy
+        && refusedState == d.refusedState;
 }

@@ -78,6 +78,14 @@ struct PackedAttemptCold
     qint32 qtErrorCode = 0;
     // StringPool ids
     quint32 qtError = 0, hintHeader = 0, redirectTarget = 0, retryAfterRaw = 0, retryAfterSource = 0, askedBy = 0;
+    // A call the pipeline refused (never sent): by what (-1: it was not refused), the state it met, how long
+    // the break had left, the breaker's scope (a StringPool id); and when it began waiting for a half-open
+    // circuit's verdict.
+    qint64 refusedRetryInMs = 0;
+    qint64 verdictWaitNs = PackedAttemptHot::kUnset;
+    quint32 refusedScope = 0;
+    qint8 refusedBy = -1; // StrategyRefusal::By
+    qint8 refusedState = 0; // CircuitBreaker::State
 
     // Whether every field holds its default (then the store keeps no cold part).
     bool isDefault() const;
@@ -87,4 +95,4 @@ struct PackedAttempt : PackedAttemptHot, PackedAttemptCold
 {
 };
 
-static_assert(sizeof(PackedAttemptHot) == 216 && sizeof(PackedAttemptCold) == 96, "the sizes the comments and benchmarks state");
+static_assert(sizeof(PackedAttemptHot) == 216 && sizeof(PackedAttemptCold) == 120, "the sizes the comments and benchmarks state");

@@ -88,6 +88,17 @@ public:
     std::optional<Millis> askedFor() const { return millis(cold().askedForMs); } // observed: by the last answer
     QByteArrayView askedBy() const { return text(cold().askedBy); }
     Millis throttleWait() const { return Millis(cold().throttleWaitMs); } // held back by the host throttle
+    // A call the pipeline refused (never sent), and when a call began waiting for a half-open verdict.
+    bool refused() const { return m_hot->coldRow && cold().refusedBy >= 0; }
+    std::optional<StrategyRefusal> refusal() const
+    {
+        if (!refused())
+            return std::nullopt;
+        const PackedAttemptCold c = cold();
+        return StrategyRefusal { StrategyRefusal::By(c.refusedBy), QString::fromUtf8(text(c.refusedScope)),
+            CircuitBreaker::State(c.refusedState), Millis(c.refusedRetryInMs) };
+    }
+    std::optional<MonoTime> verdictWait() const { return time(cold().verdictWaitNs); }
 
     AttemptRecord record() const { return m_store->record(m_row); } // the whole record (allocates)
 
