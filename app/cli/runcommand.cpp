@@ -4,6 +4,7 @@
 // one: the CLI has not started QCoreApplication::exec(), so nothing is nested.
 #include "cli/clicommand.h"
 #include "cli/runreport.h"
+#include "session/breakersummary.h"
 #include "cli/runsetup.h"
 #include "cli/scenariochoice.h"
 
@@ -15,6 +16,7 @@
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QSaveFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -48,6 +50,8 @@ Options:
   --idempotency-key KEY|auto|none   auto (default): as the policy says
   --repeat N                runs to make (default 1)
   --concurrency C           runs in progress at once (default 1)
+  --interval MS             submit the runs on a fixed beat, one every MS milliseconds (calls at a fixed
+                            rate, as through an outage: --repeat 200 --interval 50 is 20 calls a second)
   --seed S                  seed of the first run (run i uses S+i-1; default 0)
   --timeout S               per-attempt total timeout in seconds
   --connect-timeout S       connect timeout in seconds
@@ -80,11 +84,22 @@ QString writeFile(const QString& path, const QByteArray& bytes)
     return {};
 }
 
-void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const FaultServer& lab, CliIo& io)
+void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const FaultServer& lab, const Session& session,
+    MonoTime end, CliIo& io)
 {
     const RunReport::Totals totals = RunReport::totalsOf(runs);
+    const QList<BreakerSummary> breakers = summarizeBreakers(session, end);
     if (setup.json) {
         QJsonObject summary = RunReport::summaryJson(totals);
+        if (!breakers.isEmpty()) {
+            QJsonArray list;
+            for (const BreakerSummary& b : breakers)
+                list.append(QJsonObject { { u"policy"_s, b.policy }, { u"scope"_s, b.scope }, { u"opened"_s, b.opened },
+                    { u"half_opened"_s, b.halfOpened }, { u"closed"_s, b.closed },
+                    { u"open_ms"_s, double(b.openFor.count()) / 1e6 }, { u"refused"_s, b.refused },
+                    { u"state"_s, stateName(b.last) } });
+            summary[u"breakers"_s] = list;
+        }
         if (!setup.policyChanges.isEmpty())
             summary[u"policy_changes"_s] = setup.policyChanges.toJson();
         if (setup.scenario)
@@ -93,6 +108,8 @@ void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const Fa
         return;
     }
     io.out << RunReport::summaryLine(totals) << '\n';
+    for (const BreakerSummary& b : breakers)
+        io.out << breakerSummaryLine(b) << '\n';
     if (!setup.policyChanges.isEmpty())
         io.out << tr("policy: %1").arg(setup.policyChanges.text()) << '\n';
     for (const RunSummary& r : runs) {
@@ -160,12 +177,30 @@ int runRun(const QStringList& args, CliIo& io)
     });
     QObject::connect(&engine, &RetryEngine::runFinished, &engine, [&](const RunSummary& r) { runs.append(r); });
     QObject::connect(&batch, &Batch::idle, &loop, &QEventLoop::quit);
-    for (int i = 0; i < setup->repeat; ++i)
-        batch.submit(setup->spec, setup->policy);
-    if (!batch.isIdle())
+    // On a beat: the loop ends once the last run is submitted and the engine is idle.
+    int submitted = 0;
+    QList<Scheduler::TaskId> beats;
+    if (setup->interval > Millis(0)) {
+        const MonoTime first = io.clock.now();
+        for (int i = 0; i < setup->repeat; ++i)
+            beats << io.scheduler.scheduleAt(first + i * setup->interval, [&] {
+                batch.submit(setup->spec, setup->policy);
+                ++submitted;
+            });
+        QObject::disconnect(&batch, &Batch::idle, &loop, &QEventLoop::quit);
+        QObject::connect(&batch, &Batch::idle, &loop, [&] {
+            if (submitted == setup->repeat)
+                loop.quit();
+        });
         loop.exec();
+    } else {
+        for (int i = 0; i < setup->repeat; ++i)
+            batch.submit(setup->spec, setup->policy);
+        if (!batch.isIdle())
+            loop.exec();
+    }
 
-    printSummary(*setup, runs, lab, io);
+    printSummary(*setup, runs, lab, batch.session(), io.clock.now(), io);
     QStringList errors;
     if (!setup->sessionPath.isEmpty() && !batch.save(&error))
         errors << error;

@@ -27,9 +27,11 @@ double percentile(QList<double> values, double p)
 
 QString RunReport::attemptLine(const AttemptRecord& a)
 {
-    const double start = a.at.started ? toMs(*a.at.started) : 0.0;
+    // A call the pipeline refused never went: when it was refused, and by what.
+    const double start = a.at.started ? toMs(*a.at.started) : a.refused && a.at.finished ? toMs(*a.at.finished) : 0.0;
     const double took = a.duration() ? toMs(*a.duration()) : 0.0;
-    const QString result = a.error ? errorClassName(*a.error)
+    const QString result = a.refused ? (a.refused->by == StrategyRefusal::By::CircuitBreaker ? u"not sent: circuit %1"_s.arg(stateName(a.refused->state)) : u"not sent: limiter full"_s)
+        : a.error ? errorClassName(*a.error)
         : a.status                 ? QString::number(*a.status)
         : a.abortReason != AbortReason::None ? abortReasonName(a.abortReason)
                                    : u"-"_s;
@@ -44,9 +46,10 @@ QString RunReport::attemptLine(const AttemptRecord& a)
         reason = a.decision->reason;
     }
     // "+start ms  took ms": on the wire; an attempt that waited for a connection says for how long.
-    const QString queued = a.at.queued && a.at.started
-        ? u" (queued %1 ms)"_s.arg(toMs(*a.at.started - *a.at.queued), 0, 'f', 1)
-        : QString();
+    const std::optional<MonoTime> left = a.at.started ? a.at.started : a.at.finished;
+    QString queued = a.at.queued && left ? u" (queued %1 ms)"_s.arg(toMs(*left - *a.at.queued), 0, 'f', 1) : QString();
+    if (a.at.verdictWait && left)
+        queued += u" (waited %1 ms for the half-open verdict)"_s.arg(toMs(*left - *a.at.verdictWait), 0, 'f', 1);
     return u"run %1 attempt %2  +%3 ms  %4 ms%5  %6  %7%8  %9"_s.arg(a.runId).arg(a.index)
         .arg(start, 0, 'f', 1).arg(took, 0, 'f', 1).arg(queued, result, decision, wait, reason);
 }

@@ -22,7 +22,7 @@ QString tr(const char* text) { return QCoreApplication::translate("run", text); 
 
 const QStringList kOptions { u"policy"_s, u"scenario"_s, u"url"_s, u"method"_s, u"path"_s, u"header"_s, u"data"_s,
     u"idempotency-key"_s, u"repeat"_s, u"concurrency"_s, u"seed"_s, u"timeout"_s, u"connect-timeout"_s, u"deadline"_s,
-    u"connections-per-host"_s, u"export"_s, u"session"_s, u"ledger"_s };
+    u"connections-per-host"_s, u"export"_s, u"session"_s, u"ledger"_s, u"interval"_s };
 const QStringList kFlags { u"json"_s, u"quiet"_s, u"list-routes"_s };
 
 // Where the request goes: the scenario's chosen route (the port is the lab's, set when it starts) or --url.
@@ -192,8 +192,10 @@ std::optional<RunSetup> RunSetup::parse(const QStringList& args, QString* error)
     const auto repeat = a.isSet(u"repeat"_s) ? a.integer(u"repeat"_s, 1, 1000000) : std::optional<qint64>(1);
     const auto concurrency = a.isSet(u"concurrency"_s) ? a.integer(u"concurrency"_s, 1, 10000) : std::optional<qint64>(1);
     const auto seed = a.isSet(u"seed"_s) ? a.integer(u"seed"_s, 0, std::numeric_limits<qint64>::max()) : std::optional<qint64>(0);
-    if (!repeat || !concurrency || !seed)
+    const auto interval = a.isSet(u"interval"_s) ? a.integer(u"interval"_s, 1, 3600000) : std::optional<qint64>(0);
+    if (!repeat || !concurrency || !seed || !interval)
         return fail(a.error());
+    s.interval = Millis(*interval);
     s.repeat = int(*repeat);
     s.concurrency = int(*concurrency);
     s.seed = std::uint64_t(*seed);

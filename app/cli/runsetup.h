@@ -21,6 +21,9 @@ struct RunSetup
     std::optional<FaultScenario> scenario;
     int repeat = 1;
     int concurrency = 1;
+    // > 0: the runs are submitted on a fixed beat (run i at i × interval from the first), as a client making
+    // calls at a fixed rate does, whether or not earlier ones have ended; 0: all at once.
+    Millis interval { 0 };
     std::uint64_t seed = 0;
     QString exportPath;
     QString sessionPath;

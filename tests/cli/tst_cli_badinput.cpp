@@ -288,17 +288,21 @@ void TestCliBadInput::refused_data()
         { u"replay"_s, u"%SESSION%"_s, u"--set"_s, u"limits.max_retries=3"_s },
         u"retrylab replay: --set changes a field of the policy given with --policy: give --policy too"_s);
 
-    // Issue 28: a pipeline the engine does not run yet is refused by name, never run as its retry alone.
-    const QString pipelineRefused
-        = u"policy \"opossum-9\": the engine does not run circuit_breaker, attempt_timeout yet, only a pipeline's retry"_s;
+    // Issue 28: a pipeline the engine does not run yet (hedging) is refused by name, never run without it.
+    const QString pipelineRefused = u"policy \"ms-http-hedging\": the engine does not run hedging yet (it runs "
+                                    u"retries, circuit breakers, timeouts and limiters outside the retry)"_s;
     row("a pipeline the engine does not run (run)", none,
-        { u"run"_s, u"--policy"_s, u"opossum-9"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s },
+        { u"run"_s, u"--policy"_s, u"ms-http-hedging"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s },
         u"retrylab run: "_s + pipelineRefused);
     row("a pipeline the engine does not run (conform)", none,
-        { u"conform"_s, u"--policy"_s, u"opossum-9"_s, u"--suite"_s, u"standard"_s, u"--"_s, u"true"_s },
+        { u"conform"_s, u"--policy"_s, u"ms-http-hedging"_s, u"--suite"_s, u"standard"_s, u"--"_s, u"true"_s },
         u"retrylab conform: "_s + pipelineRefused);
     row("a pipeline the engine does not run (replay)", none,
-        { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"opossum-9"_s }, u"retrylab replay: "_s + pipelineRefused);
+        { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"ms-http-hedging"_s }, u"retrylab replay: "_s + pipelineRefused);
+
+    row("--interval out of range", none,
+        { u"run"_s, u"--policy"_s, u"curl"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s, u"--interval"_s, u"0"_s },
+        u"retrylab run: --interval must be a whole number from 1 to 3600000, not \"0\""_s);
 
     // inspect
     row("issue 15: inspect on empty input", none, { u"inspect"_s },
