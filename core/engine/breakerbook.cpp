@@ -28,11 +28,11 @@ BreakerBook::Entry* BreakerBook::find(const QString& key)
     return it == m_entries.end() ? nullptr : it->second.get();
 }
 
-BreakerBook::Entry& BreakerBook::entryFor(const QString& policy, int strategy, const ResilienceStrategy& breaker, const QUrl& url, MonoTime now)
+BreakerBook::Entry& BreakerBook::entryFor(const QString& policy, int strategy, const ResilienceStrategy& breaker, const QUrl& url)
 {
     auto& slot = m_entries[keyOf(policy, strategy, breaker, url)];
     if (!slot)
-        slot = std::make_unique<Entry>(policy, scopeOf(breaker, url), breaker.breaker, now);
+        slot = std::make_unique<Entry>(policy, scopeOf(breaker, url), breaker.breaker, m_epoch);
     return *slot;
 }
 

@@ -33,8 +33,15 @@ public:
         std::optional<Scheduler::TaskId> timer; // a timer-driven half-open that is due
     };
 
-    // The breaker of POLICY's pipeline strategy STRATEGY (its index) guarding URL, made closed at NOW.
-    Entry& entryFor(const QString& policy, int strategy, const ResilienceStrategy& breaker, const QUrl& url, MonoTime now);
+    // EPOCH: when the client was made (the engine): a breaker whose buckets turn on a fixed beat (opossum)
+    // turns them from then, as a breaker made when its client is, not at its first call.
+    explicit BreakerBook(MonoTime epoch)
+        : m_epoch(epoch)
+    {
+    }
+
+    // The breaker of POLICY's pipeline strategy STRATEGY (its index) guarding URL (made closed on first use).
+    Entry& entryFor(const QString& policy, int strategy, const ResilienceStrategy& breaker, const QUrl& url);
     Entry* find(const QString& key);
     static QString keyOf(const QString& policy, int strategy, const ResilienceStrategy& breaker, const QUrl& url);
     static QString scopeOf(const ResilienceStrategy& breaker, const QUrl& url);
@@ -47,5 +54,6 @@ public:
     const std::map<QString, std::unique_ptr<Entry>>& entries() const { return m_entries; }
 
 private:
+    MonoTime m_epoch;
     std::map<QString, std::unique_ptr<Entry>> m_entries;
 };

@@ -41,7 +41,7 @@ RetryEngine::RetryEngine(const Clock& clock, Scheduler& scheduler, QObject* pare
     , m_clock(clock)
     , m_scheduler(scheduler)
     , m_slots(new WireSlots(this))
-    , m_breakers(std::make_unique<BreakerBook>())
+    , m_breakers(std::make_unique<BreakerBook>(clock.now()))
 {
     registerMetaTypes();
     m_factory = [this](QNetworkAccessManager& nam, QObject* p) -> Transport* { return new AttemptTransport(nam, m_clock, p); };
@@ -598,7 +598,7 @@ bool RetryEngine::passBreaker(EngineRun& run, MonoTime scheduledAt)
         return true; // no breaker, or this call was let through already (outside the retry: once a run)
     const MonoTime now = m_clock.now();
     const QString& policy = run.record.policy.name;
-    BreakerBook::Entry& entry = m_breakers->entryFor(policy, run.breakerIndex, *s, run.target, now);
+    BreakerBook::Entry& entry = m_breakers->entryFor(policy, run.breakerIndex, *s, run.target);
     run.breakerKey = BreakerBook::keyOf(policy, run.breakerIndex, *s, run.target);
     const CircuitBreaker::Ticket ticket = entry.breaker.admit(BreakerBook::axis(now));
     const QString scope = entry.scope;

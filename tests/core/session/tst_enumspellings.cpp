@@ -114,7 +114,9 @@ private Q_SLOTS:
         QCOMPARE(errorClassNames(), tableSpellings<ErrorClass>());
         QCOMPARE(errorClassFromName(u"connection-lost"_s), std::optional(ErrorClass::ConnectionLost));
         QCOMPARE(errorClassFromName(u"Connection-Lost"_s), std::nullopt);
-        QCOMPARE(EnumText::enumCount<FinalKind>(), 11);
+        QCOMPARE(EnumText::enumCount<FinalKind>(), 13);
+        QCOMPARE(finalKindName(FinalKind::CircuitOpen), u"circuit-open"_s); // issue 28: the pipeline's refusals
+        QCOMPARE(finalKindName(FinalKind::LimiterFull), u"limiter-full"_s);
     }
 };
 
