@@ -98,6 +98,7 @@ void ExchangePlayback::afterDelay()
         return;
     case FaultStep::Kind::Reset:
     case FaultStep::Kind::Refuse:
+    case FaultStep::Kind::Outage: // never played as such: FaultServer::failInOutage plays a respond or a reset
         m_closed = true;
         if (connection)
             connection->resetConnection();

@@ -16,7 +16,7 @@
 // A stretch of scenario time (from load or reset) during which the whole server is down.
 struct OutageWindow
 {
-    enum class Mode { Refuse, Status, Reset };
+    using Mode = OutageMode;
     std::chrono::milliseconds from { 0 };
     std::chrono::milliseconds duration { 0 };
     Mode mode = Mode::Status;

@@ -40,6 +40,10 @@ FaultServer::FaultServer(QObject* parent)
     m_redactionSalt = QByteArray::number(QRandomGenerator::global()->generate64(), 16);
     m_ledger.setRedactionSalt(m_redactionSalt);
     m_exchanges.setSink([this](const LabExchange& exchange) { onExchangeEnded(exchange); });
+    m_outageAlarm = new QTimer(this);
+    m_outageAlarm->setSingleShot(true);
+    m_outageAlarm->setTimerType(Qt::PreciseTimer);
+    connect(m_outageAlarm, &QTimer::timeout, this, &FaultServer::updateOutages);
     loadScenario(FaultScenario::defaultScenario());
 }
 
@@ -143,6 +147,10 @@ void FaultServer::stop()
     m_exchanges.finishAll(u"stopped"_s, nowMs());
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();
+    m_outageAlarm->stop();
+    for (const RunningOutage& outage : std::as_const(m_outages)) // cut short by the stop
+        m_ledger.endOutage(outage.record, std::min(nowMs(), outage.untilMs));
+    m_outages.clear();
     for (const QPointer<ExchangePlayback>& playback : std::as_const(m_playbacks))
         delete playback.data();
     m_playbacks.clear();
@@ -220,6 +228,9 @@ void FaultServer::reset()
     }
     qDeleteAll(m_outageTimers);
     m_outageTimers.clear();
+    m_outageAlarm->stop();
+    m_outages.clear();
+    m_windowState.clear();
     const quint64 seed = m_options.seed.value_or(m_scenario.seed);
     m_players.clear();
     m_routeLimiters.clear();
@@ -398,6 +409,7 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
         handleControl(connection, request);
         return;
     }
+    updateOutages(); // one that has just begun or ended, even if its alarm has not rung yet
     m_exchanges.open(request, *connection);
 
     const qsizetype routeIndex = routeIndexFor(request);
@@ -420,20 +432,8 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
     report(event);
 
     const QDateTime nowUtc = QDateTime::currentDateTimeUtc();
-    if (const std::optional<OutageWindow> outage = activeOutage()) {
-        if (outage->mode == OutageWindow::Mode::Status) {
-            event.stepKind = u"outage"_s;
-            LabResponse response = LabResponse::json(outage->status, problem(u"outage"_s, u"scheduled outage"_s));
-            answerNow(connection, request, response, event);
-        } else {
-            m_ledger.setOutcome(request.id, u"outage-reset"_s, 0);
-            if (LabExchange* x = m_exchanges.find(request.id)) {
-                x->stepKind = u"outage-reset"_s;
-                x->labClosedMs = nowMs();
-            }
-            connection->resetConnection();
-            m_exchanges.finish(request.id, u"reset"_s);
-        }
+    if (!m_outages.isEmpty()) { // the whole server is down: no route, limiter, key or step has a say
+        failInOutage(connection, request, event, m_outages.first());
         return;
     }
     if (!route) {

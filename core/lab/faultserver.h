@@ -9,6 +9,7 @@
 #include "lab/labexchange.h"
 #include "lab/labledger.h"
 #include "lab/ratelimiter.h"
+#include "lab/responsetemplate.h"
 #include "lab/stepplayer.h"
 
 #include <QElapsedTimer>
@@ -25,6 +26,7 @@ class ExchangePlayback;
 class ForwardStream;
 class LabConnection;
 class LabTlsServer;
+class QDateTime;
 class QTcpServer;
 class QTcpSocket;
 class QTimer;
@@ -116,9 +118,31 @@ private:
         const RateLimiter* limiter, std::optional<RateLimitVerdict> verdict);
     void startPlayback(LabConnection* connection, const FaultStep& step, const LabResponse& response,
         bool keepAlive, LabEvent event, std::function<void(bool answered)> onDone);
+    // The answer a step writes, its templates filled with VALUES.
+    static LabResponse stepAnswer(
+        const FaultStep& step, const ResponseTemplate::Values& values, const QDateTime& nowUtc);
+    ResponseTemplate::Values templateValues(
+        const LabRequest& request, qsizetype routeIndex, const LabEvent& event) const;
+    // Outages: the scenario's windows and `outage` steps (faultserveroutage.cpp).
+    struct RunningOutage
+    {
+        FaultStep answer; // status mode: what every request gets (status, headers, body, retry_after, delay_ms)
+        OutageMode mode = OutageMode::Status;
+        ResponseTemplate::Values values; // a step's: its starting request's, for the answer's templates
+        qint64 untilMs = 0;
+        int window = -1; // a window's index in the scenario's outages
+        int record = -1; // its LabOutage in the ledger
+        QString what; // "outages[0]", "route orders, steps[1]"
+    };
     void refuseFor(std::chrono::milliseconds duration, const QString& why);
     void scheduleOutages();
-    std::optional<OutageWindow> activeOutage() const;
+    void updateOutages(); // windows begun or over, outages over: as the clock says now; then the next alarm
+    bool inOutage() const;
+    RunningOutage startOutage(qsizetype routeIndex, qsizetype stepIndex, ResponseTemplate::Values values);
+    RunningOutage beginOutage(RunningOutage outage, LabOutage record);
+    void endOutage(qsizetype index);
+    // OUTAGE by value: the playback's signals may reset the server, and with it the outages under way.
+    void failInOutage(LabConnection* connection, const LabRequest& request, LabEvent event, RunningOutage outage);
     void report(LabEvent event);
     void onConnectionClosed(LabConnection* connection);
     void onRejected(LabConnection* connection, int status, const QString& why);
@@ -165,7 +189,10 @@ private:
     QHash<quint64, LabConnection*> m_connections;
     int m_overCapacity = 0; // connections past the cap still being answered 503
     QList<QPointer<ExchangePlayback>> m_playbacks;
-    QList<QTimer*> m_outageTimers;
+    QList<QTimer*> m_outageTimers; // refusals under way
+    QTimer* m_outageAlarm = nullptr; // the next moment an outage begins or ends
+    QList<RunningOutage> m_outages; // under way
+    QList<int> m_windowState; // per outage window: 0 to come, 1 under way, 2 over
     quint64 m_nextConnectionId = 1;
     quint64 m_nextRequestId = 1;
     quint64 m_generation = 0; // bumped by reset(): late callbacks of an older run are ignored

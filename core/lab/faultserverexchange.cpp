@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// FaultServer, second half: how a request is answered (steps, control endpoints, refusals, outages).
+// FaultServer, second part: how a request is answered (steps, control endpoints); outages and refusals are
+// in faultserveroutage.cpp.
 #include "lab/faultserver.h"
 
 #include "lab/exchangeplayback.h"
@@ -26,7 +27,10 @@ bool storableRefusal(int status)
     return status >= 400 && status < 500 && status != 408 && status != 409 && status != 425 && status != 429;
 }
 
-LabResponse buildResponse(const FaultStep& step, const ResponseTemplate::Values& values, const QDateTime& nowUtc)
+} // namespace
+
+LabResponse FaultServer::stepAnswer(
+    const FaultStep& step, const ResponseTemplate::Values& values, const QDateTime& nowUtc)
 {
     LabResponse response;
     response.status = step.status;
@@ -46,7 +50,23 @@ LabResponse buildResponse(const FaultStep& step, const ResponseTemplate::Values&
     return response;
 }
 
-} // namespace
+ResponseTemplate::Values FaultServer::templateValues(
+    const LabRequest& request, qsizetype routeIndex, const LabEvent& event) const
+{
+    const qsizetype slash = request.path.lastIndexOf(u'/');
+    return {
+        { u"key"_s, event.idempotencyKey },
+        { u"n"_s, QString::number(m_players.at(routeIndex).played()) },
+        { u"applied"_s, QString::number(m_appliedPerRoute.at(routeIndex)) },
+        { u"method"_s, QString::fromLatin1(request.method) },
+        { u"path"_s, request.path },
+        { u"route"_s, m_scenario.routes.at(routeIndex).name },
+        { u"attempt"_s, event.attemptId },
+        { u"last"_s, slash >= 0 ? request.path.mid(slash + 1) : request.path },
+        { u"request_id"_s, QString::number(request.id) },
+    };
+}
+
 
 void FaultServer::play(LabConnection* connection, const LabRequest& request, qsizetype routeIndex, LabEvent event,
     const RateLimiter* limiter, std::optional<RateLimitVerdict> verdict)
@@ -58,11 +78,17 @@ void FaultServer::play(LabConnection* connection, const LabRequest& request, qsi
         answerNow(connection, request, LabResponse::json(500, R"({"error":"route_without_steps"})"), event);
         return;
     }
-    const FaultStep& step = route.steps.at(stepIndex);
+    FaultStep step = route.steps.at(stepIndex);
+    if (step.kind == FaultStep::Kind::Outage) {
+        // The request that starts it is its first failure; nothing is applied, no answer kept for its key.
+        failInOutage(
+            connection, request, event, startOutage(routeIndex, stepIndex, templateValues(request, routeIndex, event)));
+        return;
+    }
+    event.detail = step.note;
     if (step.kind == FaultStep::Kind::Forward) {
         // The upstream decides what is applied; the lab's idempotency store and ledger stay out of it.
         event.stepKind = FaultStep::kindName(step.kind);
-        event.detail = step.note;
         forward(connection, request, step, event, {});
         return;
     }
@@ -71,19 +97,7 @@ void FaultServer::play(LabConnection* connection, const LabRequest& request, qsi
     if (applied)
         ++m_appliedPerRoute[routeIndex];
 
-    const qsizetype slash = request.path.lastIndexOf(u'/');
-    const ResponseTemplate::Values values {
-        { u"key"_s, event.idempotencyKey },
-        { u"n"_s, QString::number(player.played()) },
-        { u"applied"_s, QString::number(m_appliedPerRoute.at(routeIndex)) },
-        { u"method"_s, QString::fromLatin1(request.method) },
-        { u"path"_s, request.path },
-        { u"route"_s, route.name },
-        { u"attempt"_s, event.attemptId },
-        { u"last"_s, slash >= 0 ? request.path.mid(slash + 1) : request.path },
-        { u"request_id"_s, QString::number(request.id) },
-    };
-    LabResponse response = buildResponse(step, values, nowUtc);
+    LabResponse response = stepAnswer(step, templateValues(request, routeIndex, event), nowUtc);
     if (step.kind == FaultStep::Kind::RateLimit) {
         const RateLimiter* shown = limiter ? limiter : (m_sharedLimiter ? &*m_sharedLimiter : nullptr);
         if (shown) {
@@ -99,7 +113,6 @@ void FaultServer::play(LabConnection* connection, const LabRequest& request, qsi
 
     event.stepKind = FaultStep::kindName(step.kind);
     event.applied = applied;
-    event.detail = step.note;
     if (applied) {
         LabOperation operation;
         operation.route = route.name;
@@ -224,6 +237,8 @@ QString FaultServer::outcomeOf(const FaultStep& step, bool answered, const LabEx
         return u"garbage"_s;
     case FaultStep::Kind::Hang:
         return u"hang"_s;
+    case FaultStep::Kind::Outage: // played as respond or reset (failInOutage)
+        return answered ? u"answered"_s : u"reset"_s;
     }
     return u"answered"_s;
 }
@@ -259,66 +274,4 @@ void FaultServer::handleControl(LabConnection* connection, const LabRequest& req
     }
     response.headRequest = method == "HEAD";
     startPlayback(connection, FaultStep {}, response, request.keepAlive, event, {});
-}
-
-void FaultServer::refuseFor(milliseconds duration, const QString& why)
-{
-    if (!m_started)
-        return;
-    ++m_refusing;
-    closeListeners();
-    LabEvent event;
-    event.kind = LabEvent::Kind::ListeningChanged;
-    event.detail = tr("refusing connections for %1 ms (%2)").arg(duration.count()).arg(why);
-    report(event);
-    emit listeningChanged(false);
-    auto* timer = new QTimer(this);
-    timer->setSingleShot(true);
-    timer->setTimerType(Qt::PreciseTimer);
-    m_outageTimers.append(timer);
-    connect(timer, &QTimer::timeout, this, [this, timer] {
-        m_outageTimers.removeAll(timer);
-        timer->deleteLater();
-        if (--m_refusing > 0 || !m_started)
-            return;
-        LabEvent resumed;
-        resumed.kind = LabEvent::Kind::ListeningChanged;
-        if (listenAll()) {
-            resumed.detail = tr("accepting connections again");
-            emit listeningChanged(true);
-        } else {
-            resumed.detail = tr("could not listen again: %1").arg(m_error);
-        }
-        report(resumed);
-    });
-    timer->start(duration);
-}
-
-void FaultServer::scheduleOutages()
-{
-    for (const OutageWindow& window : std::as_const(m_scenario.outages)) {
-        if (window.mode != OutageWindow::Mode::Refuse)
-            continue; // status and reset windows are checked per request (activeOutage)
-        auto* timer = new QTimer(this);
-        timer->setSingleShot(true);
-        timer->setTimerType(Qt::PreciseTimer);
-        m_outageTimers.append(timer);
-        connect(timer, &QTimer::timeout, this, [this, timer, window] {
-            m_outageTimers.removeAll(timer);
-            timer->deleteLater();
-            refuseFor(window.duration, tr("outage window"));
-        });
-        timer->start(window.from);
-    }
-}
-
-std::optional<OutageWindow> FaultServer::activeOutage() const
-{
-    const qint64 t = nowMs() - m_scenarioStartMs;
-    for (const OutageWindow& window : m_scenario.outages) {
-        if (window.mode != OutageWindow::Mode::Refuse && t >= window.from.count()
-            && t < window.from.count() + window.duration.count())
-            return window;
-    }
-    return std::nullopt;
 }

@@ -18,7 +18,7 @@ using namespace Qt::StringLiterals;
 
 bool FaultServer::forwardsAtHead(const LabRequest& head) const
 {
-    if (head.path.startsWith(u"/_lab/"_s) || activeOutage())
+    if (head.path.startsWith(u"/_lab/"_s) || inOutage())
         return false;
     const qsizetype routeIndex = routeIndexFor(head);
     if (routeIndex < 0)

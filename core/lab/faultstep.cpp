@@ -7,7 +7,7 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-const std::array<std::pair<FaultStep::Kind, const char16_t*>, 10> kindNames { {
+const std::array<std::pair<FaultStep::Kind, const char16_t*>, 11> kindNames { {
     { FaultStep::Kind::Respond, u"respond" },
     { FaultStep::Kind::Late, u"late" },
     { FaultStep::Kind::Close, u"close" },
@@ -18,6 +18,7 @@ const std::array<std::pair<FaultStep::Kind, const char16_t*>, 10> kindNames { {
     { FaultStep::Kind::Refuse, u"refuse" },
     { FaultStep::Kind::RateLimit, u"rate-limit" },
     { FaultStep::Kind::Forward, u"forward" },
+    { FaultStep::Kind::Outage, u"outage" },
 } };
 }
 
@@ -54,5 +55,6 @@ bool FaultStep::appliesByDefault() const
 
 bool FaultStep::writesAnswer() const
 {
-    return kind == Kind::Respond || kind == Kind::Late || kind == Kind::Truncate || kind == Kind::RateLimit;
+    return kind == Kind::Respond || kind == Kind::Late || kind == Kind::Truncate || kind == Kind::RateLimit
+        || (kind == Kind::Outage && outageMode == OutageMode::Status);
 }

@@ -13,18 +13,22 @@
 // How a Retry-After (or retry-after-ms) value is written.
 enum class RetryAfterForm { None, Seconds, ImfFixdate, Rfc850, Asctime, Milliseconds };
 
+// How a server that is down fails a request: the port closed (connection refused; a request on a
+// connection opened before gets an RST), an answer with a status, or an RST.
+enum class OutageMode { Refuse, Status, Reset };
+
 // One thing a route can do with a request. Which fields matter depends on `kind`; the scenario format
 // (resources/docs/scenario-format.md) documents each.
 struct FaultStep
 {
-    enum class Kind { Respond, Late, Close, Reset, Truncate, Garbage, Hang, Refuse, RateLimit, Forward };
+    enum class Kind { Respond, Late, Close, Reset, Truncate, Garbage, Hang, Refuse, RateLimit, Forward, Outage };
 
     Kind kind = Kind::Respond;
     int repeat = 1; // sequence/loop modes: play this step N times in a row (-1: forever)
     int weight = 1; // random mode
     QString note; // free text shown in logs ("payment 3: settled, answered late")
 
-    // respond / late / truncate / rate-limit: the answer.
+    // respond / late / truncate / rate-limit / outage (status mode): the answer.
     int status = 200;
     HttpHeaderList headers;
     QByteArray body; // template text ({{key}}, {{n}}…)
@@ -40,7 +44,9 @@ struct FaultStep
     qsizetype truncateAfter = -1; // truncate: body bytes sent before the cut (-1: half)
     bool truncateWithReset = false; // truncate: RST instead of FIN after the partial body
     QByteArray garbage; // garbage: the bytes (default: a line that is not HTTP)
-    std::chrono::milliseconds duration { 0 }; // refuse: how long the port stays closed; hang: 0 = forever
+    std::chrono::milliseconds duration { 0 }; // refuse: how long the port stays closed; hang: 0 = forever;
+                                              // outage: how long the whole server is down
+    OutageMode outageMode = OutageMode::Status; // outage: how every request fails while it lasts
 
     // forward: the upstream's answer is relayed with `headers` replacing its fields, `retry_after`,
     // `delay`/`dribble` as for respond, and these:

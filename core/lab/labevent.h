@@ -17,7 +17,7 @@ struct LabEvent
         ResponseFinished, // the step finished (answer complete, or the fault done)
         ConnectionDropped, // the connection closed, by either side
         OperationApplied, // the server applied the operation (ledger entry)
-        ListeningChanged, // refuse step or outage window started/ended (detail says which)
+        ListeningChanged, // a refusal or an outage (window or step) began or ended (detail says which)
         ControlRequest, // a /_lab/ request (not counted as a scenario request)
         Rejected, // malformed or oversized request answered 4xx
         UpstreamFailed, // a forwarded request got no answer from the upstream (the lab answered 502/504)
@@ -30,7 +30,7 @@ struct LabEvent
     QByteArray method;
     QString path;
     QString route; // name of the matched route, empty when none
-    QString stepKind; // respond, late, close, reset, truncate, garbage, hang, refuse, rate-limit, replay…
+    QString stepKind; // respond, late, close, reset, truncate, garbage, hang, refuse, rate-limit, outage, replay…
     int status = 0; // HTTP status written, or 0 when none
     QString attemptId; // value of the attempt-id header, if any
     QString idempotencyKey;

@@ -52,8 +52,27 @@ void LabLedger::recordExchange(const LabExchange& exchange)
     }
 }
 
+int LabLedger::beginOutage(const LabOutage& outage)
+{
+    m_outages.append(outage);
+    return int(m_outages.size()) - 1;
+}
+
+void LabLedger::countOutageFailure(int outage)
+{
+    if (outage >= 0 && outage < m_outages.size())
+        ++m_outages[outage].requestsFailed;
+}
+
+void LabLedger::endOutage(int outage, qint64 untilMs)
+{
+    if (outage >= 0 && outage < m_outages.size())
+        m_outages[outage].untilMs = untilMs;
+}
+
 void LabLedger::clear()
 {
+    m_outages.clear();
     m_exchanges.clear();
     m_exchangeSizes.clear();
     m_exchangeBytes = 0;
@@ -109,6 +128,21 @@ QJsonObject LabLedger::toJson(const LabExchangeJson::HeaderFilter& filter) const
     QJsonArray exchanges;
     for (const LabExchange& x : m_exchanges)
         exchanges.append(LabExchangeJson::toJson(x, filter));
+    QJsonArray outages;
+    for (const LabOutage& o : m_outages) {
+        QJsonObject entry { { u"cause"_s, o.cause }, { u"mode"_s, o.mode }, { u"from_ms"_s, o.fromMs },
+            { u"until_ms"_s, o.untilMs ? QJsonValue(*o.untilMs) : QJsonValue() },
+            { u"requests_failed"_s, o.requestsFailed } };
+        if (o.window >= 0)
+            entry.insert(u"window"_s, o.window);
+        if (o.step >= 0) {
+            entry.insert(u"route"_s, o.route);
+            entry.insert(u"step"_s, o.step);
+        }
+        if (o.status)
+            entry.insert(u"status"_s, o.status);
+        outages.append(entry);
+    }
     QJsonObject outcomes;
     for (auto it = m_outcomes.cbegin(); it != m_outcomes.cend(); ++it)
         outcomes.insert(it.key(), it.value());
@@ -123,5 +157,6 @@ QJsonObject LabLedger::toJson(const LabExchangeJson::HeaderFilter& filter) const
         { u"exchanges_kept"_s, qint64(m_exchanges.size()) },
         { u"exchange_outcomes"_s, outcomes },
         { u"exchanges"_s, exchanges },
+        { u"outages"_s, outages },
     };
 }

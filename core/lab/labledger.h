@@ -9,6 +9,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 // One operation the server applied (a settlement, a deletion…).
 struct LabOperation
 {
@@ -33,6 +35,21 @@ struct LabReceipt
     qint64 atMs = 0;
 };
 
+// A stretch of time the whole server was down: an outage window of the scenario, or one an `outage` step
+// started. Times on the lab's clock; `untilMs` unset while it lasts.
+struct LabOutage
+{
+    QString cause; // "window" or "step"
+    int window = -1; // cause window: its index in the scenario's outages
+    QString route; // cause step: the route whose step started it…
+    int step = -1; // …and the step's index in that route
+    QString mode; // status, reset, refuse
+    int status = 0; // status mode: the answer's status
+    qint64 fromMs = 0;
+    std::optional<qint64> untilMs;
+    int requestsFailed = 0; // scenario requests it failed (refused connections never arrive: not counted)
+};
+
 // What the fault lab received and applied, so a test or a user can prove nothing was applied twice and
 // every attempt was transmitted exactly once (receipts are counted per attempt-id header value), and every
 // exchange whole (LabExchange: headers, body hash, answer, times).
@@ -49,6 +66,10 @@ public:
     void setOutcome(quint64 requestId, const QString& outcome, int status);
     void recordOperation(const LabOperation& operation);
     void recordExchange(const LabExchange& exchange);
+    // An outage began: its index, for the two calls after it.
+    int beginOutage(const LabOutage& outage);
+    void countOutageFailure(int outage);
+    void endOutage(int outage, qint64 untilMs);
     void clear();
     // Secret header values are written redacted with this salt (FaultServer sets one per server).
     void setRedactionSalt(const QByteArray& salt) { m_salt = salt; }
@@ -63,10 +84,12 @@ public:
     qint64 exchangesRecorded() const { return m_exchangesRecorded; } // every exchange that ended, exact
     const QList<LabExchange>& exchanges() const { return m_exchanges; } // the newest, bounded
     const QHash<QString, qint64>& exchangeOutcomes() const { return m_outcomes; } // outcome → count, exact
+    const QList<LabOutage>& outages() const { return m_outages; }
 
     // {"requests_received":N,"operations_applied":M,"operations":[…],"requests":[…],"attempts":{id:n},
     //  "duplicate_attempts":[…],"exchanges_recorded":N,"exchanges_kept":K,"exchange_outcomes":{…},
-    //  "exchanges":[…]} — secret header values redacted unless FILTER says otherwise.
+    //  "exchanges":[…],"outages":[{"cause":…,"mode":…,"from_ms":…,"until_ms":…,"requests_failed":…}]} —
+    // secret header values redacted unless FILTER says otherwise.
     QJsonObject toJson() const;
     QJsonObject toJson(const LabExchangeJson::HeaderFilter& filter) const;
 
@@ -80,5 +103,6 @@ private:
     qsizetype m_exchangeBytes = 0;
     qint64 m_exchangesRecorded = 0;
     QHash<QString, qint64> m_outcomes;
+    QList<LabOutage> m_outages;
     QByteArray m_salt;
 };

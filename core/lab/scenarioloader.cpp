@@ -120,6 +120,7 @@ public:
 
     std::optional<RateLimitSpec> rateLimit(const QJsonValue& value, const QString& path);
     std::optional<FaultStep> step(const QJsonValue& value, const QString& path);
+    void outageStep(const QJsonObject& o, const QString& path, FaultStep& step);
     std::optional<FaultRoute> route(const QJsonValue& value, const QString& path);
     std::optional<OutageWindow> outage(const QJsonValue& value, const QString& path);
 };
@@ -166,7 +167,7 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
     const QJsonObject o = value.toObject();
     checkKeys(o, path,
         { u"kind", u"repeat", u"weight", u"note", u"status", u"headers", u"body", u"json", u"delay_ms", u"dribble",
-            u"applied", u"retry_after", u"truncate_after", u"then", u"garbage", u"duration_ms" });
+            u"applied", u"retry_after", u"truncate_after", u"then", u"garbage", u"duration_ms", u"mode" });
     const int before = int(problems.size());
     FaultStep step;
     const std::optional<QString> kindName = string(o, path, u"kind"_s);
@@ -177,10 +178,13 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
         step.kind = *kind;
     } else {
         problem(path + u".kind"_s,
-            u"unknown step kind '%1' (respond, late, close, reset, truncate, garbage, hang, refuse, rate-limit, forward)"_s.arg(*kindName));
+            u"unknown step kind '%1' (respond, late, close, reset, truncate, garbage, hang, refuse, rate-limit, forward, outage)"_s
+                .arg(*kindName));
     }
     if (step.kind == FaultStep::Kind::RateLimit)
         step.status = 429;
+    if (step.kind == FaultStep::Kind::Outage)
+        step.status = 503;
     const QJsonValue repeat = o.value(u"repeat"_s);
     if (repeat.isString() && repeat.toString() == u"forever"_s)
         step.repeat = -1;
@@ -268,6 +272,10 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
         step.garbage = s->toUtf8();
     if (auto n = integer(o, path, u"duration_ms"_s, 0, 3600000))
         step.duration = milliseconds(*n);
+    if (kindName && step.kind == FaultStep::Kind::Outage)
+        outageStep(o, path, step);
+    else if (o.contains(u"mode"_s))
+        problem(path + u".mode"_s, u"only an outage step has a mode"_s);
     if (kindName) {
         if (step.kind == FaultStep::Kind::Late && step.delay.count() <= 0)
             problem(path + u".delay_ms"_s, u"a late step needs a delay"_s);
@@ -280,6 +288,28 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
             problem(path, u"a forward step relays the upstream's body: no body or json"_s);
     }
     return problems.size() == before ? std::optional(step) : std::nullopt;
+}
+
+// An outage step: the whole server down for duration_ms (required), failing each request as `mode` says;
+// only a status outage writes an answer, and it applies nothing.
+void Reader::outageStep(const QJsonObject& o, const QString& path, FaultStep& step)
+{
+    if (auto m = oneOf(o, path, u"mode"_s, { u"status"_s, u"reset"_s, u"refuse"_s }))
+        step.outageMode
+            = *m == u"refuse"_s ? OutageMode::Refuse : (*m == u"reset"_s ? OutageMode::Reset : OutageMode::Status);
+    if (!o.contains(u"duration_ms"_s))
+        problem(path + u".duration_ms"_s, u"is required: how long the whole server is down"_s);
+    else if (o.value(u"duration_ms"_s).isDouble() && o.value(u"duration_ms"_s).toDouble() == 0)
+        problem(path + u".duration_ms"_s, u"an outage needs a duration of at least 1 ms"_s);
+    if (step.outageMode != OutageMode::Status) {
+        for (const char16_t* key : { u"status", u"headers", u"body", u"json", u"retry_after" }) {
+            if (o.contains(QStringView(key).toString()))
+                problem(path + u'.' + QStringView(key).toString(),
+                    u"a %1 outage writes no answer (only mode status does)"_s.arg(o.value(u"mode"_s).toString()));
+        }
+    }
+    if (o.contains(u"applied"_s))
+        problem(path + u".applied"_s, u"an outage applies nothing"_s);
 }
 
 std::optional<FaultRoute> Reader::route(const QJsonValue& value, const QString& path)

@@ -84,6 +84,12 @@ QString ScenarioOutline::describeStep(const FaultStep& s)
     case FaultStep::Kind::Forward:
         text = s.answerLost ? tr("forward upstream, then lose the answer") : tr("forward to the upstream");
         break;
+    case FaultStep::Kind::Outage:
+        text = s.outageMode == OutageMode::Status
+            ? tr("outage: every request answered %1 for %2").arg(s.status).arg(ms(s.duration))
+            : s.outageMode == OutageMode::Reset ? tr("outage: every request reset for %1").arg(ms(s.duration))
+                                                : tr("outage: connections refused for %1").arg(ms(s.duration));
+        break;
     }
     if (s.kind != FaultStep::Kind::Late && s.delay.count() > 0)
         text += tr(", after %1").arg(ms(s.delay));

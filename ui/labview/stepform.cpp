@@ -42,6 +42,8 @@ QStringList keysOf(const QString& kind)
         return { u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s };
     if (kind == u"forward"_s)
         return { u"status"_s, u"retry_after"_s, u"headers"_s, u"delay_ms"_s, u"dribble"_s, u"then"_s };
+    if (kind == u"outage"_s) // its mode (status, reset, refuse) has no field here: the JSON keeps it
+        return { u"duration_ms"_s, u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s };
     return {};
 }
 
@@ -83,7 +85,7 @@ StepForm::StepForm(QWidget* parent)
     , m_problem(new QLabel(this))
 {
     for (const char16_t* kind : { u"respond", u"forward", u"reset", u"close", u"late", u"truncate", u"garbage", u"hang",
-             u"refuse", u"rate-limit" })
+             u"refuse", u"rate-limit", u"outage" })
         m_kind->addItem(QString::fromUtf16(kind), QString::fromUtf16(kind));
     m_retryAfter->setRange(-1, 31536000);
     m_retryAfter->setDecimals(3);

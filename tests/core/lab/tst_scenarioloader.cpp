@@ -12,6 +12,10 @@ class TestScenarioLoader : public QObject
 private slots:
     void badDocuments_data();
     void badDocuments();
+    void outageProblems_data();
+    void outageProblems();
+    void outageFields_data();
+    void outageFields();
     void everyProblemAtOnce();
     void builtInScenariosLoad();
     void catalogByNameAndPath();
@@ -61,6 +65,91 @@ void TestScenarioLoader::badDocuments()
     for (const ScenarioProblem& p : result.problems)
         found = found || p.path == path;
     QVERIFY2(found, qPrintable(result.problemText()));
+}
+
+// Issue 28 §4: the outage step, each wrong value located and said plainly.
+void TestScenarioLoader::outageProblems_data()
+{
+    QTest::addColumn<QByteArray>("step");
+    QTest::addColumn<QString>("path"); // under $.routes[0].steps[0]
+    QTest::addColumn<QString>("message");
+    QTest::addRow("outage without duration_ms")
+        << R"({"kind":"outage"})"_ba << u".duration_ms"_s << u"is required: how long the whole server is down"_s;
+    QTest::addRow("outage of 0 ms") << R"({"kind":"outage","duration_ms":0})"_ba << u".duration_ms"_s
+                                    << u"an outage needs a duration of at least 1 ms"_s;
+    QTest::addRow("outage of -5 ms") << R"({"kind":"outage","duration_ms":-5})"_ba << u".duration_ms"_s
+                                     << u"must be an integer from 0 to 3600000"_s;
+    QTest::addRow("outage duration as text (10s)") << R"({"kind":"outage","duration_ms":"10s"})"_ba << u".duration_ms"_s
+                                                   << u"must be an integer from 0 to 3600000"_s;
+    QTest::addRow("outage of 2.5 ms") << R"({"kind":"outage","duration_ms":2.5})"_ba << u".duration_ms"_s
+                                      << u"must be an integer from 0 to 3600000"_s;
+    QTest::addRow("outage longer than an hour") << R"({"kind":"outage","duration_ms":3600001})"_ba << u".duration_ms"_s
+                                                << u"must be an integer from 0 to 3600000"_s;
+    QTest::addRow("outage mode unknown") << R"({"kind":"outage","duration_ms":10,"mode":"crash"})"_ba << u".mode"_s
+                                         << u"must be one of: status, reset, refuse"_s;
+    QTest::addRow("outage key misspelt") << R"({"kind":"outage","duration_ms":10,"mdoe":"reset"})"_ba << u".mdoe"_s
+                                         << u"unknown key"_s;
+    QTest::addRow("a mode on a respond step")
+        << R"({"kind":"respond","mode":"reset"})"_ba << u".mode"_s << u"only an outage step has a mode"_s;
+    QTest::addRow("reset outage with a status")
+        << R"({"kind":"outage","duration_ms":10,"mode":"reset","status":503})"_ba << u".status"_s
+        << u"a reset outage writes no answer (only mode status does)"_s;
+    QTest::addRow("refuse outage with a body")
+        << R"({"kind":"outage","duration_ms":10,"mode":"refuse","body":"x"})"_ba << u".body"_s
+        << u"a refuse outage writes no answer (only mode status does)"_s;
+    QTest::addRow("outage status 700") << R"({"kind":"outage","duration_ms":10,"status":700})"_ba << u".status"_s
+                                       << u"must be an integer from 200 to 599"_s;
+    QTest::addRow("outage said to apply")
+        << R"({"kind":"outage","duration_ms":10,"applied":true})"_ba << u".applied"_s << u"an outage applies nothing"_s;
+}
+
+void TestScenarioLoader::outageProblems()
+{
+    QFETCH(QByteArray, step);
+    QFETCH(QString, path);
+    QFETCH(QString, message);
+    const ScenarioLoader::Result result
+        = ScenarioLoader::fromJson(R"({"format":1,"name":"n","routes":[{"path":"/a","steps":[)" + step + "]}]}");
+    QVERIFY(!result.ok());
+    const QString expected = u"$.routes[0].steps[0]"_s + path + u": "_s + message;
+    QVERIFY2(result.problemText().split(u'\n').contains(expected), qPrintable(result.problemText()));
+}
+
+void TestScenarioLoader::outageFields_data()
+{
+    QTest::addColumn<QByteArray>("step");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<qint64>("durationMs");
+    QTest::addRow("outage: 503 and mode status by default")
+        << R"({"kind":"outage","duration_ms":10000})"_ba << 503 << u"status"_s << qint64(10000);
+    QTest::addRow("outage: its own status, Retry-After and delay")
+        << R"({"kind":"outage","duration_ms":1,"status":502,"retry_after":10,"delay_ms":30})"_ba << 502 << u"status"_s
+        << qint64(1);
+    QTest::addRow("outage: reset") << R"({"kind":"outage","duration_ms":3600000,"mode":"reset"})"_ba << 503
+                                   << u"reset"_s << qint64(3600000);
+    QTest::addRow("outage: refuse") << R"({"kind":"outage","duration_ms":500,"mode":"refuse"})"_ba << 503 << u"refuse"_s
+                                    << qint64(500);
+}
+
+void TestScenarioLoader::outageFields()
+{
+    QFETCH(QByteArray, step);
+    QFETCH(int, status);
+    QFETCH(QString, mode);
+    QFETCH(qint64, durationMs);
+    const ScenarioLoader::Result result
+        = ScenarioLoader::fromJson(R"({"format":1,"name":"n","routes":[{"path":"/a","steps":[)" + step + "]}]}");
+    QVERIFY2(result.ok(), qPrintable(result.problemText()));
+    const FaultStep& s = result.scenario->routes.at(0).steps.at(0);
+    QCOMPARE(s.status, status);
+    QCOMPARE(s.duration.count(), durationMs);
+    QCOMPARE(s.kind, FaultStep::Kind::Outage);
+    QCOMPARE(FaultStep::kindName(s.kind), u"outage"_s);
+    const OutageMode expected = mode == u"reset"_s ? OutageMode::Reset
+        : mode == u"refuse"_s                      ? OutageMode::Refuse
+                                                   : OutageMode::Status;
+    QVERIFY(s.outageMode == expected);
 }
 
 void TestScenarioLoader::everyProblemAtOnce()
