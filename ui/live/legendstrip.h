@@ -15,7 +15,7 @@ class LegendStrip : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine, Line, Band };
+    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine, Line, Band, Refused };
     struct Entry
     {
         Swatch swatch = Swatch::Bar;
