@@ -60,6 +60,11 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     m_cells.append(group(tr("Outcome breakdown (finished runs)"), m_outcomes));
     m_cells.append(group(tr("Attempts per finished run"), m_attemptBars));
     m_cells.append(addTile(u"server"_s, tr("Fault lab: operations applied")));
+    // A circuit breaker's figures, shown only for a session whose policy has one.
+    m_cells.append(addTile(u"refused"_s, tr("Calls refused by the breaker")));
+    m_cells.append(addTile(u"open"_s, tr("Time the circuit was open")));
+    m_cells.at(kRefusedCell)->hide();
+    m_cells.at(kOpenCell)->hide();
     arrange(4);
     auto* scroll = new QScrollArea;
     scroll->setWidget(content);
@@ -82,7 +87,8 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     refreshNow();
 }
 
-// Four columns when they fit, else two: the eight figures, then the breakdowns and the lab's count.
+// Four columns when they fit, else two: the eight figures, the breaker's two, then the breakdowns and the lab's
+// count.
 void SummaryView::arrange(int columns)
 {
     if (columns == m_columns)
@@ -97,14 +103,19 @@ void SummaryView::arrange(int columns)
     for (int i = 0; i < 8; ++i)
         m_grid->addWidget(m_cells.at(i), i / columns, i % columns);
     const int row = 8 / columns;
+    // The breaker's two figures go right under the eight (they are figures too), before the breakdowns; hidden
+    // without a breaker, their row takes no room.
+    m_grid->addWidget(m_cells.at(kRefusedCell), row, 0);
+    m_grid->addWidget(m_cells.at(kOpenCell), row, 1);
+    const int after = row + 1;
     if (columns == 4) {
-        m_grid->addWidget(m_cells.at(8), row, 0, 1, 2);
-        m_grid->addWidget(m_cells.at(9), row, 2);
-        m_grid->addWidget(m_cells.at(10), row, 3);
+        m_grid->addWidget(m_cells.at(8), after, 0, 1, 2);
+        m_grid->addWidget(m_cells.at(9), after, 2);
+        m_grid->addWidget(m_cells.at(10), after, 3);
     } else {
-        m_grid->addWidget(m_cells.at(8), row, 0, 1, 2);
-        m_grid->addWidget(m_cells.at(9), row + 1, 0);
-        m_grid->addWidget(m_cells.at(10), row + 1, 1);
+        m_grid->addWidget(m_cells.at(8), after, 0, 1, 2);
+        m_grid->addWidget(m_cells.at(9), after + 1, 0);
+        m_grid->addWidget(m_cells.at(10), after + 1, 1);
     }
     m_grid->setRowStretch(m_grid->rowCount(), 1); // figures at the top, room below
 }
@@ -156,6 +167,11 @@ int SummaryView::outcomeRowCount() const
 int SummaryView::attemptsRowCount() const
 {
     return m_attemptBars->rowCount();
+}
+
+bool SummaryView::isShowingBreaker() const
+{
+    return m_showBreaker;
 }
 
 bool SummaryView::isShowingPlaceholder() const
@@ -215,4 +231,42 @@ void SummaryView::refreshNow()
     for (const auto& [n, count] : s.attemptCounts)
         attempts.append({ n == 1 ? tr("1 attempt") : tr("%1 attempts").arg(n), count, n == 1 ? palette.firstByte : palette.serverWait });
     m_attemptBars->setRows(attempts);
+    showBreakers(s);
+}
+
+void SummaryView::showBreakers(const SessionSummary& s)
+{
+    const ChartPalette palette = ChartPalette::fromPalette(this->palette());
+    const auto tile = [this](const QString& key) {
+        for (const auto& [k, t] : std::as_const(m_tiles)) {
+            if (k == key)
+                return t;
+        }
+        return static_cast<SummaryTile*>(nullptr);
+    };
+    if (m_showBreaker != s.hasBreaker) {
+        m_showBreaker = s.hasBreaker;
+        m_cells.at(kRefusedCell)->setVisible(s.hasBreaker);
+        m_cells.at(kOpenCell)->setVisible(s.hasBreaker);
+    }
+    if (!s.hasBreaker)
+        return;
+    // One line a breaker (policy · scope), at most three, for where the totals come from.
+    QStringList perBreaker;
+    for (const BreakerSummary& b : s.breakers.mid(0, 3)) {
+        perBreaker << tr("%1 · %2: %3 refused, opened %4×, now %5")
+                          .arg(b.policy, b.scope)
+                          .arg(b.refused)
+                          .arg(b.opened)
+                          .arg(stateName(b.last));
+    }
+    if (s.breakers.size() > 3)
+        perBreaker << tr("and %n more breaker(s)", nullptr, int(s.breakers.size() - 3));
+    tile(u"refused"_s)->setValue(QString::number(s.refusedByBreaker),
+        s.breakers.isEmpty() ? tr("never sent: the circuit did not refuse any call") : tr("never sent") + u'\n' + perBreaker.join(u'\n'));
+    tile(u"refused"_s)->setValueColor(s.refusedByBreaker > 0 ? palette.refused : QColor());
+    tile(u"open"_s)->setValue(readableMs(s.breakerOpenMs),
+        s.breakerOpenings == 0 ? tr("it never opened")
+                               : tr("open or half-open, %n opening(s)", nullptr, s.breakerOpenings));
+    tile(u"open"_s)->setValueColor(s.breakerOpenMs > 0 ? palette.breakerOpen : QColor());
 }
