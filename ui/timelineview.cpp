@@ -183,9 +183,8 @@ void TimelineView::applyLegend()
             << LegendStrip::Entry { S::Square, p.failure, tr("Failed") };
     if (m_legendBreaker) {
         entries << LegendStrip::Entry { S::Refused, p.refused, tr("Not sent: refused by the breaker") }
-                << LegendStrip::Entry { S::Bar, p.breakerClosed, tr("Breaker closed") }
-                << LegendStrip::Entry { S::Bar, p.breakerOpen, tr("Breaker open") }
-                << LegendStrip::Entry { S::Bar, p.breakerHalfOpen, tr("Breaker half-open") };
+                << LegendStrip::Entry { S::States, p.breakerClosed, tr("Breaker: closed, open, half-open"), p.breakerOpen,
+                       p.breakerHalfOpen };
     }
     entries << LegendStrip::Entry { S::Tick, p.labReceived, tr("Lab: request received") }
             << LegendStrip::Entry { S::Triangle, p.labApplied, tr("Lab: operation applied") };

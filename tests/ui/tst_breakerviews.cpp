@@ -344,8 +344,8 @@ void TestBreakerViews::timelineDrawsThem()
     QVERIFY2(markTip.contains(u"not sent — circuit open (700 ms left)"_s), qPrintable(markTip));
     // The legend names what is drawn.
     const QStringList legend = view.legendLabels();
-    for (const QString& label : { u"Not sent: refused by the breaker"_s, u"Breaker open"_s, u"Breaker half-open"_s,
-             u"Breaker closed"_s, timelinePhaseName(TimelinePhase::VerdictWait) })
+    for (const QString& label : { u"Not sent: refused by the breaker"_s, u"Breaker: closed, open, half-open"_s,
+             timelinePhaseName(TimelinePhase::VerdictWait) })
         QVERIFY2(legend.contains(label), qPrintable(label));
 
     // Clicking the refused mark selects its attempt.
@@ -358,7 +358,8 @@ void TestBreakerViews::timelineDrawsThem()
     // Without a breaker, no band and no breaker entries in the legend.
     live.clear();
     QCOMPARE(view.breakerBandCount(), 0);
-    QVERIFY(!view.legendLabels().contains(u"Breaker open"_s));
+    QVERIFY(!view.legendLabels().contains(u"Breaker: closed, open, half-open"_s));
+    QVERIFY(!view.legendLabels().contains(u"Not sent: refused by the breaker"_s));
 }
 
 void TestBreakerViews::tableAndDetail()
