@@ -15,6 +15,7 @@
 #include "livefeed.h"
 #include "run/answerwords.h"
 #include "run/attemptdetailpane.h"
+#include "run/attemptspage.h"
 #include "run/attemptstablemodel.h"
 #include "sessions/sessionfeeder.h"
 #include "summaryview.h"
@@ -28,6 +29,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -191,6 +193,7 @@ private Q_SLOTS:
     void model();
     void timelineDrawsThem();
     void tableAndDetail();
+    void attemptsPageFitsRefusals();
     void summary();
     void playback();
 };
@@ -386,9 +389,36 @@ void TestBreakerViews::tableAndDetail()
     pane.showAttempt(*table.attemptAt(row));
     const QString text = pane.toPlainText();
     QVERIFY2(text.contains(u"Not sent"_s) && text.contains(u"never reached the wire"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"The client's circuit breaker was open at 0.350 s"_s), qPrintable(text));
     QVERIFY2(!text.contains(u"new connection"_s), qPrintable(text)); // no answer, no connection
     pane.showAttempt(*table.attemptAt(waited));
     QVERIFY2(pane.toPlainText().contains(u"waited 40 ms for the half-open circuit's verdict"_s), qPrintable(pane.toPlainText()));
+}
+
+// The Attempts tab widens its Result column once for a refused call's words, rather than cutting them.
+void TestBreakerViews::attemptsPageFitsRefusals()
+{
+    LiveSession live;
+    live.setRefreshInterval(0);
+    AttemptsPage page(&live);
+    const int before = page.table()->columnWidth(AttemptsTableModel::Result);
+    LiveFeed feed(live);
+    feed.onRunStarted([] {
+        RunRecord r = run(1, 0);
+        ResilienceStrategy breaker;
+        breaker.kind = ResilienceStrategy::Kind::CircuitBreaker;
+        r.policy.pipeline = { breaker };
+        return r;
+    }());
+    AttemptRecord a = refused(1, 1, 10, Millis(4200));
+    a.decision = final(Verdict::Stop, FinalKind::CircuitOpen);
+    feed.onAttemptFinished(a);
+    feed.flush();
+    const QString text = page.model()->index(0, AttemptsTableModel::Result).data().toString();
+    QCOMPARE(text, u"not sent — circuit open (4.2 s left)"_s);
+    const int width = page.table()->columnWidth(AttemptsTableModel::Result);
+    QVERIFY2(width > before && width >= page.table()->fontMetrics().horizontalAdvance(text),
+        qPrintable(u"%1 → %2"_s.arg(before).arg(width)));
 }
 
 void TestBreakerViews::summary()

@@ -90,6 +90,9 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
         const QString why = r.by == StrategyRefusal::By::RateLimiter
             ? tr("The pipeline's limiter had no permit free and no room in its queue at %1: the call never reached "
                  "the wire (no connection, no status, no answer).").arg(when)
+            : r.scope == u"client"_s
+            ? tr("The client's circuit breaker was %1 at %2: it refused the call, which never reached the wire "
+                 "(no connection, no status, no answer).").arg(stateName(r.state), when)
             : tr("The circuit breaker guarding %1 was %2 at %3: it refused the call, which never reached the wire "
                  "(no connection, no status, no answer).").arg(r.scope, stateName(r.state), when);
         html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(AnswerWords::notSent(a)), esc(why));
