@@ -222,6 +222,7 @@ void SummaryView::refreshNow()
     for (const auto& [kind, count] : s.outcomes) {
         const QColor color = kind == FinalKind::Success ? palette.success
             : kind == FinalKind::Cancelled              ? palette.mutedText
+            : kind == FinalKind::CircuitOpen            ? palette.refused // its last call never sent
             : kind == FinalKind::RateLimited            ? palette.serverWait
                                                         : palette.failure;
         outcomes.append({ finalKindLabel(kind), count, color });
@@ -251,22 +252,37 @@ void SummaryView::showBreakers(const SessionSummary& s)
     }
     if (!s.hasBreaker)
         return;
-    // One line a breaker (policy · scope), at most three, for where the totals come from.
-    QStringList perBreaker;
-    for (const BreakerSummary& b : s.breakers.mid(0, 3)) {
-        perBreaker << tr("%1 · %2: %3 refused, opened %4×, now %5")
-                          .arg(b.policy, b.scope)
-                          .arg(b.refused)
-                          .arg(b.opened)
-                          .arg(stateName(b.last));
+    // Where the totals come from: the one breaker named, or a line each (at most three).
+    const auto name = [](const BreakerSummary& b) -> QString { return b.policy + u" · "_s + b.scope; };
+    QString refusedBy;
+    QString openBy;
+    if (s.breakers.size() == 1) {
+        const BreakerSummary& b = s.breakers.first();
+        refusedBy = tr("never sent, refused by %1").arg(name(b));
+        openBy = tr("open or half-open; opened %1×, now %2").arg(b.opened).arg(stateName(b.last));
+    } else {
+        QStringList refused { tr("never sent") };
+        QStringList open { tr("open or half-open, all breakers together") };
+        for (const BreakerSummary& b : s.breakers.mid(0, 3)) {
+            refused << tr("%1: %2").arg(name(b)).arg(b.refused);
+            open << tr("%1: %2, opened %3×, now %4")
+                        .arg(name(b), readableMs(double(b.openFor.count()) / 1e6))
+                        .arg(b.opened)
+                        .arg(stateName(b.last));
+        }
+        if (s.breakers.size() > 3) {
+            refused << tr("and %n more breaker(s)", nullptr, int(s.breakers.size() - 3));
+            open << refused.last();
+        }
+        if (s.breakers.isEmpty()) { // a breaker that never changed state and never refused anything
+            refused = QStringList { tr("never sent: the breaker refused no call") };
+            open = QStringList { tr("the breaker never opened") };
+        }
+        refusedBy = refused.join(u'\n');
+        openBy = open.join(u'\n');
     }
-    if (s.breakers.size() > 3)
-        perBreaker << tr("and %n more breaker(s)", nullptr, int(s.breakers.size() - 3));
-    tile(u"refused"_s)->setValue(QString::number(s.refusedByBreaker),
-        s.breakers.isEmpty() ? tr("never sent: the circuit did not refuse any call") : tr("never sent") + u'\n' + perBreaker.join(u'\n'));
+    tile(u"refused"_s)->setValue(QString::number(s.refusedByBreaker), refusedBy);
     tile(u"refused"_s)->setValueColor(s.refusedByBreaker > 0 ? palette.refused : QColor());
-    tile(u"open"_s)->setValue(readableMs(s.breakerOpenMs),
-        s.breakerOpenings == 0 ? tr("it never opened")
-                               : tr("open or half-open, %n opening(s)", nullptr, s.breakerOpenings));
+    tile(u"open"_s)->setValue(readableMs(s.breakerOpenMs), openBy);
     tile(u"open"_s)->setValueColor(s.breakerOpenMs > 0 ? palette.breakerOpen : QColor());
 }
