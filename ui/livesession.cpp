@@ -82,16 +82,18 @@ void LiveSession::flush()
     delta.attemptsAfter = m_rows.size();
     delta.waitsAfter = m_waits.size();
     delta.labEventsAfter = m_labShown;
+    delta.breakerChangesAfter = m_breakersShown;
     for (const int index : std::as_const(m_changed))
         m_changedFlags[size_t(index)] = false;
     std::sort(m_changed.begin(), m_changed.end());
     delta.changedRuns = std::exchange(m_changed, {});
     delta.clockMoved = std::exchange(m_clockMoved, false);
     const bool nothing = delta.runsAfter == delta.runsBefore && delta.attemptsAfter == delta.attemptsBefore
-        && delta.waitsAfter == delta.waitsBefore && delta.labEventsAfter == delta.labEventsBefore && delta.changedRuns.isEmpty()
-        && !delta.clockMoved;
+        && delta.waitsAfter == delta.waitsBefore && delta.labEventsAfter == delta.labEventsBefore
+        && delta.breakerChangesAfter == delta.breakerChangesBefore && delta.changedRuns.isEmpty() && !delta.clockMoved;
     m_pending = LiveSessionDelta { delta.runsAfter, delta.runsAfter, delta.attemptsAfter, delta.attemptsAfter,
-        delta.waitsAfter, delta.waitsAfter, delta.labEventsAfter, delta.labEventsAfter, {} };
+        delta.waitsAfter, delta.waitsAfter, delta.labEventsAfter, delta.labEventsAfter, delta.breakerChangesAfter,
+        delta.breakerChangesAfter, {} };
     if (!nothing)
         emit refreshed(delta);
 }
@@ -109,6 +111,7 @@ void LiveSession::clear()
     m_rows.clear();
     m_waits.clear();
     m_labShown = 0;
+    m_breakersShown = 0;
     m_labEventRuns.reset();
     m_inFlight.clear();
     m_latestMs = 0;
@@ -220,7 +223,7 @@ void LiveSession::onAttemptPhase(const AttemptPhaseEvent& event)
 
 void LiveSession::show(std::shared_ptr<const Session> session, Reveal reveal)
 {
-    Q_ASSERT(m_rows.isEmpty() && m_labShown == 0); // after clear(): what is shown is one session's
+    Q_ASSERT(m_rows.isEmpty() && m_labShown == 0 && m_breakersShown == 0); // after clear(): what is shown is one session's
     m_session = std::move(session);
     m_reveal = reveal;
     m_labEventRuns.reset();
@@ -297,5 +300,15 @@ void LiveSession::onLabEventStored(qsizetype index)
         return;
     m_labShown = index + 1;
     seen(double(m_session->labEvents.atMs(index)));
+    schedule();
+}
+
+void LiveSession::onBreakerChangeStored(qsizetype index)
+{
+    if (!m_session || index < m_breakersShown || index >= m_session->breakerChanges.size())
+        return;
+    for (qsizetype i = m_breakersShown; i <= index; ++i)
+        seen(toMs(m_session->breakerChanges.at(i).at));
+    m_breakersShown = index + 1;
     schedule();
 }

@@ -43,6 +43,8 @@ struct LiveSessionDelta
     qsizetype waitsAfter = 0;
     qsizetype labEventsBefore = 0;
     qsizetype labEventsAfter = 0;
+    qsizetype breakerChangesBefore = 0; // the session's breaker changes shown (breakerChanges())
+    qsizetype breakerChangesAfter = 0;
     QList<int> changedRuns; // indexes into runs() whose record changed (attempt added, finished…)
     bool clockMoved = false; // nowMs() changed (playback moved the playhead)
 };
@@ -88,6 +90,10 @@ public:
     // (Session::labEventRuns, worked out on a pool thread from show() on; this waits for it the first
     // time): nullopt otherwise, or when the event names no single attempt of the session.
     std::optional<int> shownLabEventRun(qsizetype i) const;
+    // The pipeline circuit breakers' changes of state shown: the first breakerChangeCount() of the session's
+    // (in the order they happened; a recording played back reaches them at their moment).
+    const QList<BreakerChange>& breakerChanges() const { return m_session ? m_session->breakerChanges : m_noBreakerChanges; }
+    qsizetype breakerChangeCount() const { return m_breakersShown; }
     // Attempts started and not finished yet, with the phases reached so far.
     QList<AttemptRecord> inFlight() const { return m_inFlight.values(); }
     int runIndex(int runId) const; // -1: no such run
@@ -119,6 +125,9 @@ public Q_SLOTS:
     // Lab event INDEX of the session: the recorder appended it, or playback reached it. Events are shown
     // in order: every one up to INDEX is shown from now on.
     void onLabEventStored(qsizetype index);
+    // Breaker change INDEX of the session: the recorder appended it, or playback reached it. Every one up to
+    // INDEX is shown from now on.
+    void onBreakerChangeStored(qsizetype index);
 
 Q_SIGNALS:
     void refreshed(const LiveSessionDelta& delta);
@@ -142,6 +151,7 @@ private:
     Reveal m_reveal = Reveal::AsRecorded;
     AttemptStore m_noAttempts; // what is read while nothing is shown
     LabEventStore m_noLabEvents;
+    QList<BreakerChange> m_noBreakerChanges;
     RunProgressStore m_runs;
     std::optional<RetryPolicy> m_lastPolicy;
     ChunkedRows<RunAttempts, 4096> m_runAttempts; // parallel to m_runs
@@ -150,6 +160,7 @@ private:
     QList<quint32> m_rows; // the session's rows shown, in the order they finished
     WaitStore m_waits;
     qsizetype m_labShown = 0;
+    qsizetype m_breakersShown = 0;
     struct LabEventRuns; // Session::labEventRuns of an opened session, filled on a pool thread
     std::shared_ptr<LabEventRuns> m_labEventRuns;
     QHash<quint64, AttemptRecord> m_inFlight; // key: runId << 32 | index

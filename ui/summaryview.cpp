@@ -60,6 +60,11 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     m_cells.append(group(tr("Outcome breakdown (finished runs)"), m_outcomes));
     m_cells.append(group(tr("Attempts per finished run"), m_attemptBars));
     m_cells.append(addTile(u"server"_s, tr("Fault lab: operations applied")));
+    // A circuit breaker's figures, shown only for a session whose policy has one.
+    m_cells.append(addTile(u"refused"_s, tr("Calls refused by the breaker")));
+    m_cells.append(addTile(u"open"_s, tr("Time the circuit was open")));
+    m_cells.at(kRefusedCell)->hide();
+    m_cells.at(kOpenCell)->hide();
     arrange(4);
     auto* scroll = new QScrollArea;
     scroll->setWidget(content);
@@ -82,7 +87,8 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     refreshNow();
 }
 
-// Four columns when they fit, else two: the eight figures, then the breakdowns and the lab's count.
+// Four columns when they fit, else two: the eight figures, the breaker's two, then the breakdowns and the lab's
+// count.
 void SummaryView::arrange(int columns)
 {
     if (columns == m_columns)
@@ -97,14 +103,19 @@ void SummaryView::arrange(int columns)
     for (int i = 0; i < 8; ++i)
         m_grid->addWidget(m_cells.at(i), i / columns, i % columns);
     const int row = 8 / columns;
+    // The breaker's two figures go right under the eight (they are figures too), before the breakdowns; hidden
+    // without a breaker, their row takes no room.
+    m_grid->addWidget(m_cells.at(kRefusedCell), row, 0);
+    m_grid->addWidget(m_cells.at(kOpenCell), row, 1);
+    const int after = row + 1;
     if (columns == 4) {
-        m_grid->addWidget(m_cells.at(8), row, 0, 1, 2);
-        m_grid->addWidget(m_cells.at(9), row, 2);
-        m_grid->addWidget(m_cells.at(10), row, 3);
+        m_grid->addWidget(m_cells.at(8), after, 0, 1, 2);
+        m_grid->addWidget(m_cells.at(9), after, 2);
+        m_grid->addWidget(m_cells.at(10), after, 3);
     } else {
-        m_grid->addWidget(m_cells.at(8), row, 0, 1, 2);
-        m_grid->addWidget(m_cells.at(9), row + 1, 0);
-        m_grid->addWidget(m_cells.at(10), row + 1, 1);
+        m_grid->addWidget(m_cells.at(8), after, 0, 1, 2);
+        m_grid->addWidget(m_cells.at(9), after + 1, 0);
+        m_grid->addWidget(m_cells.at(10), after + 1, 1);
     }
     m_grid->setRowStretch(m_grid->rowCount(), 1); // figures at the top, room below
 }
@@ -158,6 +169,11 @@ int SummaryView::attemptsRowCount() const
     return m_attemptBars->rowCount();
 }
 
+bool SummaryView::isShowingBreaker() const
+{
+    return m_showBreaker;
+}
+
 bool SummaryView::isShowingPlaceholder() const
 {
     return m_stack->currentIndex() == 0;
@@ -206,6 +222,7 @@ void SummaryView::refreshNow()
     for (const auto& [kind, count] : s.outcomes) {
         const QColor color = kind == FinalKind::Success ? palette.success
             : kind == FinalKind::Cancelled              ? palette.mutedText
+            : kind == FinalKind::CircuitOpen            ? palette.refused // its last call never sent
             : kind == FinalKind::RateLimited            ? palette.serverWait
                                                         : palette.failure;
         outcomes.append({ finalKindLabel(kind), count, color });
@@ -215,4 +232,57 @@ void SummaryView::refreshNow()
     for (const auto& [n, count] : s.attemptCounts)
         attempts.append({ n == 1 ? tr("1 attempt") : tr("%1 attempts").arg(n), count, n == 1 ? palette.firstByte : palette.serverWait });
     m_attemptBars->setRows(attempts);
+    showBreakers(s);
+}
+
+void SummaryView::showBreakers(const SessionSummary& s)
+{
+    const ChartPalette palette = ChartPalette::fromPalette(this->palette());
+    const auto tile = [this](const QString& key) {
+        for (const auto& [k, t] : std::as_const(m_tiles)) {
+            if (k == key)
+                return t;
+        }
+        return static_cast<SummaryTile*>(nullptr);
+    };
+    if (m_showBreaker != s.hasBreaker) {
+        m_showBreaker = s.hasBreaker;
+        m_cells.at(kRefusedCell)->setVisible(s.hasBreaker);
+        m_cells.at(kOpenCell)->setVisible(s.hasBreaker);
+    }
+    if (!s.hasBreaker)
+        return;
+    // Where the totals come from: the one breaker named, or a line each (at most three).
+    const auto name = [](const BreakerSummary& b) -> QString { return b.policy + u" · "_s + b.scope; };
+    QString refusedBy;
+    QString openBy;
+    if (s.breakers.size() == 1) {
+        const BreakerSummary& b = s.breakers.first();
+        refusedBy = tr("never sent, refused by %1").arg(name(b));
+        openBy = tr("open or half-open; opened %1×, now %2").arg(b.opened).arg(stateName(b.last));
+    } else {
+        QStringList refused { tr("never sent") };
+        QStringList open { tr("open or half-open, all breakers together") };
+        for (const BreakerSummary& b : s.breakers.mid(0, 3)) {
+            refused << tr("%1: %2").arg(name(b)).arg(b.refused);
+            open << tr("%1: %2, opened %3×, now %4")
+                        .arg(name(b), readableMs(double(b.openFor.count()) / 1e6))
+                        .arg(b.opened)
+                        .arg(stateName(b.last));
+        }
+        if (s.breakers.size() > 3) {
+            refused << tr("and %n more breaker(s)", nullptr, int(s.breakers.size() - 3));
+            open << refused.last();
+        }
+        if (s.breakers.isEmpty()) { // a breaker that never changed state and never refused anything
+            refused = QStringList { tr("never sent: the breaker refused no call") };
+            open = QStringList { tr("the breaker never opened") };
+        }
+        refusedBy = refused.join(u'\n');
+        openBy = open.join(u'\n');
+    }
+    tile(u"refused"_s)->setValue(QString::number(s.refusedByBreaker), refusedBy);
+    tile(u"refused"_s)->setValueColor(s.refusedByBreaker > 0 ? palette.refused : QColor());
+    tile(u"open"_s)->setValue(readableMs(s.breakerOpenMs), openBy);
+    tile(u"open"_s)->setValueColor(s.breakerOpenMs > 0 ? palette.breakerOpen : QColor());
 }

@@ -2,7 +2,8 @@
 #pragma once
 
 // The Summary: success rate, runs, attempts per run, amplification, run latency p50/p95/p99, time
-// spent waiting, the outcome breakdown and what the fault lab's server applied. Numbers come from
+// spent waiting, the outcome breakdown and what the fault lab's server applied; for a session whose
+// policy has a circuit breaker, the calls it refused and how long it was open. Numbers come from
 // SessionSummaryBuilder; the view redraws at most four times a second (people read, not watch, them).
 
 #include "live/sessionsummary.h"
@@ -25,11 +26,12 @@ public:
 
     SessionSummary summary() const { return m_builder.summary(); }
     // The text each tile shows, by caption key: "success", "runs", "attempts", "amplification", "p50",
-    // "p95", "p99", "waiting", "server" (for tests).
+    // "p95", "p99", "waiting", "server", and with a breaker "refused" and "open" (for tests).
     QString tileText(const QString& key) const;
     int outcomeRowCount() const;
     int attemptsRowCount() const;
     bool isShowingPlaceholder() const;
+    bool isShowingBreaker() const; // the breaker's figures (only for a session with one)
 
 public Q_SLOTS:
     void refreshNow();
@@ -39,6 +41,7 @@ protected:
 
 private:
     void arrange(int columns);
+    void showBreakers(const SessionSummary& s);
     void onRefreshed(const LiveSessionDelta& delta);
     void onCleared();
     SummaryTile* addTile(const QString& key, const QString& caption);
@@ -51,6 +54,9 @@ private:
     ShareBars* m_attemptBars = nullptr;
     QList<QPair<QString, SummaryTile*>> m_tiles;
     QGridLayout* m_grid = nullptr;
-    QList<QWidget*> m_cells; // the 8 figures, the two breakdowns, the lab's tile
+    QList<QWidget*> m_cells; // the 8 figures, the two breakdowns, the lab's tile, the breaker's two figures
+    static constexpr int kRefusedCell = 11;
+    static constexpr int kOpenCell = 12;
+    bool m_showBreaker = false;
     int m_columns = 0;
 };

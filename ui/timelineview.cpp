@@ -160,17 +160,40 @@ void TimelineView::applyPalette()
     m_item->setFont(small);
     m_item->setPalette(m_palette);
     m_layout.laneHeight = std::round(QFontMetricsF(small).height() * 1.9);
+    m_layout.bandHeight = std::round(QFontMetricsF(small).height() * 1.35);
+    applyLegend();
+}
+
+void TimelineView::applyLegend()
+{
     using S = LegendStrip::Swatch;
     const ChartPalette& p = m_palette;
-    m_legend->setEntries({ { S::Bar, p.connect, timelinePhaseName(TimelinePhase::Connect) },
+    QList<LegendStrip::Entry> entries { { S::Bar, p.connect, timelinePhaseName(TimelinePhase::Connect) },
         { S::Bar, p.tls, timelinePhaseName(TimelinePhase::Tls) },
         { S::Bar, p.firstByte, timelinePhaseName(TimelinePhase::FirstByte) },
         { S::Bar, p.download, timelinePhaseName(TimelinePhase::Download) },
-        { S::Bar, p.queued, timelinePhaseName(TimelinePhase::Queued) },
-        { S::Hatch, p.backoffWait, tr("Wait: backoff") }, { S::Hatch, p.serverWait, tr("Wait: Retry-After") },
-        { S::Hatch, p.throttleWait, tr("Wait: throttle") }, { S::Circle, p.success, tr("Succeeded") },
-        { S::Square, p.failure, tr("Failed") }, { S::Tick, p.labReceived, tr("Lab: request received") },
-        { S::Triangle, p.labApplied, tr("Lab: operation applied") } });
+        { S::Bar, p.queued, timelinePhaseName(TimelinePhase::Queued) } };
+    // What a circuit breaker adds, listed once the session has any of it (most sessions have none).
+    if (m_legendBreaker)
+        entries << LegendStrip::Entry { S::Bar, p.verdictWait, timelinePhaseName(TimelinePhase::VerdictWait) };
+    entries << LegendStrip::Entry { S::Hatch, p.backoffWait, tr("Wait: backoff") }
+            << LegendStrip::Entry { S::Hatch, p.serverWait, tr("Wait: Retry-After") }
+            << LegendStrip::Entry { S::Hatch, p.throttleWait, tr("Wait: throttle") }
+            << LegendStrip::Entry { S::Circle, p.success, tr("Succeeded") }
+            << LegendStrip::Entry { S::Square, p.failure, tr("Failed") };
+    if (m_legendBreaker) {
+        entries << LegendStrip::Entry { S::Refused, p.refused, tr("Not sent: refused by the breaker") }
+                << LegendStrip::Entry { S::States, p.breakerClosed, tr("Breaker: closed, open, half-open"), p.breakerOpen,
+                       p.breakerHalfOpen };
+    }
+    entries << LegendStrip::Entry { S::Tick, p.labReceived, tr("Lab: request received") }
+            << LegendStrip::Entry { S::Triangle, p.labApplied, tr("Lab: operation applied") };
+    m_legend->setEntries(entries);
+}
+
+QStringList TimelineView::legendLabels() const
+{
+    return m_legend->labels();
 }
 
 void TimelineView::changeEvent(QEvent* event)
@@ -185,6 +208,10 @@ void TimelineView::changeEvent(QEvent* event)
 void TimelineView::onRefreshed(const LiveSessionDelta& delta)
 {
     m_model.update(*m_session, delta);
+    if (const bool breaker = m_model.hasBreakerMarks(); breaker != m_legendBreaker) {
+        m_legendBreaker = breaker;
+        applyLegend();
+    }
     if (m_model.laneCount() > 0)
         m_stack->setCurrentIndex(1);
     followIfLive();
@@ -194,6 +221,10 @@ void TimelineView::onRefreshed(const LiveSessionDelta& delta)
 void TimelineView::onCleared()
 {
     m_model.clear();
+    if (m_legendBreaker) {
+        m_legendBreaker = false;
+        applyLegend();
+    }
     m_layout.t0 = 0;
     m_layout.t1 = kDefaultSpan;
     m_layout.laneTop = 0;
@@ -261,6 +292,7 @@ void TimelineView::resetZoom()
 void TimelineView::applyLayout()
 {
     m_applying = true;
+    m_layout.bands = std::min(kMaxBands, m_model.breakers().count());
     m_layout = m_layout.clampedLanes(m_model.laneCount()).clampedTime(0); // no time before the session
     if (m_layout.t1 <= m_layout.t0)
         m_layout.t1 = m_layout.t0 + 0.001;
@@ -352,10 +384,16 @@ QPoint TimelineView::viewportPosFor(double seconds, int lane) const
     return m_chartView->mapFromScene(m_chart->mapToScene(chartPos));
 }
 
+QPoint TimelineView::viewportPosForBand(double seconds, int band) const
+{
+    const QPointF chartPos(m_layout.xForTime(seconds), m_layout.yForBand(band) + m_layout.bandHeight / 2);
+    return m_chartView->mapFromScene(m_chart->mapToScene(chartPos));
+}
+
 std::optional<TimelineHit> TimelineView::hitAt(const QPoint& viewportPos) const
 {
     const QPointF p = toPlot(viewportPos);
-    if (!m_layout.plot.contains(p))
+    if (!m_layout.lanesArea().contains(p))
         return std::nullopt;
     const int lane = int(std::floor(m_layout.laneForY(p.y())));
     // Six pixels either side; an outcome is drawn just after its moment (its circle, about 12 px wide).
@@ -365,6 +403,12 @@ std::optional<TimelineHit> TimelineView::hitAt(const QPoint& viewportPos) const
 
 QString TimelineView::toolTipAt(const QPoint& pos) const
 {
+    const QPointF p = toPlot(pos);
+    if (const int band = m_layout.bandForY(p.y()); band >= 0 && m_layout.plot.contains(p)) {
+        const double ms = m_layout.timeForX(p.x()) * 1000.0;
+        return ms <= m_model.bandEndMs() ? m_model.describeBreaker(band, m_model.breakers().segmentAt(band, ms), *m_session)
+                                         : QString();
+    }
     const auto hit = hitAt(pos);
     return hit ? m_model.describe(*hit, *m_session) : QString();
 }
@@ -447,7 +491,8 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event)
         m_chartView->viewport()->unsetCursor();
         if (!m_dragging) {
             const auto hit = hitAt(e->position().toPoint());
-            if (hit && hit->mark.kind == TimelineMark::Kind::Phase && hit->lane < m_session->runs().size()) {
+            const bool attempt = hit && (hit->mark.kind == TimelineMark::Kind::Phase || hit->mark.kind == TimelineMark::Kind::Refused);
+            if (attempt && hit->lane < m_session->runs().size()) {
                 const int runId = m_session->runs().runId(hit->lane);
                 m_selectedRun = runId;
                 m_selectedAttempt = hit->mark.attempt;

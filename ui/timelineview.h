@@ -2,8 +2,9 @@
 #pragma once
 
 // The live timeline: one lane per run, each attempt a bar split into its phases, waits as hatched gaps
-// labelled with the chosen delay and its source, the final outcome at the lane's end and the fault lab's
-// server-side events as ticks, all on a QValueAxis in seconds. A QChart provides the axes; a single
+// labelled with the chosen delay and its source, the final outcome at the lane's end, calls the pipeline
+// refused as struck-through circles (never sent) and the fault lab's server-side events as ticks; under
+// the lanes, a band per circuit breaker with its states over time; all on a QValueAxis in seconds. A QChart provides the axes; a single
 // TimelineItem over its plot area paints the marks. Wheel zooms time (Shift+wheel scrolls runs), drag
 // pans, double-click or "Reset zoom" fits everything, "Follow live" keeps the newest data in view.
 
@@ -40,12 +41,18 @@ public:
     int waitCount() const { return m_model.waitCount(); }
     int outcomeCount() const { return m_model.outcomeCount(); }
     int labTickCount() const { return m_model.labTickCount(); }
+    int refusedCount() const { return m_model.refusedCount(); }
+    int breakerBandCount() const { return m_layout.bands; } // drawn (at most kMaxBands)
+    static constexpr int kMaxBands = 4;
+    const TimelineModel& model() const { return m_model; }
+    QStringList legendLabels() const;
     const TimelineLayout& layoutState() const { return m_layout; }
     bool followLive() const;
     bool isShowingPlaceholder() const;
     // The tooltip text of whatever is drawn at POS (viewport coordinates of the chart view); empty if none.
     QString toolTipAt(const QPoint& pos) const;
     QPoint viewportPosFor(double seconds, int lane) const; // for tests: where a time in a lane is drawn
+    QPoint viewportPosForBand(double seconds, int band) const; // where a time in a breaker band is drawn
     // The drawn content's time span in seconds (0, 0 when empty): what "Reset zoom" fits.
     double contentStartSeconds() const;
     double contentEndSeconds() const;
@@ -78,6 +85,7 @@ private:
     void onPlotAreaChanged();
     void applyLayout();
     void applyPalette();
+    void applyLegend();
     void rebuildLaneLabels();
     void followIfLive();
     std::optional<TimelineHit> hitAt(const QPoint& viewportPos) const;
@@ -107,6 +115,7 @@ private:
     double m_emittedT0 = 0;
     double m_emittedT1 = 0;
     int m_labelDigits = 0;
+    bool m_legendBreaker = false; // the legend lists the breaker's marks (the session has some)
     int m_selectedRun = 0;
     int m_selectedAttempt = 0;
 };

@@ -16,6 +16,7 @@ Batch::Batch(const Clock& clock, Scheduler& scheduler, QObject* parent)
     m_recorder->attach(m_engine.get());
     connect(m_recorder.get(), &SessionRecorder::attemptStored, this, &Batch::attemptStored);
     connect(m_recorder.get(), &SessionRecorder::labEventStored, this, &Batch::labEventStored);
+    connect(m_recorder.get(), &SessionRecorder::breakerChangeStored, this, &Batch::breakerChangeStored);
     connect(m_engine.get(), &RetryEngine::idle, this, &Batch::idle, Qt::QueuedConnection);
 }
 
@@ -69,6 +70,7 @@ bool Batch::journalTo(const QString& sessionPath, QString* error)
     m_recorder->attach(m_engine.get());
     connect(m_recorder.get(), &SessionRecorder::attemptStored, this, &Batch::attemptStored);
     connect(m_recorder.get(), &SessionRecorder::labEventStored, this, &Batch::labEventStored);
+    connect(m_recorder.get(), &SessionRecorder::breakerChangeStored, this, &Batch::breakerChangeStored);
     if (m_lab)
         m_recorder->attachLab(m_lab);
     return true;

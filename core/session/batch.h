@@ -73,6 +73,8 @@ Q_SIGNALS:
     // A finished attempt, appended to session().attempts at ROW (for views that read the store itself).
     void attemptStored(qsizetype row);
     void labEventStored(qsizetype index); // a lab event appended to session().labEvents, at INDEX
+    // A pipeline circuit breaker's change of state appended to session().breakerChanges, at INDEX.
+    void breakerChangeStored(qsizetype index);
 
 private:
     BatchClock m_clock;

@@ -24,6 +24,8 @@ QList<BreakerSummary> summarizeBreakers(const Session& session, MonoTime end)
     QList<BreakerSummary> all;
     QList<MonoTime> openedAt; // parallel to ALL: when the current break began
     for (const BreakerChange& c : session.breakerChanges) {
+        if (c.at > end)
+            continue; // not yet, at END (a recording shown up to its playhead)
         BreakerSummary& s = entryFor(all, c.policy, c.scope);
         const qsizetype i = &s - all.data();
         while (openedAt.size() < all.size())
@@ -50,6 +52,8 @@ QList<BreakerSummary> summarizeBreakers(const Session& session, MonoTime end)
         const QString policy = run.policy >= 0 && run.policy < session.policies.size() ? session.policies.at(run.policy).name : QString();
         for (qsizetype row : run.rows) {
             const StoredAttempt a(session.attempts, row);
+            if (!a.refused() || a.finished().value_or(MonoTime { 0 }) > end)
+                continue;
             if (const std::optional<StrategyRefusal> refusal = a.refusal();
                 refusal && refusal->by == StrategyRefusal::By::CircuitBreaker)
                 ++entryFor(all, policy, refusal->scope).refused;

@@ -4,7 +4,9 @@
 // What the pipeline circuit breakers of a session did, per policy and scope (issue 28 §4: the summary's
 // calls rejected by the breaker and time open): how often each opened, went half-open and closed, how long
 // it was open in all up to END (an opening still open at END counts until then), and how many calls it
-// refused. Read from the session's breaker changes and its attempts; the CLI and the window both say it.
+// refused. Only what happened up to END counts: changes after it and calls refused after it are left out
+// (the window's summary of a recording played back to its playhead). Read from the session's breaker
+// changes and its attempts; the CLI and the window both say it.
 
 #include "engine/breakerchange.h"
 #include "engine/clock.h"

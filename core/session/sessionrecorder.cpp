@@ -76,10 +76,7 @@ void SessionRecorder::attach(RetryEngine* engine)
     m_sources << connect(engine, &RetryEngine::runStarted, this, &SessionRecorder::recordRunStarted);
     m_sources << connect(engine, &RetryEngine::attemptFinished, this, &SessionRecorder::recordAttempt);
     m_sources << connect(engine, &RetryEngine::runFinished, this, &SessionRecorder::recordRunFinished);
-    m_sources << connect(engine, &RetryEngine::breakerChanged, this, [this](const BreakerChange& change) {
-        m_session->breakerChanges.append(change);
-        m_journal.writeBreakerChange(change);
-    });
+    m_sources << connect(engine, &RetryEngine::breakerChanged, this, &SessionRecorder::recordBreakerChange);
 }
 
 void SessionRecorder::attachLab(FaultServer* lab)
@@ -132,6 +129,13 @@ void SessionRecorder::recordRunFinished(const RunSummary& run)
 {
     // A run cancelled while queued never started: its facts arrive here first.
     noteRunFacts(run, true);
+}
+
+void SessionRecorder::recordBreakerChange(const BreakerChange& change)
+{
+    m_session->breakerChanges.append(change);
+    m_journal.writeBreakerChange(change);
+    Q_EMIT breakerChangeStored(m_session->breakerChanges.size() - 1);
 }
 
 void SessionRecorder::recordLabEvent(const LabEvent& event)

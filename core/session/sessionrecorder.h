@@ -62,10 +62,12 @@ public:
     void recordAttempt(const AttemptRecord& attempt);
     void recordRunFinished(const RunSummary& run);
     void recordLabEvent(const LabEvent& event);
+    void recordBreakerChange(const BreakerChange& change);
 
 Q_SIGNALS:
     void attemptStored(qsizetype row); // an attempt appended to session().attempts, at ROW
     void labEventStored(qsizetype index); // a lab event appended to session().labEvents, at INDEX
+    void breakerChangeStored(qsizetype index); // a breaker change appended to session().breakerChanges, at INDEX
 
 private:
     void noteRunFacts(const RunSummary& run, bool finished);

@@ -3,7 +3,8 @@
 
 // Feeds a LiveSession the way the window's batches do: every finished attempt and lab event is written into
 // a core Session by a SessionRecorder (the one writer of the one store), and the views are told its row or
-// index; run facts, attempts in flight and the host throttle's holds reach them as the engine reports them.
+// index (and of a breaker's change of state, its index); run facts, attempts in flight and the host
+// throttle's holds reach them as the engine reports them.
 // The tests' stand-in for a RetryEngine and a lab, with the recorder and the cursor the product uses.
 
 #include "livesession.h"
@@ -23,6 +24,7 @@ public:
         live.show(m_recorder.sharedSession(), LiveSession::Reveal::AsRecorded);
         QObject::connect(&m_recorder, &SessionRecorder::attemptStored, &live, &LiveSession::onAttemptStored);
         QObject::connect(&m_recorder, &SessionRecorder::labEventStored, &live, &LiveSession::onLabEventStored);
+        QObject::connect(&m_recorder, &SessionRecorder::breakerChangeStored, &live, &LiveSession::onBreakerChangeStored);
     }
 
     void onRunStarted(const RunSummary& run)
@@ -41,6 +43,7 @@ public:
         m_live.onRunFinished(run);
     }
     void onLabEvent(const LabEvent& event) { m_recorder.recordLabEvent(event); }
+    void onBreakerChanged(const BreakerChange& change) { m_recorder.recordBreakerChange(change); }
     void flush() { m_live.flush(); }
 
     LiveSession& live() { return m_live; }

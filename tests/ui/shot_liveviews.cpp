@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Not a test: runs the real engine against the in-process fault lab (flaky-api by default) through the
 // same RunController the window uses, then renders each live view at 1400×800 with QWidget::grab() and
-// saves timeline.png, delays.png, ratelimits.png and summary.png. Used to look at the views and to make
-// packaging/screenshots/.
+// saves timeline.png, delays.png, ratelimits.png, summary.png and attempts.png (the Attempts tab, its first
+// call that was never sent selected when there is one, else its first attempt). Used to look at the views and to make
+// packaging/screenshots/. With --open FILE, the views show that saved session instead (opened as the window
+// opens one: read, then fed whole), e.g. a `retrylab run --session` recording of a circuit breaker.
 //   shot_liveviews [--out DIR] [--preset NAME] [--scenario NAME] [--repeat N] [--concurrency C] [--dark]
-//                  [--size WxH]
+//                  [--size WxH] [--open FILE]
 #include "delaychartview.h"
 #include "livesession.h"
 #include "ratelimitchartview.h"
+#include "run/attemptspage.h"
 #include "run/runcontroller.h"
 #include "summaryview.h"
 #include "timelineview.h"
 
+#include "sessions/sessionfeeder.h"
+
 #include "policy/presetcatalog.h"
+#include "session/format/sessionfile.h"
 
 #include "testtime.h"
 
@@ -66,6 +72,7 @@ int main(int argc, char** argv)
     cli.addOption({ u"concurrency"_s, u"runs at once"_s, u"n"_s, u"8"_s });
     cli.addOption({ u"dark"_s, u"use a dark palette"_s });
     cli.addOption({ u"size"_s, u"view size"_s, u"WxH"_s, u"1400x800"_s });
+    cli.addOption({ u"open"_s, u"show this saved session instead of running"_s, u"file"_s });
     cli.process(app);
     const QStringList size = cli.value(u"size"_s).split(u'x');
     if (size.size() == 2 && size.at(0).toInt() > 0 && size.at(1).toInt() > 0)
@@ -98,7 +105,8 @@ int main(int argc, char** argv)
     DelayChartView delays(session);
     RateLimitChartView limits(session);
     SummaryView summary(session);
-    for (QWidget* w : std::initializer_list<QWidget*> { &timeline, &delays, &limits, &summary }) {
+    AttemptsPage attempts(session);
+    for (QWidget* w : std::initializer_list<QWidget*> { &timeline, &delays, &limits, &summary, &attempts }) {
         w->resize(g_size);
         w->show();
     }
@@ -107,9 +115,7 @@ int main(int argc, char** argv)
     // An empty timeline first: what a user sees before pressing Run.
     save(&timeline, out.filePath(u"timeline-empty.png"_s));
 
-    QObject::connect(&controller, &RunController::runningChanged, &app, [&](bool running) {
-        if (running)
-            return;
+    const auto saveAll = [&] {
         session->flush();
         summary.refreshNow();
         timeline.resetZoom();
@@ -121,6 +127,16 @@ int main(int argc, char** argv)
                 save(&delays, out.filePath(u"delays-histogram.png"_s));
                 save(&limits, out.filePath(u"ratelimits.png"_s));
                 save(&summary, out.filePath(u"summary.png"_s));
+                qsizetype shown = 0;
+                for (qsizetype i = 0; i < session->finishedAttempts(); ++i) {
+                    if (session->attempt(i).refused()) {
+                        shown = i;
+                        break;
+                    }
+                }
+                if (session->finishedAttempts() > 0)
+                    attempts.selectAttempt(session->attempt(shown).runId(), session->attempt(shown).index());
+                save(&attempts, out.filePath(u"attempts.png"_s));
                 QTextStream(stdout) << "runs " << session->runs().size() << ", attempts " << session->finishedAttempts()
                                     << ", waits " << session->waits().size() << ", lab events "
                                     << session->labEventCount() << ", segments " << timeline.segmentCount()
@@ -128,6 +144,22 @@ int main(int argc, char** argv)
                 app.quit();
             });
         });
+    };
+    if (cli.isSet(u"open"_s)) {
+        QString error;
+        const std::shared_ptr<const Session> opened = SessionFile::open(cli.value(u"open"_s), {}, &error);
+        if (!opened) {
+            err << "open: " << error << '\n';
+            return 1;
+        }
+        auto* feeder = new SessionFeeder(opened, session, false, &app);
+        feeder->showAll();
+        saveAll();
+        return app.exec();
+    }
+    QObject::connect(&controller, &RunController::runningChanged, &app, [&](bool running) {
+        if (!running)
+            saveAll();
     });
     if (!controller.run(plan)) {
         err << "run: " << controller.lastError() << '\n';

@@ -49,6 +49,16 @@ public:
             marks.sort();
             out << QStringLiteral("timeline lane %1 run %2: %3").arg(lane).arg(m_timeline.runIdOfLane(lane)).arg(marks.join(u", "));
         }
+        const BreakerBands& bands = m_timeline.breakers();
+        for (int b = 0; b < bands.count(); ++b) {
+            QStringList segments;
+            for (const BreakerSegment& seg : bands.band(b).segments)
+                segments << QStringLiteral("%1 %2-%3 #%4")
+                                .arg(stateName(seg.state), ms(seg.startMs),
+                                    seg.endMs == BreakerSegment::kNoEnd ? QStringLiteral("now") : ms(seg.endMs))
+                                .arg(seg.change);
+            out << QStringLiteral("timeline breaker %1 · %2: %3").arg(bands.band(b).policy, bands.band(b).scope, segments.join(u", "));
+        }
         out << QStringLiteral("timeline in flight %1, on the axis %2, span %3-%4")
                    .arg(m_timeline.live().size())
                    .arg(m_timeline.unmatchedLab().size())
@@ -82,6 +92,11 @@ public:
                    .arg(s.serverRequests)
                    .arg(s.operationsApplied)
                    .arg(s.duplicateApplications);
+        if (s.hasBreaker) {
+            out << QStringLiteral("summary breaker: refused %1, opened %2").arg(s.refusedByBreaker).arg(s.breakerOpenings);
+            for (const BreakerSummary& b : s.breakers)
+                out << QStringLiteral("summary ") + breakerSummaryLine(b);
+        }
         for (int row = 0; row < m_table.rowCount(); ++row) {
             QStringList cells;
             for (int column = 0; column < m_table.columnCount(); ++column)

@@ -2,6 +2,7 @@
 #include "live/chartpalette.h"
 
 #include "live/phasespans.h"
+#include "policy/resilience/circuitbreaker.h"
 #include "policy/retrydecision.h"
 
 #include <QtCharts/QAbstractAxis>
@@ -42,6 +43,12 @@ ChartPalette ChartPalette::fromPalette(const QPalette& palette)
     p.download = hue("#2e9e86", p.dark);
     p.queued = mix(p.text, p.plotBackground, 0.7);
     p.inFlight = p.text;
+    // The half-open state's amber, paler: the calls that waited for its verdict.
+    p.breakerHalfOpen = hue("#e0a800", p.dark);
+    p.verdictWait = mix(p.breakerHalfOpen, p.plotBackground, 0.4);
+    p.breakerOpen = hue("#d63b3b", p.dark);
+    p.breakerClosed = mix(hue("#2f9e44", p.dark), p.plotBackground, 0.55);
+    p.refused = hue("#7a4a2e", p.dark); // brown: no phase, wait or outcome uses it
 
     p.backoffWait = mix(p.text, p.plotBackground, 0.45);
     p.serverWait = hue("#e0692b", p.dark);
@@ -70,8 +77,23 @@ QColor ChartPalette::phaseColor(int phase) const
         return download;
     case TimelinePhase::Queued:
         return queued;
+    case TimelinePhase::VerdictWait:
+        return verdictWait;
     }
     return firstByte;
+}
+
+QColor ChartPalette::breakerColor(int state) const
+{
+    switch (CircuitBreaker::State(state)) {
+    case CircuitBreaker::State::Closed:
+        return breakerClosed;
+    case CircuitBreaker::State::Open:
+        return breakerOpen;
+    case CircuitBreaker::State::HalfOpen:
+        return breakerHalfOpen;
+    }
+    return breakerClosed;
 }
 
 QColor ChartPalette::waitColor(int delaySource) const

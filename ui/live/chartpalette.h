@@ -26,6 +26,7 @@ struct ChartPalette
     QColor firstByte;
     QColor download;
     QColor queued; // waiting for one of the client's connections per host
+    QColor verdictWait; // waiting for a half-open circuit breaker's verdict
     QColor inFlight; // outline of an attempt still running
 
     QColor backoffWait; // waits chosen by the backoff
@@ -34,6 +35,10 @@ struct ChartPalette
 
     QColor success;
     QColor failure;
+    QColor refused; // a call the pipeline refused: never sent
+    QColor breakerClosed; // the breaker band's states
+    QColor breakerOpen;
+    QColor breakerHalfOpen;
     QColor labReceived;
     QColor labApplied;
     QColor selection;
@@ -43,6 +48,7 @@ struct ChartPalette
     static ChartPalette fromPalette(const QPalette& palette);
     QColor phaseColor(int phase) const; // TimelinePhase as int
     QColor waitColor(int delaySource) const; // DelaySource as int
+    QColor breakerColor(int state) const; // CircuitBreaker::State as int
 };
 
 // Background, plot area, title, legend and axis colours of CHART from PALETTE; no animations.

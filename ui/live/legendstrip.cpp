@@ -144,6 +144,24 @@ void LegendStrip::paintEvent(QPaintEvent*)
             p.setPen(QPen(e.color, 2.4));
             p.drawLine(QPointF(sw.left(), sw.center().y()), QPointF(sw.right(), sw.center().y()));
             break;
+        case Swatch::States: {
+            const QRectF bar = sw.adjusted(0, 2, 0, -2);
+            const double third = bar.width() / 3;
+            p.fillRect(QRectF(bar.left(), bar.top(), third, bar.height()), e.color);
+            p.fillRect(QRectF(bar.left() + third, bar.top(), third, bar.height()), e.second);
+            p.fillRect(QRectF(bar.left() + 2 * third, bar.top(), bar.width() - 2 * third, bar.height()), e.third);
+            break;
+        }
+        case Swatch::Refused: {
+            // The timeline's mark of a call never sent: a hollow circle struck through.
+            const QRectF c = QRectF(sw).adjusted(1.5, 1.5, -1.5, -1.5);
+            p.setPen(QPen(e.color, 1.6));
+            p.setBrush(palette().color(QPalette::Base));
+            p.drawEllipse(c);
+            const double d = c.width() * 0.34;
+            p.drawLine(c.center() + QPointF(-d, d), c.center() + QPointF(d, -d));
+            break;
+        }
         }
         p.setPen(palette().color(QPalette::WindowText));
         const QRect text(at.x() + kSwatch + kGap, at.y(), at.width() - kSwatch - kGap, at.height());

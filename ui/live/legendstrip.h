@@ -15,12 +15,24 @@ class LegendStrip : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine, Line, Band };
+    // Refused: a hollow circle struck through; States: a bar in three colours (color, second, third).
+    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine, Line, Band, Refused, States };
     struct Entry
     {
+        Entry() = default;
+        Entry(Swatch swatch, const QColor& color, const QString& label, const QColor& second = {}, const QColor& third = {})
+            : swatch(swatch)
+            , color(color)
+            , label(label)
+            , second(second)
+            , third(third)
+        {
+        }
         Swatch swatch = Swatch::Bar;
         QColor color;
         QString label;
+        QColor second; // States only
+        QColor third;
     };
 
     explicit LegendStrip(QWidget* parent = nullptr);

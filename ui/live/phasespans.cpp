@@ -12,8 +12,13 @@ QList<PhaseSpan> attemptPhaseSpans(const AttemptTimestamps& at, std::optional<do
 PhaseSpanArray attemptPhaseSpanArray(const AttemptTimestamps& at, std::optional<double> nowMs)
 {
     PhaseSpanArray spans;
-    if (!at.started)
+    if (!at.started) {
+        // Refused after waiting for the verdict (or still waiting, in flight): the wait, and nothing on the wire.
+        const std::optional<double> until = at.finished ? std::optional<double>(toMs(*at.finished)) : nowMs;
+        if (at.verdictWait && until && *until > toMs(*at.verdictWait))
+            spans.spans[spans.count++] = PhaseSpan { TimelinePhase::VerdictWait, toMs(*at.verdictWait), *until };
         return spans;
+    }
     const double start = toMs(*at.started);
     const std::optional<double> finished = at.finished ? std::optional<double>(toMs(*at.finished)) : nowMs;
     if (!finished)
@@ -27,6 +32,10 @@ PhaseSpanArray attemptPhaseSpanArray(const AttemptTimestamps& at, std::optional<
             spans.spans[spans.count++] = PhaseSpan { phase, from, to };
     };
 
+    if (at.verdictWait) {
+        const double verdict = at.queued ? std::min(toMs(*at.queued), start) : start;
+        add(TimelinePhase::VerdictWait, std::min(toMs(*at.verdictWait), verdict), verdict);
+    }
     if (at.queued)
         add(TimelinePhase::Queued, std::min(toMs(*at.queued), start), start);
     double cursor = start;
@@ -67,6 +76,8 @@ QString timelinePhaseName(TimelinePhase phase)
         return QCoreApplication::translate("TimelinePhase", "Download");
     case TimelinePhase::Queued:
         return QCoreApplication::translate("TimelinePhase", "Waiting for a connection");
+    case TimelinePhase::VerdictWait:
+        return QCoreApplication::translate("TimelinePhase", "Waiting for the half-open verdict");
     }
     return {};
 }

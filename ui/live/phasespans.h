@@ -12,7 +12,10 @@
 //   reused   FirstByte from started
 //   FirstByte ends at headersReceived (else firstByte, else the end); Download runs from there to the end.
 // The end is `finished`, or NOW_MS for an attempt still in flight. Empty spans are left out. An attempt that
-// waited for one of the client's connections per host starts with a Queued span, queued → started.
+// waited for one of the client's connections per host starts with a Queued span, queued → started. One that
+// waited for a half-open circuit's verdict starts with a VerdictWait span, verdictWait → queued, else
+// started; a call the breaker then refused never started: its VerdictWait span ends when it was refused
+// (`finished`) and it has no other span (nothing of it reached the wire).
 
 #include "engine/attemptrecord.h"
 
@@ -21,7 +24,7 @@
 
 #include <optional>
 
-enum class TimelinePhase : quint8 { Connect, Tls, FirstByte, Download, Queued };
+enum class TimelinePhase : quint8 { Connect, Tls, FirstByte, Download, Queued, VerdictWait };
 
 struct PhaseSpan
 {
@@ -31,7 +34,7 @@ struct PhaseSpan
     friend bool operator==(const PhaseSpan&, const PhaseSpan&) = default;
 };
 
-inline constexpr int kTimelinePhaseCount = 5;
+inline constexpr int kTimelinePhaseCount = 6;
 
 // At most one span a phase: the spans of one attempt without an allocation (the timeline rebuilds them
 // from the attempt store every time it reads a lane).
@@ -51,3 +54,8 @@ inline QList<PhaseSpan> attemptPhaseSpans(const AttemptRecord& attempt, std::opt
 }
 
 QString timelinePhaseName(TimelinePhase phase); // translated: "Connect", "TLS handshake", …
+// Whether PHASE is time on the wire (connect, TLS, waiting for the answer, download), not a wait before it.
+constexpr bool isWirePhase(TimelinePhase phase)
+{
+    return phase != TimelinePhase::Queued && phase != TimelinePhase::VerdictWait;
+}

@@ -23,6 +23,7 @@ void SessionSummaryBuilder::clear()
 
 void SessionSummaryBuilder::update(const LiveSession& session, const LiveSessionDelta& delta)
 {
+    m_live = &session;
     const RunProgressStore& runs = session.runs();
     m_runs = int(runs.size());
     m_attempts = int(session.finishedAttempts());
@@ -93,7 +94,29 @@ SessionSummary SessionSummaryBuilder::summary() const
     for (auto it = m_attemptCounts.cbegin(); it != m_attemptCounts.cend(); ++it)
         s.attemptCounts.append({ it.key(), it.value() });
     std::stable_sort(s.outcomes.begin(), s.outcomes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    addBreakers(s);
     return s;
+}
+
+void SessionSummaryBuilder::addBreakers(SessionSummary& s) const
+{
+    const Session* session = m_live ? m_live->session() : nullptr;
+    if (!session)
+        return;
+    s.hasBreaker = !session->breakerChanges.isEmpty()
+        || std::any_of(session->policies.cbegin(), session->policies.cend(), [](const RetryPolicy& p) {
+               return std::any_of(p.pipeline.cbegin(), p.pipeline.cend(),
+                   [](const ResilienceStrategy& st) { return st.kind == ResilienceStrategy::Kind::CircuitBreaker; });
+           });
+    if (!s.hasBreaker)
+        return;
+    // Up to what the views show: a recording played back counts what its playhead has reached.
+    s.breakers = summarizeBreakers(*session, MonoTime(qint64(std::llround(m_live->nowMs() * 1e6))));
+    for (const BreakerSummary& b : std::as_const(s.breakers)) {
+        s.refusedByBreaker += b.refused;
+        s.breakerOpenings += b.opened;
+        s.breakerOpenMs += double(b.openFor.count()) / 1e6;
+    }
 }
 
 QString finalKindLabel(FinalKind kind)

@@ -3,10 +3,13 @@
 
 // The numbers of the Summary view, accumulated from LiveSession deltas: success rate, attempts per run,
 // amplification (requests the server received per run, or attempts per run without the lab), run
-// latency percentiles, time spent waiting, the outcome breakdown and the server's applied operations.
+// latency percentiles, time spent waiting, the outcome breakdown and the server's applied operations;
+// with a circuit breaker, the calls it refused and how long it was open (core's summarizeBreakers, up to
+// the views' now).
 // Percentiles use the nearest-rank method: the ⌈p·n⌉-th smallest value.
 
 #include "livesession.h"
+#include "session/breakersummary.h"
 #include "session/store/stringpool.h"
 
 #include <QHash>
@@ -37,6 +40,14 @@ struct SessionSummary
     int duplicateApplications = 0; // lab: applied again under an idempotency key already applied
     QList<QPair<FinalKind, int>> outcomes; // finished runs per final kind, most frequent first
     QList<QPair<int, int>> attemptCounts; // (attempts, finished runs that took that many), by attempts
+    // Circuit breakers: set when a policy of the session has one (or one changed state). Their figures are
+    // what summarizeBreakers() says up to the views' now: calls refused (never sent), openings, time open or
+    // half-open, all breakers together, and each breaker's own line.
+    bool hasBreaker = false;
+    qint64 refusedByBreaker = 0;
+    int breakerOpenings = 0;
+    double breakerOpenMs = 0;
+    QList<BreakerSummary> breakers;
 };
 
 // A final kind in words for people: "Rate limited (429)" (translated).
@@ -49,9 +60,13 @@ class SessionSummaryBuilder
 public:
     void clear();
     void update(const LiveSession& session, const LiveSessionDelta& delta);
+    // The breakers' figures are read when asked for (a pass over the session's attempts: at the summary's
+    // pace, not every refresh) from the LiveSession last updated from, which must outlive the builder.
     SessionSummary summary() const;
 
 private:
+    void addBreakers(SessionSummary& s) const;
+    const LiveSession* m_live = nullptr;
     std::vector<bool> m_counted; // by run index: already counted (a bit a run, not a hash node)
     int m_finishedRuns = 0;
     QList<double> m_latencies;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live/timelineitem.h"
 
+#include "live/breakerbands.h"
 #include "live/phasespans.h"
 #include "live/timelinemodel.h"
 #include "policy/retrydecision.h"
@@ -138,9 +139,11 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
         break;
     }
     case TimelineMark::Kind::Outcome: {
-        // Just after the run's end, not over it: a run whose last attempt took a millisecond still shows it.
+        // Just after the run's end, not over it: a run whose last attempt took a millisecond still shows it;
+        // after a refused call's mark, which sits at the moment itself, further on.
         const double s = std::max(5.0, h * 0.32);
-        const QPointF c(x0 + s + 1, y + h / 2);
+        const bool afterRefusal = FinalKind(mark.detail) == FinalKind::CircuitOpen || FinalKind(mark.detail) == FinalKind::LimiterFull;
+        const QPointF c(x0 + (afterRefusal ? 2 * s + 3 : s + 1), y + h / 2);
         if (FinalKind(mark.detail) == FinalKind::Success) {
             painter->setPen(QPen(m_palette.plotBackground, 1.5));
             painter->setBrush(m_palette.success);
@@ -163,6 +166,19 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
         }
         break;
     }
+    case TimelineMark::Kind::Refused: {
+        // Never sent: a hollow circle struck through at the moment it was refused, no bar (nothing went on
+        // the wire).
+        const double s = std::max(4.5, h * 0.27);
+        const QPointF c(x0, y + h / 2);
+        const double w = std::max(1.6, s * 0.3);
+        painter->setPen(QPen(m_palette.refused, w));
+        painter->setBrush(m_palette.plotBackground);
+        painter->drawEllipse(c, s, s);
+        const double d = s * 0.68;
+        painter->drawLine(c + QPointF(-d, d), c + QPointF(d, -d));
+        break;
+    }
     case TimelineMark::Kind::LabReceived:
         painter->setPen(QPen(m_palette.labReceived, 1.5));
         painter->drawLine(QPointF(x0, y + 1), QPointF(x0, y + h * 0.2));
@@ -178,6 +194,59 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
     }
 }
 
+void TimelineItem::paintBands(QPainter* painter) const
+{
+    // Under the lanes, one band a breaker: its states as coloured segments over the visible time only (a
+    // binary search finds the first), the open and half-open ones named when there is room, and the band's
+    // policy and scope at its left. "Breaker" in the margin beside it, where the lanes have their runs.
+    const TimelineLayout& l = m_layout;
+    const BreakerBands& bands = m_model->breakers();
+    const QFontMetricsF fm(m_font);
+    const double t0 = l.t0 * 1000.0;
+    const double t1 = l.t1 * 1000.0;
+    const double endMs = m_model->bandEndMs();
+    for (int b = 0; b < l.bands && b < bands.count(); ++b) {
+        const BreakerBand& band = bands.band(b);
+        const QRectF row(l.plot.left(), l.yForBand(b) + 1, l.plot.width(), l.bandHeight - 2);
+        painter->setClipRect(boundingRect());
+        painter->setPen(m_palette.mutedText);
+        painter->drawText(QRectF(l.plot.left() - m_labelWidth - 6, row.top(), m_labelWidth, row.height()),
+            Qt::AlignRight | Qt::AlignVCenter,
+            fm.elidedText(QCoreApplication::translate("TimelineItem", "Breaker"), Qt::ElideRight, m_labelWidth));
+        painter->setClipRect(l.plot);
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        for (int i = std::max(0, bands.firstEndingAfter(b, t0)); i >= 0 && i < band.segments.size(); ++i) {
+            const BreakerSegment& seg = band.segments.at(i);
+            if (seg.startMs > t1 || seg.startMs > endMs)
+                break;
+            const double end = std::min(seg.endMs, std::max(seg.startMs, endMs));
+            const double x0 = std::max(l.plot.left() - 1, l.xForTime(seg.startMs / 1000.0));
+            const double x1 = std::min(l.plot.right() + 1, l.xForTime(end / 1000.0));
+            const QRectF r(x0, row.top(), std::max(1.0, x1 - x0), row.height());
+            painter->fillRect(r, m_palette.breakerColor(int(seg.state)));
+            if (seg.state == CircuitBreaker::State::Closed)
+                continue;
+            const QString name = breakerStateLabel(seg.state).toLower();
+            if (fm.horizontalAdvance(name) + 8 <= r.width()) {
+                painter->setPen(seg.state == CircuitBreaker::State::Open ? QColor(Qt::white) : QColor(Qt::black));
+                painter->drawText(r, Qt::AlignCenter, name);
+            }
+        }
+        // Its name, at the left of the visible part, on the plot's background so it reads over any state.
+        const QString label = band.policy + u" · "_s + band.scope;
+        const double w = std::min(fm.horizontalAdvance(label) + 10, row.width() * 0.5);
+        const QRectF box(row.left() + 2, row.top() + 1, w, row.height() - 2);
+        painter->setRenderHint(QPainter::Antialiasing, true);
+        painter->setPen(Qt::NoPen);
+        QColor back = m_palette.plotBackground;
+        back.setAlphaF(0.85f);
+        painter->setBrush(back);
+        painter->drawRoundedRect(box, 3, 3);
+        painter->setPen(m_palette.text);
+        painter->drawText(box.adjusted(5, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(label, Qt::ElideRight, w - 8));
+    }
+}
+
 void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
     const TimelineLayout& l = m_layout;
@@ -186,15 +255,18 @@ void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     const int first = l.firstVisibleLane();
     const int last = std::min(l.lastVisibleLane(), m_model->laneCount() - 1);
     // Lane labels in the margin (painted here rather than as axis categories, which relayout the chart).
+    const QRectF lanes = l.lanesArea();
     painter->setClipRect(boundingRect());
     painter->setPen(m_palette.text);
     for (int lane = first; lane <= last; ++lane) {
         const QRectF r(l.plot.left() - m_labelWidth - 6, l.yForLane(lane), m_labelWidth, l.laneHeight);
-        if (r.center().y() >= l.plot.top() && r.center().y() <= l.plot.bottom())
+        if (r.center().y() >= lanes.top() && r.center().y() <= lanes.bottom())
             painter->drawText(r, Qt::AlignRight | Qt::AlignVCenter,
                               QCoreApplication::translate("TimelineItem", "Run %1").arg(m_model->runIdOfLane(lane)));
     }
-    painter->setClipRect(l.plot);
+    if (l.bands > 0)
+        paintBands(painter);
+    painter->setClipRect(lanes);
     for (int lane = first; lane <= last; ++lane) {
         if (lane % 2)
             painter->fillRect(QRectF(l.plot.left(), l.yForLane(lane), l.plot.width(), l.laneHeight), m_palette.laneStripe);
@@ -205,7 +277,8 @@ void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     // between two waits stays visible), then the marks that sit on top (outcomes, lab ticks).
     const auto bit = [](TimelineMark::Kind k) { return quint8(1u << quint8(k)); };
     const quint8 layers[] = { bit(TimelineMark::Kind::Wait), bit(TimelineMark::Kind::Phase),
-        quint8(bit(TimelineMark::Kind::Outcome) | bit(TimelineMark::Kind::LabReceived) | bit(TimelineMark::Kind::LabApplied)) };
+        quint8(bit(TimelineMark::Kind::Outcome) | bit(TimelineMark::Kind::Refused) | bit(TimelineMark::Kind::LabReceived)
+            | bit(TimelineMark::Kind::LabApplied)) };
     for (int pass = 0; pass < 3; ++pass) {
         painter->setRenderHint(QPainter::Antialiasing, pass == 2);
         for (int lane = first; lane <= last; ++lane) {
@@ -233,8 +306,9 @@ void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     painter->setPen(QPen(m_palette.labReceived, 1));
     for (const TimelineMark& m : m_model->unmatchedLab()) {
         const double x = l.xForTime(m.startMs / 1000.0);
-        painter->drawLine(QPointF(x, l.plot.bottom() - 6), QPointF(x, l.plot.bottom()));
+        painter->drawLine(QPointF(x, lanes.bottom() - 6), QPointF(x, lanes.bottom()));
     }
+    painter->setClipRect(l.plot);
     if (m_nowMs > 0) {
         const double x = l.xForTime(m_nowMs / 1000.0);
         painter->setPen(QPen(m_palette.mutedText, 1, Qt::DashLine));

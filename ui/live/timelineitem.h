@@ -2,8 +2,8 @@
 #pragma once
 
 // The timeline's drawing layer: one QGraphicsItem over the chart's plot area that paints every visible
-// lane, phase span, wait, outcome mark and lab tick in a single paint(), culled to the visible lanes and
-// time range. It holds no data of its own: it reads the TimelineModel and TimelineLayout it is given.
+// lane, phase span, wait, outcome mark, refused call and lab tick in a single paint(), culled to the
+// visible lanes and time range, and the breaker bands under the lanes. It holds no data of its own: it reads the TimelineModel and TimelineLayout it is given.
 
 #include "live/chartpalette.h"
 #include "live/timelinelayout.h"
@@ -33,6 +33,7 @@ public:
 private:
     void paintMark(QPainter* painter, int lane, const TimelineMark& mark) const;
     void paintWaitLabel(QPainter* painter, const QRectF& rect, const TimelineMark& mark) const;
+    void paintBands(QPainter* painter) const;
 
     const TimelineModel* m_model;
     TimelineLayout m_layout;

@@ -33,9 +33,38 @@ double TimelineLayout::laneForY(double y) const
     return laneHeight > 0 ? laneTop + (y - plot.top()) / laneHeight : laneTop;
 }
 
+namespace {
+constexpr double kBandGap = 4; // between the last lane and the first band
+} // namespace
+
+double TimelineLayout::bandsHeight() const
+{
+    return bands > 0 ? bands * bandHeight + kBandGap : 0.0;
+}
+
+QRectF TimelineLayout::lanesArea() const
+{
+    return QRectF(plot.left(), plot.top(), plot.width(), std::max(0.0, plot.height() - bandsHeight()));
+}
+
+double TimelineLayout::yForBand(int band) const
+{
+    return plot.bottom() - bandsHeight() + kBandGap + band * bandHeight;
+}
+
+int TimelineLayout::bandForY(double y) const
+{
+    if (bands <= 0 || bandHeight <= 0 || y > plot.bottom())
+        return -1;
+    const double top = yForBand(0);
+    if (y < top)
+        return -1;
+    return std::min(bands - 1, int((y - top) / bandHeight));
+}
+
 double TimelineLayout::visibleLanes() const
 {
-    return laneHeight > 0 ? plot.height() / laneHeight : 0.0;
+    return laneHeight > 0 ? lanesArea().height() / laneHeight : 0.0;
 }
 
 int TimelineLayout::firstVisibleLane() const

@@ -4,7 +4,7 @@
 // Where things go on the timeline: time (seconds on the session axis) ↔ x pixels, lanes ↔ y pixels, and
 // the zoom and pan arithmetic. A plain value so the mapping is tested without a widget; it agrees with
 // QChart::mapToPosition for a linear x axis over [t0, t1] and a reversed y axis over
-// [laneTop, laneTop + visibleLanes()].
+// [laneTop, laneTop + visibleLanes()] on the lanes' area (the plot area less the breaker bands under it).
 
 #include <QRectF>
 
@@ -15,13 +15,21 @@ struct TimelineLayout
     double t1 = 10; // seconds at plot.right()
     double laneTop = 0; // lane index (fractional) at plot.top(); lane i spans [i, i + 1)
     double laneHeight = 24; // pixels per lane
+    // The breaker bands under the lanes, at the bottom of the plot area (they do not scroll with the lanes).
+    int bands = 0;
+    double bandHeight = 18; // pixels per band
+
+    double bandsHeight() const; // the bands' strip, with the gap above it; 0 without bands
+    QRectF lanesArea() const; // the plot area above the bands: where lanes are drawn
+    double yForBand(int band) const; // top edge of band BAND (0 = the first, nearest the lanes)
+    int bandForY(double y) const; // the band under Y, -1 if none
 
     double secondsPerPixel() const;
     double xForTime(double seconds) const;
     double timeForX(double x) const;
     double yForLane(double lane) const; // top edge of lane (fractional lanes allowed)
     double laneForY(double y) const; // fractional lane under y
-    double visibleLanes() const; // plot height in lanes
+    double visibleLanes() const; // the lanes' area's height in lanes
     int firstVisibleLane() const; // may be partly hidden
     int lastVisibleLane() const; // inclusive, may be partly hidden
 

@@ -29,6 +29,11 @@ bool isLab(TimelineMark::Kind kind)
     return kind == TimelineMark::Kind::LabReceived || kind == TimelineMark::Kind::LabApplied;
 }
 
+bool endsRefused(FinalKind kind)
+{
+    return kind == FinalKind::CircuitOpen || kind == FinalKind::LimiterFull;
+}
+
 } // namespace
 
 void TimelineModel::clear()
@@ -128,6 +133,13 @@ void TimelineLaneMarks::const_iterator::load()
         case TimelineMark::Kind::LabApplied:
             m_mark.startMs = m_mark.endMs = double(session->labEvents().atMs(e.ref));
             return;
+        case TimelineMark::Kind::Refused: {
+            const StoredAttempt a = session->attempt(e.ref);
+            m_mark.attempt = a.index();
+            const std::optional<MonoTime> at = a.finished() ? a.finished() : a.scheduled();
+            m_mark.startMs = m_mark.endMs = at ? toMs(*at) : 0.0;
+            return;
+        }
         }
     }
     m_entry = -1;
@@ -193,16 +205,27 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
     // Field by field: the run and the moments, no record built per attempt.
     m_session = &session;
     for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < session.finishedAttempts(); ++i) {
-        const int lane = session.runIndex(session.attempt(i).runId());
+        const StoredAttempt attempt = session.attempt(i);
+        const int lane = session.runIndex(attempt.runId());
         if (lane < 0 || lane >= m_lanes.size())
             continue;
         const PhaseSpanArray spans = attemptPhaseSpanArray(session.attemptMoments(i));
-        if (spans.count == 0)
-            continue;
-        appendEntry(lane, TimelineMark::Kind::Phase, int(i));
-        for (const PhaseSpan& span : spans)
-            seen(span.startMs);
-        m_phases += spans.count;
+        if (spans.count > 0) {
+            appendEntry(lane, TimelineMark::Kind::Phase, int(i));
+            for (const PhaseSpan& span : spans) {
+                seen(span.startMs);
+                m_verdictWaits += span.phase == TimelinePhase::VerdictWait ? 1 : 0;
+            }
+            m_phases += spans.count;
+        }
+        // A call the pipeline refused: its mark where it was refused (a wait for the verdict before it, if any,
+        // is its only span: nothing of it went on the wire).
+        if (attempt.refused()) {
+            appendEntry(lane, TimelineMark::Kind::Refused, int(i));
+            if (const std::optional<MonoTime> at = attempt.finished())
+                seen(toMs(*at));
+            ++m_refused;
+        }
     }
 
     const WaitStore& waits = session.waits();
@@ -247,9 +270,11 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         if (!a.attemptId.isEmpty())
             m_liveIdLane.insert(a.attemptId.toUtf8(), lane);
         const QList<PhaseSpan> spans = attemptPhaseSpans(a, now);
-        for (const PhaseSpan& span : spans)
+        for (const PhaseSpan& span : spans) {
+            m_liveVerdictWait = m_liveVerdictWait || span.phase == TimelinePhase::VerdictWait;
             m_live.append({ lane, TimelineMark { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .live = true, .attempt = a.index,
                                                  .ref = i, .startMs = span.startMs, .endMs = span.endMs } });
+        }
     }
 
     const LabEventStore& events = session.labEvents();
@@ -286,6 +311,11 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             pending.append({ int(i), 0 });
     }
     m_pendingLab = pending;
+    const QList<BreakerChange>& changes = session.breakerChanges();
+    const qsizetype changesShown = std::min(delta.breakerChangesAfter, session.breakerChangeCount());
+    m_breakers.add(changes, delta.breakerChangesBefore, changesShown, m_startMs);
+    for (qsizetype i = delta.breakerChangesBefore; i < changesShown && i < changes.size(); ++i)
+        m_contentEndMs = std::max(m_contentEndMs, toMs(changes.at(i).at));
     m_endMs = m_clipMs ? now : std::max(m_endMs, now);
     for (qsizetype i = 0; i < delta.changedRuns.size(); ++i) {
         const int lane = delta.changedRuns.at(i);
@@ -318,9 +348,14 @@ std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double to
         const TimelineMark m = clipped(drawn);
         int rank = 3;
         double distance = 0;
-        if (m.kind == TimelineMark::Kind::Outcome || isLab(m.kind)) {
-            rank = m.kind == TimelineMark::Kind::Outcome ? 0 : 1;
-            distance = std::abs(ms - m.startMs);
+        if (m.kind == TimelineMark::Kind::Outcome || m.kind == TimelineMark::Kind::Refused || isLab(m.kind)) {
+            rank = isLab(m.kind) ? 1 : 0;
+            // A run that ended with a refused call: its outcome is drawn past the refused call's mark, which
+            // sits at the moment itself (some 1.4 times the view's tolerance on): measured from there.
+            double centre = m.startMs;
+            if (m.kind == TimelineMark::Kind::Outcome && endsRefused(FinalKind(m.detail)))
+                centre += toleranceMs * 1.4;
+            distance = std::abs(ms - centre);
             if (distance > toleranceMs)
                 return;
         } else if (ms >= m.startMs && ms <= m.endMs) {
@@ -349,7 +384,7 @@ std::optional<std::pair<double, double>> TimelineModel::attemptSpan(int lane, in
         return std::nullopt;
     std::optional<std::pair<double, double>> span;
     const auto take = [&](const TimelineMark& m) {
-        if (m.kind != TimelineMark::Kind::Phase || m.attempt != attempt)
+        if ((m.kind != TimelineMark::Kind::Phase && m.kind != TimelineMark::Kind::Refused) || m.attempt != attempt)
             return;
         span = span ? std::pair { std::min(span->first, m.startMs), std::max(span->second, m.endMs) }
                     : std::pair { m.startMs, m.endMs };
@@ -384,6 +419,55 @@ QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMar
             lines << tr("Next wait: %1 (%2)").arg(formatMillis(a.decision->delay), delaySourceName(a.decision->source));
         if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
             lines << unread;
+    }
+    return lines.join(u'\n');
+}
+
+QString TimelineModel::describeRefused(const AttemptRecord& a) const
+{
+    QStringList lines;
+    lines << tr("Run %1 · attempt %2 — %3 %4").arg(a.runId).arg(a.index).arg(a.method, a.url.path());
+    const double at = a.at.finished ? toMs(*a.at.finished) : 0.0;
+    lines << tr("Not sent: refused at %1, it never reached the wire").arg(seconds(at));
+    lines << AnswerWords::notSent(a);
+    if (const QString waited = AnswerWords::verdictWait(a); !waited.isEmpty())
+        lines << waited;
+    if (a.decision) {
+        lines << tr("Decision: %1 — %2").arg(verdictName(a.decision->verdict), a.decision->reason);
+        if (a.decision->verdict == Verdict::Retry)
+            lines << tr("Next wait: %1 (%2)").arg(formatMillis(a.decision->delay), delaySourceName(a.decision->source));
+    }
+    return lines.join(u'\n');
+}
+
+QString TimelineModel::describeBreaker(int band, int segment, const LiveSession& session) const
+{
+    if (band < 0 || band >= m_breakers.count() || segment < 0 || segment >= m_breakers.band(band).segments.size())
+        return {};
+    const BreakerBand& b = m_breakers.band(band);
+    const BreakerSegment& seg = b.segments.at(segment);
+    QStringList lines;
+    lines << tr("Circuit breaker of %1 · %2").arg(b.policy, b.scope);
+    const QString state = breakerStateLabel(seg.state);
+    const bool ongoing = seg.endMs == BreakerSegment::kNoEnd;
+    const double end = ongoing ? std::max(seg.startMs, bandEndMs()) : seg.endMs;
+    if (seg.change < 0)
+        lines << tr("%1 until %2 (its first change)").arg(state, seconds(end));
+    else if (ongoing)
+        lines << tr("%1 since %2 (%3 so far)").arg(state, seconds(seg.startMs), duration(end - seg.startMs));
+    else
+        lines << tr("%1 from %2 to %3 (%4)").arg(state, seconds(seg.startMs), seconds(end), duration(end - seg.startMs));
+    const QList<BreakerChange>& changes = session.breakerChanges();
+    if (seg.change >= 0 && seg.change < changes.size()) {
+        const BreakerChange& c = changes.at(seg.change);
+        lines << tr("From %1: its window held %2 failure(s) in %3 call(s) then")
+                     .arg(stateName(c.from))
+                     .arg(c.window.failures)
+                     .arg(c.window.calls);
+        if (c.to == CircuitBreaker::State::Open && c.breakFor.count() > 0)
+            lines << tr("Break: %1, calls refused until it ends").arg(formatMillis(c.breakFor));
+        else if (c.to == CircuitBreaker::State::HalfOpen)
+            lines << tr("Half-open: a probe call decides whether it closes again");
     }
     return lines.join(u'\n');
 }
@@ -435,6 +519,8 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
             lines << tr("The server asked for %1").arg(formatMillis(*r.serverAskedFor));
         return lines.join(u'\n');
     }
+    case TimelineMark::Kind::Refused:
+        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeRefused(session.attemptRecord(m.ref)) : QString();
     case TimelineMark::Kind::LabReceived:
     case TimelineMark::Kind::LabApplied: {
         if (m.ref < 0 || m.ref >= session.labEventCount())

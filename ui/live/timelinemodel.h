@@ -2,10 +2,12 @@
 #pragma once
 
 // What the timeline draws, derived from a LiveSession: one lane per run (in start order) holding the
-// phase spans of its finished attempts, its waits, its final outcome and the lab's events for its
-// attempts. Grows incrementally from each refresh delta; attempts still in flight are rebuilt each
+// phase spans of its finished attempts, its waits, its final outcome, the lab's events for its attempts
+// and the calls a pipeline refused (never sent: a mark at the moment of the refusal, no bar); under the
+// lanes, a band per circuit breaker with its states over time. Grows incrementally from each refresh delta; attempts still in flight are rebuilt each
 // refresh (there are at most as many as the concurrency). No widgets here: tested on its own.
 
+#include "live/breakerbands.h"
 #include "live/phasespans.h"
 #include "livesession.h"
 #include "session/store/chunkedrows.h"
@@ -20,12 +22,13 @@
 
 struct TimelineMark
 {
-    enum class Kind : quint8 { Phase, Wait, Outcome, LabReceived, LabApplied };
+    // Refused: a call the pipeline refused (never sent), at the moment it was refused.
+    enum class Kind : quint8 { Phase, Wait, Outcome, LabReceived, LabApplied, Refused };
     Kind kind = Kind::Phase;
     quint8 detail = 0; // TimelinePhase (Phase), DelaySource (Wait), FinalKind (Outcome)
     bool live = false; // Phase of an attempt still in flight: ref indexes liveAttempts()
-    int attempt = 0; // attempt number (Phase), the attempt it waits for (Wait), 0 otherwise
-    int ref = -1; // attempts() (Phase), waits() (Wait), runs() (Outcome), labEvents() (Lab*)
+    int attempt = 0; // attempt number (Phase, Refused), the attempt it waits for (Wait), 0 otherwise
+    int ref = -1; // attempts() (Phase, Refused), waits() (Wait), runs() (Outcome), labEvents() (Lab*)
     double startMs = 0;
     double endMs = 0;
 };
@@ -117,9 +120,19 @@ public:
     int waitCount() const { return m_waits; }
     int outcomeCount() const { return m_outcomes; }
     int labTickCount() const { return m_labTicks; }
+    int refusedCount() const { return m_refused; } // calls refused by the pipeline (never sent)
+    int verdictWaitCount() const { return m_verdictWaits; } // finished attempts that waited for a verdict
+    // Whether anything a circuit breaker does is drawn: a band, a refused call, a wait for a verdict.
+    bool hasBreakerMarks() const { return !m_breakers.isEmpty() || m_refused > 0 || m_verdictWaits > 0 || m_liveVerdictWait; }
 
-    // The element under (LANE, MS): outcome marks and lab ticks within TOLERANCE_MS first, then the
-    // phase span or wait containing MS.
+    // The circuit breakers' bands, from the breaker changes shown; drawn up to bandEndMs().
+    const BreakerBands& breakers() const { return m_breakers; }
+    double bandEndMs() const { return m_clipMs ? *m_clipMs : m_endMs; }
+    // Every fact about segment SEGMENT of band BAND, for its tooltip.
+    QString describeBreaker(int band, int segment, const LiveSession& session) const;
+
+    // The element under (LANE, MS): outcome marks, refused calls and lab ticks within TOLERANCE_MS first,
+    // then the phase span or wait containing MS.
     std::optional<TimelineHit> hitTest(int lane, double ms, double toleranceMs) const;
     // Every fact about HIT, one per line, for its tooltip.
     QString describe(const TimelineHit& hit, const LiveSession& session) const;
@@ -130,6 +143,7 @@ private:
     friend class TimelineLaneMarks::const_iterator;
     void addLab(const LabEventStore& events, int ref, int lane);
     QString describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const;
+    QString describeRefused(const AttemptRecord& a) const;
 
     struct Entry
     {
@@ -173,4 +187,8 @@ private:
     int m_waits = 0;
     int m_outcomes = 0;
     int m_labTicks = 0;
+    int m_refused = 0;
+    int m_verdictWaits = 0;
+    bool m_liveVerdictWait = false;
+    BreakerBands m_breakers;
 };

@@ -11,6 +11,7 @@ inline LiveSessionDelta wholeSessionDelta(const LiveSession& session)
     d.attemptsAfter = session.finishedAttempts();
     d.waitsAfter = session.waits().size();
     d.labEventsAfter = session.labEventCount();
+    d.breakerChangesAfter = session.breakerChangeCount();
     for (int i = 0; i < int(session.runs().size()); ++i)
         d.changedRuns << i;
     return d;

@@ -18,8 +18,36 @@ QString tr(const char* text)
 
 namespace AnswerWords {
 
+QString notSent(const AttemptRecord& a)
+{
+    if (!a.refused)
+        return {};
+    const StrategyRefusal& r = *a.refused;
+    if (r.by == StrategyRefusal::By::RateLimiter)
+        return tr("not sent — limiter full");
+    if (r.state == CircuitBreaker::State::HalfOpen)
+        return tr("not sent — circuit half-open (its probe is under way)");
+    if (r.retryIn.count() > 0)
+        return tr("not sent — circuit open (%1 left)").arg(formatMillis(r.retryIn));
+    return tr("not sent — circuit open");
+}
+
+QString verdictWait(const AttemptRecord& a)
+{
+    if (!a.at.verdictWait)
+        return {};
+    const std::optional<MonoTime> until = a.at.queued ? a.at.queued : a.at.started ? a.at.started : a.at.finished;
+    if (!until || *until < *a.at.verdictWait)
+        return tr("waited for the half-open circuit's verdict");
+    const auto waited = std::chrono::duration_cast<Millis>(*until - *a.at.verdictWait);
+    return a.refused ? tr("waited %1 for the half-open circuit's verdict, then was refused").arg(formatMillis(waited))
+                     : tr("waited %1 for the half-open circuit's verdict").arg(formatMillis(waited));
+}
+
 QString answer(const AttemptRecord& a)
 {
+    if (a.refused)
+        return notSent(a);
     if (a.status && !a.error)
         return a.reasonPhrase.isEmpty() ? QString::number(*a.status) : u"%1 %2"_s.arg(*a.status).arg(a.reasonPhrase);
     if (a.error) {

@@ -11,8 +11,14 @@
 struct AttemptRecord;
 
 namespace AnswerWords {
-// "429 Too Many Requests", "connection-lost: Connection closed", "no answer (cancelled)".
+// "429 Too Many Requests", "connection-lost: Connection closed", "no answer (cancelled)", and for a call the
+// pipeline refused, what notSent() says.
 QString answer(const AttemptRecord& attempt);
+// For a call the pipeline refused (never sent): "not sent — circuit open (4.2 s left)", "not sent — circuit
+// half-open (its probe is under way)", "not sent — limiter full". Empty for any other attempt.
+QString notSent(const AttemptRecord& attempt);
+// "waited 120 ms for the half-open circuit's verdict" when the call waited for one; empty otherwise.
+QString verdictWait(const AttemptRecord& attempt);
 // Qt's error text when it describes a transport failure (no complete HTTP answer); empty otherwise.
 QString transportError(const AttemptRecord& attempt);
 // A sentence when the answer carried a Retry-After (or retry-after-ms…) that the policy did not read;

@@ -31,6 +31,35 @@ QString section(const QString& title)
     return u"<h3 style='margin-top:10px;margin-bottom:4px'>%1</h3>"_s.arg(esc(title));
 }
 
+// The answer: its words, timing and connection, the response headers and a body excerpt.
+QString answerHtml(const AttemptRecord& a)
+{
+    QString html;
+    html += section(AttemptDetailPane::tr("Answer"));
+    QStringList answer;
+    answer << AnswerWords::answer(a);
+    if (a.duration())
+        answer << AttemptDetailPane::tr("took %1 ms").arg(toMs(*a.duration()), 0, 'f', 1);
+    if (const QString transport = AnswerWords::transportError(a); !transport.isEmpty() && !AnswerWords::answer(a).contains(transport))
+        answer << AttemptDetailPane::tr("transport: %1").arg(transport);
+    answer << (a.connectionReused ? AttemptDetailPane::tr("connection reused") : AttemptDetailPane::tr("new connection"));
+    if (const QString waited = AnswerWords::verdictWait(a); !waited.isEmpty())
+        answer << waited;
+    html += u"<p>%1</p>"_s.arg(esc(answer.join(u" · "_s)));
+    if (!a.responseHeaders.isEmpty()) {
+        html += u"<table cellspacing='0'>"_s;
+        for (const auto& [name, value] : a.responseHeaders)
+            html += headerRow(name, value, ::isSecretHeader(name));
+        html += u"</table>"_s;
+    }
+    if (!a.bodyExcerpt.isEmpty()) {
+        const QString body = QString::fromUtf8(a.bodyExcerpt.left(kBodyShown));
+        const bool cut = a.bodyExcerpt.size() > kBodyShown || a.bodyExcerptTruncated;
+        html += u"<pre style='white-space:pre-wrap'>%1%2</pre>"_s.arg(esc(body), cut ? esc(AttemptDetailPane::tr("\n… (cut)")) : QString());
+    }
+    return html;
+}
+
 } // namespace
 
 AttemptDetailPane::AttemptDetailPane(QWidget* parent)
@@ -52,6 +81,24 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
     QString html;
     html += u"<h2 style='margin-bottom:2px'>%1</h2>"_s.arg(esc(tr("Run %1, attempt %2").arg(a.runId).arg(a.index)));
     html += u"<p>%1</p>"_s.arg(esc(a.method + u' ' + a.url.toDisplayString()));
+
+    if (a.refused) {
+        // Never sent: what refused it comes first, and there is no answer or connection to show.
+        html += section(tr("Not sent"));
+        const StrategyRefusal& r = *a.refused;
+        const QString when = a.at.finished ? tr("%1 s").arg(toMs(*a.at.finished) / 1000.0, 0, 'f', 3) : QString();
+        const QString why = r.by == StrategyRefusal::By::RateLimiter
+            ? tr("The pipeline's limiter had no permit free and no room in its queue at %1: the call never reached "
+                 "the wire (no connection, no status, no answer).").arg(when)
+            : r.scope == u"client"_s
+            ? tr("The client's circuit breaker was %1 at %2: it refused the call, which never reached the wire "
+                 "(no connection, no status, no answer).").arg(stateName(r.state), when)
+            : tr("The circuit breaker guarding %1 was %2 at %3: it refused the call, which never reached the wire "
+                 "(no connection, no status, no answer).").arg(r.scope, stateName(r.state), when);
+        html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(AnswerWords::notSent(a)), esc(why));
+        if (const QString waited = AnswerWords::verdictWait(a); !waited.isEmpty())
+            html += u"<p>%1</p>"_s.arg(esc(tr("Before that it %1.").arg(waited)));
+    }
 
     if (a.observed) {
         html += section(tr("Observed"));
@@ -82,28 +129,10 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
         }
     }
 
-    html += section(tr("Answer"));
-    QStringList answer;
-    answer << AnswerWords::answer(a);
-    if (a.duration())
-        answer << tr("took %1 ms").arg(toMs(*a.duration()), 0, 'f', 1);
-    if (const QString transport = AnswerWords::transportError(a); !transport.isEmpty() && !AnswerWords::answer(a).contains(transport))
-        answer << tr("transport: %1").arg(transport);
-    answer << (a.connectionReused ? tr("connection reused") : tr("new connection"));
-    html += u"<p>%1</p>"_s.arg(esc(answer.join(u" · "_s)));
-    if (!a.responseHeaders.isEmpty()) {
-        html += u"<table cellspacing='0'>"_s;
-        for (const auto& [name, value] : a.responseHeaders)
-            html += headerRow(name, value, ::isSecretHeader(name));
-        html += u"</table>"_s;
-    }
-    if (!a.bodyExcerpt.isEmpty()) {
-        const QString body = QString::fromUtf8(a.bodyExcerpt.left(kBodyShown));
-        const bool cut = a.bodyExcerpt.size() > kBodyShown || a.bodyExcerptTruncated;
-        html += u"<pre style='white-space:pre-wrap'>%1%2</pre>"_s.arg(esc(body), cut ? esc(tr("\n… (cut)")) : QString());
-    }
+    if (!a.refused) // nothing came back from a call never sent
+        html += answerHtml(a);
 
-    html += section(tr("Request as sent"));
+    html += section(a.refused ? tr("Request (never sent)") : tr("Request as sent"));
     QStringList sent;
     sent << tr("%n body byte(s)", nullptr, int(a.bodySize));
     if (!a.idempotencyKey.isEmpty())

@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <iterator>
 
+using namespace Qt::StringLiterals;
+
 AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     : QWidget(parent)
     , m_model(new AttemptsTableModel(session, this))
@@ -59,6 +61,24 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AttemptsPage::onCurrentChanged);
     // A new batch or another session: the detail of an attempt that is no longer shown goes.
     connect(session, &LiveSession::cleared, m_detail, &AttemptDetailPane::showNothing);
+    connect(session, &LiveSession::cleared, this, [this] { m_fitsRefusals = false; });
+    // A call the pipeline refused says why in its Result ("not sent — circuit open (4.2 s left)"), longer than
+    // any status: the column widens to it once, when the first one comes, instead of cutting every one short.
+    connect(session, &LiveSession::refreshed, this, [this, session](const LiveSessionDelta& delta) {
+        const Session* shown = session->session();
+        if (m_fitsRefusals || !shown
+            || std::none_of(shown->policies.cbegin(), shown->policies.cend(), [](const RetryPolicy& p) { return !p.pipeline.isEmpty(); }))
+            return; // only a pipeline refuses calls
+        for (qsizetype i = delta.attemptsBefore; !m_fitsRefusals && i < delta.attemptsAfter && i < session->finishedAttempts(); ++i) {
+            if (!session->attempt(i).refused())
+                continue;
+            m_fitsRefusals = true;
+            const QString text = AttemptsTableModel::resultText(session->attemptRecord(i));
+            const int width = m_table->fontMetrics().horizontalAdvance(text + u"00"_s) + 18;
+            if (m_table->columnWidth(AttemptsTableModel::Result) < width)
+                m_table->setColumnWidth(AttemptsTableModel::Result, width);
+        }
+    });
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);

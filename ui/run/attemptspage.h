@@ -37,4 +37,5 @@ private:
     QLineEdit* m_filter;
     QTableView* m_table;
     AttemptDetailPane* m_detail;
+    bool m_fitsRefusals = false; // the Result column was widened for a refused call's words
 };

@@ -6,6 +6,7 @@
 #include "livesession.h"
 
 #include <QColor>
+#include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
 
@@ -78,6 +79,8 @@ int AttemptsTableModel::rowOf(int runId, int index) const
 
 QString AttemptsTableModel::resultText(const AttemptRecord& a)
 {
+    if (a.refused) // never sent: no status, no error, said as what refused it
+        return AnswerWords::notSent(a);
     if (a.error)
         return a.status ? u"%1 + %2"_s.arg(*a.status).arg(errorClassName(*a.error)) : errorClassName(*a.error);
     if (a.status)
@@ -94,8 +97,10 @@ QVariant AttemptsTableModel::display(const AttemptRecord& a, int column) const
         return a.runId;
     case Attempt:
         return a.index;
-    case Start:
-        return a.at.started ? tr("%1 s").arg(toMs(*a.at.started) / 1000.0, 0, 'f', 3) : QVariant();
+    case Start: // a call never sent: when it was refused
+        if (const std::optional<MonoTime> at = a.refused ? a.at.finished : a.at.started)
+            return tr("%1 s").arg(toMs(*at) / 1000.0, 0, 'f', 3);
+        return QVariant();
     case Method:
         return a.method;
     case Target:
@@ -133,11 +138,13 @@ QVariant AttemptsTableModel::sortValue(const AttemptRecord& a, int column) const
 {
     switch (column) {
     case Start:
-        return a.at.started ? toMs(*a.at.started) : -1.0;
+        if (const std::optional<MonoTime> at = a.refused ? a.at.finished : a.at.started)
+            return toMs(*at);
+        return -1.0;
     case Duration:
         return a.duration() ? toMs(*a.duration()) : -1.0;
     case Result:
-        return a.status ? *a.status : 1000 + (a.error ? int(*a.error) : 99);
+        return a.status ? *a.status : a.refused ? 2000 : 1000 + (a.error ? int(*a.error) : 99);
     case Wait:
         return a.decision && a.decision->verdict == Verdict::Retry ? qint64(a.decision->delay.count()) : qint64(-1);
     default:
@@ -158,11 +165,13 @@ QVariant AttemptsTableModel::fieldSortValue(int row, int column) const
     case Attempt:
         return a.index();
     case Start:
-        return a.started() ? ms(*a.started()) : -1.0;
+        if (const std::optional<MonoTime> at = a.started() ? a.started() : a.refused() ? a.finished() : std::nullopt)
+            return ms(*at);
+        return -1.0;
     case Duration:
         return a.duration() ? ms(*a.duration()) : -1.0;
-    case Result:
-        return a.status() ? *a.status() : 1000 + (a.error() ? int(*a.error()) : 99);
+    case Result: // refused calls after every answer and error: they have neither
+        return a.status() ? *a.status() : a.refused() ? 2000 : 1000 + (a.error() ? int(*a.error()) : 99);
     case Wait:
         return a.verdict() == Verdict::Retry && a.delay() ? qint64(a.delay()->count()) : qint64(-1);
     default:
@@ -190,7 +199,22 @@ QVariant AttemptsTableModel::data(const QModelIndex& index, int role) const
                 return AnswerWords::observedReason(*a);
             return a->decision ? a->decision->reason : tr("The run was cancelled during this attempt.");
         }
+        if (index.column() == Result) {
+            QStringList lines { AnswerWords::answer(*a) };
+            if (a->refused)
+                lines << tr("The call never reached the wire: the policy's pipeline refused it.");
+            if (const QString waited = AnswerWords::verdictWait(*a); !waited.isEmpty())
+                lines << waited;
+            return lines.join(u'\n');
+        }
         return a->url.toDisplayString();
+    case Qt::FontRole:
+        if (index.column() == Result && a->refused) { // not an answer: set apart from the statuses
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
+        return {};
     case Qt::TextAlignmentRole:
         switch (index.column()) {
         case Run:

@@ -172,11 +172,13 @@ bool RunController::run(const RunPlan& plan)
 
     startRecording();
     // The views read the batch's session as its recorder writes it: each finished attempt a row it appended,
-    // each of the lab's events one it kept (it listens to the lab from useLab()).
+    // each of the lab's events one it kept (it listens to the lab from useLab()), each change of a breaker's
+    // state one it kept.
     m_session->clear();
     m_session->show(m_batch->sharedSession(), LiveSession::Reveal::AsRecorded);
     connect(m_batch.get(), &Batch::attemptStored, m_session, &LiveSession::onAttemptStored);
     connect(m_batch.get(), &Batch::labEventStored, m_session, &LiveSession::onLabEventStored);
+    connect(m_batch.get(), &Batch::breakerChangeStored, m_session, &LiveSession::onBreakerChangeStored);
     RetryEngine* engine = &m_batch->engine();
     connect(engine, &RetryEngine::runStarted, m_session, &LiveSession::onRunStarted);
     connect(engine, &RetryEngine::attemptStarted, m_session, &LiveSession::onAttemptStarted);

@@ -23,6 +23,7 @@ SessionFeeder::SessionFeeder(std::shared_ptr<const Session> session, LiveSession
             return;
         if (m_needsRebuild)
             rebuild();
+        showBreakerChangesUpTo(ns);
         // One clock for every view: the playhead (waits end there, attempts in flight reach it).
         m_live->setClockMs(double(ns) / 1e6);
         m_live->flush();
@@ -60,6 +61,18 @@ void SessionFeeder::rebuild()
     m_finishedPerRun.assign(size_t(m_session->runs.size()), -1);
     for (qsizetype i = 0; i < m_playback->cursor(); ++i)
         apply(i);
+}
+
+void SessionFeeder::showBreakerChangesUpTo(qint64 ns)
+{
+    // In the order they happened: each is reached at its moment (one stamped earlier than the one before it,
+    // a file edited by hand, with that one), as a live batch showed it when it happened.
+    const QList<BreakerChange>& changes = m_session->breakerChanges;
+    qsizetype shown = m_live->breakerChangeCount();
+    while (shown < changes.size() && changes.at(shown).at.count() <= ns)
+        ++shown;
+    if (shown > m_live->breakerChangeCount())
+        m_live->onBreakerChangeStored(shown - 1);
 }
 
 void SessionFeeder::startRun(qsizetype runIndex)
@@ -122,6 +135,9 @@ void SessionFeeder::apply(qsizetype eventIndex)
         }
         started.url = m_url;
         started.at.scheduled = p.scheduled();
+        // The waits before the wire, as the engine reported them when it started the attempt.
+        started.at.queued = p.at(StoredAttempt::Moment::Queued);
+        started.at.verdictWait = p.verdictWait();
         started.at.started = p.started();
         started.phaseReached = AttemptPhase::Started;
         m_live->onAttemptStarted(started);

@@ -7,7 +7,8 @@
 // run's outcome with its last attempt, not when it starts), and the playhead is the LiveSession's clock.
 // Going back in time rebuilds the views from the start up to the playback cursor, in one batch.
 // Finished attempts reach the views as rows of the session's own store (LiveSession::show()): nothing is
-// copied, so a session of any size is shown whole.
+// copied, so a session of any size is shown whole. The breakers' changes of state are shown as the playhead
+// reaches them.
 
 #include "session/playbackevent.h"
 #include "session/session.h"
@@ -39,6 +40,7 @@ public:
 private:
     void apply(qsizetype eventIndex);
     void startRun(qsizetype runIndex); // shown as started, once
+    void showBreakerChangesUpTo(qint64 ns); // the breakers' changes of state reached at NS
     void rebuild();
 
     std::shared_ptr<const Session> m_session;

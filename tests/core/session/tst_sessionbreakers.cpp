@@ -159,6 +159,17 @@ void TestSessionBreakers::summary()
     QCOMPARE(all.at(1).scope, QStringLiteral("127.0.0.1:8080"));
     QCOMPARE(all.at(1).refused, 1);
     QVERIFY(breakerSummaryLine(b).contains(QStringLiteral("opened 1×")));
+
+    // Up to a moment (a recording played back to there): what happened later is not counted yet. At 5 s the
+    // breaker is still open (4 s so far) and the refused call, at 5.003 s, has not come.
+    const QList<BreakerSummary> early = summarizeBreakers(s, MonoTime(5s));
+    QCOMPARE(early.size(), 1);
+    QCOMPARE(early.first().opened, 1);
+    QCOMPARE(early.first().halfOpened, 0);
+    QCOMPARE(early.first().closed, 0);
+    QCOMPARE(early.first().openFor, MonoTime(4s - 7ns));
+    QCOMPARE(early.first().last, State::Open);
+    QCOMPARE(summarizeBreakers(s, MonoTime(5s) + 3ms).at(1).refused, 1);
 }
 
 void TestSessionBreakers::damagedRefused_data()
