@@ -226,7 +226,7 @@ void TestScenarioLoader::builtInScenariosLoad()
         QCOMPARE(result.scenario->name, e.name);
     }
     for (const char16_t* expected : { u"seed-004-pix", u"seed-000-rate-limited", u"seed-001-slen", u"seed-002-rfc9110",
-             u"seed-003-declines", u"flaky-api" })
+             u"seed-003-declines", u"flaky-api", u"outage-10s", u"latency-ramp" })
         QVERIFY2(names.contains(QStringView(expected).toString()), qPrintable(names.join(u", "_s)));
 }
 
