@@ -231,6 +231,7 @@ void FaultServer::reset()
     m_outageAlarm->stop();
     m_outages.clear();
     m_windowState.clear();
+    m_rampStarts.clear();
     const quint64 seed = m_options.seed.value_or(m_scenario.seed);
     m_players.clear();
     m_routeLimiters.clear();

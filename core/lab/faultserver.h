@@ -123,6 +123,7 @@ private:
         const FaultStep& step, const ResponseTemplate::Values& values, const QDateTime& nowUtc);
     ResponseTemplate::Values templateValues(
         const LabRequest& request, qsizetype routeIndex, const LabEvent& event) const;
+    std::chrono::milliseconds rampDelay(qsizetype routeIndex, qsizetype stepIndex, const LatencyRamp& ramp);
     // Outages: the scenario's windows and `outage` steps (faultserveroutage.cpp).
     struct RunningOutage
     {
@@ -202,6 +203,7 @@ private:
     QList<std::optional<RateLimiter>> m_routeLimiters;
     std::optional<RateLimiter> m_sharedLimiter;
     QList<int> m_appliedPerRoute;
+    QHash<quint64, qint64> m_rampStarts; // (route << 32 | step) → when the latency ramp's step first played
     IdempotencyStore m_idempotency;
     LabLedger m_ledger;
     ExchangeTracker m_exchanges;

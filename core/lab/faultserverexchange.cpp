@@ -67,6 +67,14 @@ ResponseTemplate::Values FaultServer::templateValues(
     };
 }
 
+// The ramp's line is drawn through this step's plays: its first play starts the clock of a ramp over time.
+milliseconds FaultServer::rampDelay(qsizetype routeIndex, qsizetype stepIndex, const LatencyRamp& ramp)
+{
+    const quint64 key = (quint64(routeIndex) << 32) | quint64(stepIndex);
+    const qint64 now = nowMs();
+    const qint64 first = *m_rampStarts.insert(key, m_rampStarts.value(key, now));
+    return ramp.delayAt(m_players.at(routeIndex).playsOf(stepIndex), milliseconds(now - first));
+}
 
 void FaultServer::play(LabConnection* connection, const LabRequest& request, qsizetype routeIndex, LabEvent event,
     const RateLimiter* limiter, std::optional<RateLimitVerdict> verdict)
@@ -86,6 +94,11 @@ void FaultServer::play(LabConnection* connection, const LabRequest& request, qsi
         return;
     }
     event.detail = step.note;
+    if (step.latencyRamp) {
+        step.delay = rampDelay(routeIndex, stepIndex, *step.latencyRamp);
+        event.detail
+            += (event.detail.isEmpty() ? QString() : u"; "_s) + u"latency %1 ms on the ramp"_s.arg(step.delay.count());
+    }
     if (step.kind == FaultStep::Kind::Forward) {
         // The upstream decides what is applied; the lab's idempotency store and ledger stay out of it.
         event.stepKind = FaultStep::kindName(step.kind);

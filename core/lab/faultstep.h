@@ -2,6 +2,7 @@
 #pragma once
 
 #include "http/httpfield.h"
+#include "lab/latencyramp.h"
 
 #include <QByteArray>
 #include <QJsonValue>
@@ -37,6 +38,9 @@ struct FaultStep
     std::chrono::milliseconds retryAfter { 0 };
 
     std::chrono::milliseconds delay { 0 }; // before the status line (late: before the answer)
+    // Instead of `delay`: a delay that moves along a ramp as the step plays (FaultServer works out each
+    // play's delay and hands the playback the step with `delay` set to it).
+    std::optional<LatencyRamp> latencyRamp;
     qsizetype dribbleBytes = 0; // > 0: body in pieces of this size…
     std::chrono::milliseconds dribbleInterval { 0 }; // …one every interval
 

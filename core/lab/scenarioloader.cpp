@@ -121,6 +121,7 @@ public:
     std::optional<RateLimitSpec> rateLimit(const QJsonValue& value, const QString& path);
     std::optional<FaultStep> step(const QJsonValue& value, const QString& path);
     void outageStep(const QJsonObject& o, const QString& path, FaultStep& step);
+    std::optional<LatencyRamp> latencyRamp(const QJsonValue& value, const QString& path);
     std::optional<FaultRoute> route(const QJsonValue& value, const QString& path);
     std::optional<OutageWindow> outage(const QJsonValue& value, const QString& path);
 };
@@ -167,7 +168,8 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
     const QJsonObject o = value.toObject();
     checkKeys(o, path,
         { u"kind", u"repeat", u"weight", u"note", u"status", u"headers", u"body", u"json", u"delay_ms", u"dribble",
-            u"applied", u"retry_after", u"truncate_after", u"then", u"garbage", u"duration_ms", u"mode" });
+            u"applied", u"retry_after", u"truncate_after", u"then", u"garbage", u"duration_ms", u"mode",
+            u"latency_ramp" });
     const int before = int(problems.size());
     FaultStep step;
     const std::optional<QString> kindName = string(o, path, u"kind"_s);
@@ -272,13 +274,24 @@ std::optional<FaultStep> Reader::step(const QJsonValue& value, const QString& pa
         step.garbage = s->toUtf8();
     if (auto n = integer(o, path, u"duration_ms"_s, 0, 3600000))
         step.duration = milliseconds(*n);
+    if (o.contains(u"latency_ramp"_s)) {
+        step.latencyRamp = latencyRamp(o.value(u"latency_ramp"_s), path + u".latency_ramp"_s);
+        if (o.contains(u"delay_ms"_s))
+            problem(path, u"give either delay_ms or latency_ramp, not both"_s);
+    }
     if (kindName && step.kind == FaultStep::Kind::Outage)
         outageStep(o, path, step);
     else if (o.contains(u"mode"_s))
         problem(path + u".mode"_s, u"only an outage step has a mode"_s);
     if (kindName) {
-        if (step.kind == FaultStep::Kind::Late && step.delay.count() <= 0)
+        if (step.kind == FaultStep::Kind::Late && step.latencyRamp
+            && (step.latencyRamp->from.count() <= 0 || step.latencyRamp->to.count() <= 0))
+            problem(path + u".latency_ramp"_s, u"a late step needs a delay: from_ms and to_ms of at least 1"_s);
+        else if (step.kind == FaultStep::Kind::Late && step.delay.count() <= 0 && !o.contains(u"latency_ramp"_s))
             problem(path + u".delay_ms"_s, u"a late step needs a delay"_s);
+        if (step.latencyRamp && (step.kind == FaultStep::Kind::Hang || step.kind == FaultStep::Kind::Refuse))
+            problem(path + u".latency_ramp"_s,
+                u"only a step that answers (or fails) after a delay has a latency ramp: not hang or refuse"_s);
         if (step.kind == FaultStep::Kind::Refuse && step.duration.count() <= 0)
             problem(path + u".duration_ms"_s, u"a refuse step needs a duration"_s);
         if (step.dribbleBytes > 0 && step.kind != FaultStep::Kind::Respond && step.kind != FaultStep::Kind::Late
@@ -310,6 +323,33 @@ void Reader::outageStep(const QJsonObject& o, const QString& path, FaultStep& st
     }
     if (o.contains(u"applied"_s))
         problem(path + u".applied"_s, u"an outage applies nothing"_s);
+    if (o.contains(u"latency_ramp"_s))
+        problem(path + u".latency_ramp"_s, u"an outage's answers wait delay_ms, not a ramp"_s);
+}
+
+std::optional<LatencyRamp> Reader::latencyRamp(const QJsonValue& value, const QString& path)
+{
+    if (!value.isObject()) {
+        problem(path, u"must be an object {from_ms, to_ms, over_ms | over_requests}"_s);
+        return std::nullopt;
+    }
+    const QJsonObject o = value.toObject();
+    checkKeys(o, path, { u"from_ms", u"to_ms", u"over_ms", u"over_requests" });
+    const int before = int(problems.size());
+    LatencyRamp ramp;
+    if (auto n = integer(o, path, u"from_ms"_s, 0, 3600000))
+        ramp.from = milliseconds(*n);
+    if (auto n = integer(o, path, u"to_ms"_s, 0, 3600000))
+        ramp.to = milliseconds(*n);
+    else if (!o.contains(u"to_ms"_s))
+        problem(path + u".to_ms"_s, u"is required: the delay the ramp ends at"_s);
+    if (auto n = integer(o, path, u"over_ms"_s, 1, 86400000))
+        ramp.over = milliseconds(*n);
+    if (auto n = integer(o, path, u"over_requests"_s, 2, 1000000))
+        ramp.overPlays = int(*n);
+    if (o.contains(u"over_ms"_s) == o.contains(u"over_requests"_s))
+        problem(path, u"give one of over_ms (time since the step first played) or over_requests (its plays)"_s);
+    return problems.size() == before ? std::optional(ramp) : std::nullopt;
 }
 
 std::optional<FaultRoute> Reader::route(const QJsonValue& value, const QString& path)

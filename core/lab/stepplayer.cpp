@@ -18,9 +18,18 @@ void StepPlayer::reset()
     m_index = 0;
     m_usedOfCurrent = 0;
     m_played = 0;
+    m_plays.fill(0, m_repeats.size());
 }
 
 qsizetype StepPlayer::next()
+{
+    const qsizetype chosen = choose();
+    if (chosen >= 0)
+        ++m_plays[chosen];
+    return chosen;
+}
+
+qsizetype StepPlayer::choose()
 {
     if (m_repeats.isEmpty())
         return -1;

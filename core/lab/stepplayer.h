@@ -19,11 +19,15 @@ public:
     // What next() would return now, without moving on (a request's step chosen at its head: faultserver.cpp).
     qsizetype peek() const { return StepPlayer(*this).next(); }
     int played() const { return m_played; } // how many requests the route has answered with a step
+    int playsOf(qsizetype step) const { return m_plays.value(step); } // how many of them step STEP answered
     void reset();
 
 private:
+    qsizetype choose();
+
     QList<int> m_repeats;
     QList<int> m_weights;
+    QList<int> m_plays; // per step
     FaultRoute::Mode m_mode = FaultRoute::Mode::Sequence;
     quint64 m_seed = 0;
     QRandomGenerator m_random;

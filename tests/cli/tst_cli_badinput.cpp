@@ -143,6 +143,9 @@ void TestCliBadInput::initTestCase()
     QVERIFY(write(u"empty-policy.json"_s, "{}"));
     QVERIFY(write(u"no-version.json"_s, R"({"format":"retrylab-policy","name":"x"})"));
     QVERIFY(write(u"bad-scenario.json"_s, R"({"format":1,"routes":[{"path":"x"}]})"));
+    QVERIFY(write(u"bad-outage.json"_s,
+        R"({"format":1,"name":"o","routes":[{"path":"/","steps":[{"kind":"outage","duration_ms":-1},
+        {"kind":"respond","latency_ramp":{"to_ms":100,"over":5}}]}]})"));
     QVERIFY(write(u"head.txt"_s, "Retry-After: 2\n"));
 }
 
@@ -322,6 +325,12 @@ void TestCliBadInput::refused_data()
         u"retrylab serve: scenario \"nosuch\": no built-in scenario or file named 'nosuch' (built-in: flaky-api, …)"_s);
     row("serve: a scenario file with problems, all on one line", none, { u"serve"_s, u"--scenario"_s, u"bad-scenario.json"_s },
         u"retrylab serve: scenario \"bad-scenario.json\": $.name: is required; $.routes[0].path: …; $.routes[0].steps: …"_s);
+    row("issue 28: serve --scenario with a bad outage duration and a ramp key misspelt", none,
+        { u"serve"_s, u"--scenario"_s, u"bad-outage.json"_s },
+        u"retrylab serve: scenario \"bad-outage.json\": "
+        "$.routes[0].steps[0].duration_ms: must be an integer from 0 to 3600000; "
+        "$.routes[0].steps[1].latency_ramp.over: unknown key; "
+        "$.routes[0].steps[1].latency_ramp: give one of over_ms (time since the step first played) or over_requests (its plays)"_s);
     row("serve: a port above 65535", none, { u"serve"_s, u"--port"_s, u"70000"_s },
         u"retrylab serve: --port must be a whole number from 0 to 65535, not \"70000\""_s);
     row("serve: --bind a name", none, { u"serve"_s, u"--bind"_s, u"example.org"_s },

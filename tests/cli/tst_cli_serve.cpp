@@ -57,7 +57,8 @@ void TestCliServe::listNamesBuiltInScenarios()
     QVERIFY(p.waitForFinished(10000));
     QCOMPARE(p.exitCode(), 0);
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
-    for (const QString& name : { u"seed-004-pix"_s, u"seed-000-rate-limited"_s, u"flaky-api"_s })
+    for (const QString& name :
+        { u"seed-004-pix"_s, u"seed-000-rate-limited"_s, u"flaky-api"_s, u"outage-10s"_s, u"latency-ramp"_s })
         QVERIFY2(out.contains(name), qPrintable(out));
 }
 

@@ -74,6 +74,58 @@ def check_refused_by_both(schema_path, binary):
     return failures
 
 
+# Steps of issue 28 §4 (outage, latency_ramp): the schema and the reader (`retrylab serve --scenario FILE`:
+# exit 2 when refused, 0 after --duration when played) must agree on each.
+ACCEPTED_STEPS = [
+    ("an outage, 503 by default", {"kind": "outage", "duration_ms": 10000}),
+    ("an outage with its answer", {"kind": "outage", "duration_ms": 1000, "status": 502, "retry_after": 10, "json": {"e": 1}}),
+    ("an outage that resets", {"kind": "outage", "duration_ms": 1000, "mode": "reset", "delay_ms": 50}),
+    ("a ramp over time", {"kind": "respond", "status": 503, "latency_ramp": {"from_ms": 20, "to_ms": 2000, "over_ms": 30000}}),
+    ("a falling ramp over requests", {"kind": "forward", "latency_ramp": {"from_ms": 900, "to_ms": 0, "over_requests": 50}}),
+]
+REFUSED_STEPS = [
+    ("an outage without a duration", {"kind": "outage"}),
+    ("an outage of 0 ms", {"kind": "outage", "duration_ms": 0}),
+    ("an outage of -5 ms", {"kind": "outage", "duration_ms": -5}),
+    ("an outage mode that does not exist", {"kind": "outage", "duration_ms": 10, "mode": "crash"}),
+    ("a reset outage with a status", {"kind": "outage", "duration_ms": 10, "mode": "reset", "status": 503}),
+    ("an outage that applies", {"kind": "outage", "duration_ms": 10, "applied": True}),
+    ("a mode on a respond step", {"kind": "respond", "mode": "status"}),
+    ("a ramp without to_ms", {"kind": "respond", "latency_ramp": {"over_ms": 10}}),
+    ("a ramp over time and requests", {"kind": "respond", "latency_ramp": {"to_ms": 1, "over_ms": 10, "over_requests": 3}}),
+    ("a ramp over one request", {"kind": "respond", "latency_ramp": {"to_ms": 1, "over_requests": 1}}),
+    ("a ramp with an unknown key", {"kind": "respond", "latency_ramp": {"to_ms": 1, "over_ms": 10, "over": 3}}),
+    ("a ramp and delay_ms", {"kind": "respond", "delay_ms": 5, "latency_ramp": {"to_ms": 1, "over_ms": 10}}),
+    ("a ramp on a hang", {"kind": "hang", "latency_ramp": {"to_ms": 1, "over_ms": 10}}),
+    ("a ramp on an outage", {"kind": "outage", "duration_ms": 10, "latency_ramp": {"to_ms": 1, "over_ms": 10}}),
+]
+
+
+def check_steps_by_both(schema_path, binary):
+    import tempfile
+
+    schema = load(schema_path)
+    validator = jsonschema.Draft202012Validator(schema)
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for accepted, cases in ((True, ACCEPTED_STEPS), (False, REFUSED_STEPS)):
+            for label, step in cases:
+                document = {"format": 1, "name": "steps", "upstream": "http://127.0.0.1:9",
+                            "routes": [{"path": "/**", "steps": [step]}]}
+                path = pathlib.Path(tmp) / "scenario.json"
+                path.write_text(json.dumps(document), encoding="utf-8")
+                reader = subprocess.run([binary, "serve", "--scenario", str(path), "--duration", "0.1"],
+                                        capture_output=True, text=True, timeout=60)
+                schema_ok = validator.is_valid(document)
+                if schema_ok != accepted or reader.returncode != (0 if accepted else 2):
+                    print(f"FAIL step {label}: schema valid {schema_ok}, reader exit {reader.returncode} "
+                          f"({reader.stderr.strip()}), expected {'accepted' if accepted else 'refused'}")
+                    failures += 1
+    total = len(ACCEPTED_STEPS) + len(REFUSED_STEPS)
+    print(f"outage and latency_ramp steps: {total - failures} of {total} judged alike by schema and reader")
+    return failures
+
+
 def check_serve_json(schema_path, binary):
     """`retrylab serve --json --max-requests 3`: three exchanges sent with urllib (one a malformed request
     line), each a valid exchange line on stdout, no secret in them, and the lab exits 0 by itself."""
@@ -168,6 +220,8 @@ def main():
 
     if binary:
         failures += check_refused_by_both(schemas / "policy.schema.json", binary)
+        if scenario_schema.exists():
+            failures += check_steps_by_both(scenario_schema, binary)
 
     session_schema = schemas / "session.schema.json"
     fixtures = [(p.name, load(p)) for p in sorted((source / "tests" / "data" / "sessions").glob("*v1*.json"))]

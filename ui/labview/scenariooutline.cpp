@@ -93,6 +93,10 @@ QString ScenarioOutline::describeStep(const FaultStep& s)
     }
     if (s.kind != FaultStep::Kind::Late && s.delay.count() > 0)
         text += tr(", after %1").arg(ms(s.delay));
+    if (const std::optional<LatencyRamp>& r = s.latencyRamp) {
+        text += tr(", latency %1 → %2").arg(ms(r->from), ms(r->to));
+        text += r->over.count() > 0 ? tr(" over %1").arg(ms(r->over)) : tr(" over %1 answers").arg(r->overPlays);
+    }
     if (s.retryAfterForm != RetryAfterForm::None)
         text += tr(", Retry-After %1").arg(ms(s.retryAfter));
     if (s.dribbleBytes > 0)

@@ -12,10 +12,10 @@ class TestScenarioLoader : public QObject
 private slots:
     void badDocuments_data();
     void badDocuments();
-    void outageProblems_data();
-    void outageProblems();
-    void outageFields_data();
-    void outageFields();
+    void outageAndRampProblems_data();
+    void outageAndRampProblems();
+    void outageAndRampFields_data();
+    void outageAndRampFields();
     void everyProblemAtOnce();
     void builtInScenariosLoad();
     void catalogByNameAndPath();
@@ -67,8 +67,8 @@ void TestScenarioLoader::badDocuments()
     QVERIFY2(found, qPrintable(result.problemText()));
 }
 
-// Issue 28 §4: the outage step, each wrong value located and said plainly.
-void TestScenarioLoader::outageProblems_data()
+// Issue 28 §4: the outage step and the latency ramp, each wrong value located and said plainly.
+void TestScenarioLoader::outageAndRampProblems_data()
 {
     QTest::addColumn<QByteArray>("step");
     QTest::addColumn<QString>("path"); // under $.routes[0].steps[0]
@@ -101,9 +101,39 @@ void TestScenarioLoader::outageProblems_data()
                                        << u"must be an integer from 200 to 599"_s;
     QTest::addRow("outage said to apply")
         << R"({"kind":"outage","duration_ms":10,"applied":true})"_ba << u".applied"_s << u"an outage applies nothing"_s;
+    QTest::addRow("outage with a latency ramp")
+        << R"({"kind":"outage","duration_ms":10,"latency_ramp":{"to_ms":5,"over_ms":9}})"_ba << u".latency_ramp"_s
+        << u"an outage's answers wait delay_ms, not a ramp"_s;
+    QTest::addRow("ramp not an object") << R"({"kind":"respond","latency_ramp":500})"_ba << u".latency_ramp"_s
+                                        << u"must be an object {from_ms, to_ms, over_ms | over_requests}"_s;
+    QTest::addRow("ramp without to_ms") << R"({"kind":"respond","latency_ramp":{"from_ms":5,"over_ms":100}})"_ba
+                                        << u".latency_ramp.to_ms"_s << u"is required: the delay the ramp ends at"_s;
+    QTest::addRow("ramp from -1 ms") << R"({"kind":"respond","latency_ramp":{"from_ms":-1,"to_ms":5,"over_ms":100}})"_ba
+                                     << u".latency_ramp.from_ms"_s << u"must be an integer from 0 to 3600000"_s;
+    QTest::addRow("ramp over 0 ms") << R"({"kind":"respond","latency_ramp":{"to_ms":5,"over_ms":0}})"_ba
+                                    << u".latency_ramp.over_ms"_s << u"must be an integer from 1 to 86400000"_s;
+    QTest::addRow("ramp over 1 request") << R"({"kind":"respond","latency_ramp":{"to_ms":5,"over_requests":1}})"_ba
+                                         << u".latency_ramp.over_requests"_s
+                                         << u"must be an integer from 2 to 1000000"_s;
+    QTest::addRow("ramp over time and requests")
+        << R"({"kind":"respond","latency_ramp":{"to_ms":5,"over_ms":9,"over_requests":3}})"_ba << u".latency_ramp"_s
+        << u"give one of over_ms (time since the step first played) or over_requests (its plays)"_s;
+    QTest::addRow("ramp over nothing")
+        << R"({"kind":"respond","latency_ramp":{"to_ms":5}})"_ba << u".latency_ramp"_s
+        << u"give one of over_ms (time since the step first played) or over_requests (its plays)"_s;
+    QTest::addRow("ramp key misspelt") << R"({"kind":"respond","latency_ramp":{"to_ms":5,"over_ms":9,"form_ms":1}})"_ba
+                                       << u".latency_ramp.form_ms"_s << u"unknown key"_s;
+    QTest::addRow("ramp and delay_ms") << R"({"kind":"respond","delay_ms":5,"latency_ramp":{"to_ms":5,"over_ms":9}})"_ba
+                                       << QString() << u"give either delay_ms or latency_ramp, not both"_s;
+    QTest::addRow("ramp on a hang")
+        << R"({"kind":"hang","latency_ramp":{"to_ms":5,"over_ms":9}})"_ba << u".latency_ramp"_s
+        << u"only a step that answers (or fails) after a delay has a latency ramp: not hang or refuse"_s;
+    QTest::addRow("late step on a ramp from 0 ms")
+        << R"({"kind":"late","latency_ramp":{"from_ms":0,"to_ms":5,"over_ms":9}})"_ba << u".latency_ramp"_s
+        << u"a late step needs a delay: from_ms and to_ms of at least 1"_s;
 }
 
-void TestScenarioLoader::outageProblems()
+void TestScenarioLoader::outageAndRampProblems()
 {
     QFETCH(QByteArray, step);
     QFETCH(QString, path);
@@ -115,41 +145,64 @@ void TestScenarioLoader::outageProblems()
     QVERIFY2(result.problemText().split(u'\n').contains(expected), qPrintable(result.problemText()));
 }
 
-void TestScenarioLoader::outageFields_data()
+void TestScenarioLoader::outageAndRampFields_data()
 {
     QTest::addColumn<QByteArray>("step");
     QTest::addColumn<int>("status");
-    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QString>("mode"); // of an outage; empty for other kinds
     QTest::addColumn<qint64>("durationMs");
+    QTest::addColumn<QList<qint64>>("ramp"); // from, to, over_ms, over_requests; empty: no ramp
     QTest::addRow("outage: 503 and mode status by default")
-        << R"({"kind":"outage","duration_ms":10000})"_ba << 503 << u"status"_s << qint64(10000);
+        << R"({"kind":"outage","duration_ms":10000})"_ba << 503 << u"status"_s << qint64(10000) << QList<qint64> {};
     QTest::addRow("outage: its own status, Retry-After and delay")
         << R"({"kind":"outage","duration_ms":1,"status":502,"retry_after":10,"delay_ms":30})"_ba << 502 << u"status"_s
-        << qint64(1);
+        << qint64(1) << QList<qint64> {};
     QTest::addRow("outage: reset") << R"({"kind":"outage","duration_ms":3600000,"mode":"reset"})"_ba << 503
-                                   << u"reset"_s << qint64(3600000);
+                                   << u"reset"_s << qint64(3600000) << QList<qint64> {};
     QTest::addRow("outage: refuse") << R"({"kind":"outage","duration_ms":500,"mode":"refuse"})"_ba << 503 << u"refuse"_s
-                                    << qint64(500);
+                                    << qint64(500) << QList<qint64> {};
+    QTest::addRow("ramp over time, from 0 by default")
+        << R"({"kind":"respond","status":200,"latency_ramp":{"to_ms":2000,"over_ms":30000}})"_ba << 200 << QString()
+        << qint64(0) << QList<qint64> { 0, 2000, 30000, 0 };
+    QTest::addRow("ramp over requests, falling, on a 503")
+        << R"({"kind":"respond","status":503,"latency_ramp":{"from_ms":900,"to_ms":10,"over_requests":50}})"_ba << 503
+        << QString() << qint64(0) << QList<qint64> { 900, 10, 0, 50 };
+    QTest::addRow("ramp on a late step")
+        << R"({"kind":"late","latency_ramp":{"from_ms":1,"to_ms":9000,"over_requests":2}})"_ba << 200 << QString()
+        << qint64(0) << QList<qint64> { 1, 9000, 0, 2 };
+    QTest::addRow("ramp on a rate-limit step") << R"({"kind":"rate-limit","latency_ramp":{"to_ms":50,"over_ms":1}})"_ba
+                                               << 429 << QString() << qint64(0) << QList<qint64> { 0, 50, 1, 0 };
 }
 
-void TestScenarioLoader::outageFields()
+void TestScenarioLoader::outageAndRampFields()
 {
     QFETCH(QByteArray, step);
     QFETCH(int, status);
     QFETCH(QString, mode);
     QFETCH(qint64, durationMs);
+    QFETCH(QList<qint64>, ramp);
     const ScenarioLoader::Result result
         = ScenarioLoader::fromJson(R"({"format":1,"name":"n","routes":[{"path":"/a","steps":[)" + step + "]}]}");
     QVERIFY2(result.ok(), qPrintable(result.problemText()));
     const FaultStep& s = result.scenario->routes.at(0).steps.at(0);
     QCOMPARE(s.status, status);
     QCOMPARE(s.duration.count(), durationMs);
-    QCOMPARE(s.kind, FaultStep::Kind::Outage);
-    QCOMPARE(FaultStep::kindName(s.kind), u"outage"_s);
-    const OutageMode expected = mode == u"reset"_s ? OutageMode::Reset
-        : mode == u"refuse"_s                      ? OutageMode::Refuse
-                                                   : OutageMode::Status;
-    QVERIFY(s.outageMode == expected);
+    if (!mode.isEmpty()) {
+        QCOMPARE(s.kind, FaultStep::Kind::Outage);
+        QCOMPARE(FaultStep::kindName(s.kind), u"outage"_s);
+        const OutageMode expected = mode == u"reset"_s ? OutageMode::Reset
+            : mode == u"refuse"_s                      ? OutageMode::Refuse
+                                                       : OutageMode::Status;
+        QVERIFY(s.outageMode == expected);
+    }
+    QCOMPARE(s.latencyRamp.has_value(), !ramp.isEmpty());
+    if (s.latencyRamp) {
+        QCOMPARE(s.latencyRamp->from.count(), ramp[0]);
+        QCOMPARE(s.latencyRamp->to.count(), ramp[1]);
+        QCOMPARE(s.latencyRamp->over.count(), ramp[2]);
+        QCOMPARE(qint64(s.latencyRamp->overPlays), ramp[3]);
+        QCOMPARE(s.delay.count(), 0);
+    }
 }
 
 void TestScenarioLoader::everyProblemAtOnce()
@@ -173,7 +226,7 @@ void TestScenarioLoader::builtInScenariosLoad()
         QCOMPARE(result.scenario->name, e.name);
     }
     for (const char16_t* expected : { u"seed-004-pix", u"seed-000-rate-limited", u"seed-001-slen", u"seed-002-rfc9110",
-             u"seed-003-declines", u"flaky-api" })
+             u"seed-003-declines", u"flaky-api", u"outage-10s", u"latency-ramp" })
         QVERIFY2(names.contains(QStringView(expected).toString()), qPrintable(names.join(u", "_s)));
 }
 

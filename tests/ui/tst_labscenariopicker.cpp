@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lab panel's scenario picker lists every built-in scenario of the catalog, so the ones issue 28 §4
+// added — outage-10s (the whole server 503 for 10 s after 200 answers) and latency-ramp — are one click
+// away: picking one loads it into the live lab, and the outline describes the new steps in words.
+#include "lab/scenariocatalog.h"
+#include "labview/labpanel.h"
+#include "run/runcontroller.h"
+
+#include "testtime.h"
+
+#include <QComboBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QComboBox* picker(LabPanel& panel)
+{
+    for (QComboBox* box : panel.findChildren<QComboBox*>()) {
+        if (box->findData(ScenarioCatalog::defaultScenarioName()) >= 0)
+            return box;
+    }
+    return nullptr;
+}
+
+QStringList outlineLines(LabPanel& panel)
+{
+    QStringList lines;
+    for (QTreeWidget* tree : panel.findChildren<QTreeWidget*>()) {
+        for (QTreeWidgetItemIterator it(tree); *it; ++it)
+            lines << (*it)->text(0);
+    }
+    return lines;
+}
+
+} // namespace
+
+class TestLabScenarioPicker : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void listsTheCatalog()
+    {
+        RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
+        controller.setRecordingDirectory(QString());
+        LabPanel panel(&controller);
+        QComboBox* box = picker(panel);
+        QVERIFY(box);
+        const QList<ScenarioCatalog::Entry> entries = ScenarioCatalog::builtIn();
+        QCOMPARE(box->count(), entries.size());
+        for (const ScenarioCatalog::Entry& e : entries)
+            QVERIFY2(box->findData(e.name) >= 0, qPrintable(e.name));
+    }
+
+    void oneClickLoadsIt_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("described"); // a line of the outline
+        QTest::newRow("outage-10s") << u"outage-10s"_s << u"outage: every request answered 503 for 10 s"_s;
+        QTest::newRow("latency-ramp") << u"latency-ramp"_s << u"latency 20 ms → 2 s over 30 s"_s;
+    }
+    void oneClickLoadsIt()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, described);
+        RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
+        controller.setRecordingDirectory(QString());
+        LabPanel panel(&controller);
+        QComboBox* box = picker(panel);
+        QVERIFY(box);
+        const int index = box->findData(name);
+        QVERIFY2(index >= 0, qPrintable(name));
+        box->setCurrentIndex(index);
+        emit box->activated(index); // what a click on the item does
+        QCOMPARE(controller.scenarioName(), name);
+        QCOMPARE(panel.shownScenarioName(), name);
+        const QStringList lines = outlineLines(panel);
+        bool found = false;
+        for (const QString& line : lines)
+            found = found || line.contains(described);
+        QVERIFY2(found, qPrintable(lines.join(u'\n')));
+    }
+};
+
+QTEST_MAIN(TestLabScenarioPicker)
+#include "tst_labscenariopicker.moc"
