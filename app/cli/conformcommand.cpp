@@ -200,7 +200,12 @@ int runConform(const QStringList& args, CliIo& io)
             runner.stop();
             return;
         }
-        io.err << tr("       %1 (%2 attempts)").arg(caseVerdict(r)).arg(r.run.record.attempts.size()) << '\n';
+        const qsizetype requests = r.run.record.attempts.size();
+        if (r.judgement.calls)
+            io.err << tr("       %1 (%2 calls, %3 requests)").arg(caseVerdict(r)).arg(r.judgement.calls->planned).arg(requests);
+        else
+            io.err << tr("       %1 (%2 attempts)").arg(caseVerdict(r)).arg(requests);
+        io.err << '\n';
         io.err.flush();
     });
     QObject::connect(&runner, &ConformanceRunner::finished, &loop, &QEventLoop::quit);

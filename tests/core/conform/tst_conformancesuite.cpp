@@ -86,6 +86,21 @@ void TestConformanceSuite::refusesBadSuites_data()
         << "{" + head + R"("cases":[{"name":"a","steps":[{"kind":"respond","status":999}]}]})"
         << QStringList { u"$.cases[0].steps[0].status:"_s };
     QTest::addRow("neither steps nor scenario") << "{" + head + R"("cases":[{"name":"a"}]})" << QStringList { u"$.cases[0]:"_s };
+    QTest::addRow("calls without an interval, an interval without calls")
+        << "{" + head + R"("cases":[{"name":"a","calls":5,"steps":[{"kind":"respond"}]},{"name":"b","interval_ms":5,"steps":[{"kind":"respond"}]}]})"
+        << QStringList { u"$.cases[0].calls:"_s, u"$.cases[1].interval_ms:"_s };
+    QTest::addRow("calls and interval out of range")
+        << "{" + head + R"("cases":[{"name":"a","calls":0,"interval_ms":1.5,"steps":[{"kind":"respond"}]}]})"
+        << QStringList { u"$.cases[0].calls:"_s, u"$.cases[0].interval_ms:"_s };
+    QTest::addRow("calls that outlast the timeout")
+        << "{" + head + R"("cases":[{"name":"a","calls":100,"interval_ms":100,"timeout_ms":5000,"steps":[{"kind":"respond"}]}]})"
+        << QStringList { u"$.cases[0].calls: 100 calls 100 ms apart take 9900 ms"_s };
+    QTest::addRow("a bad outage beside the steps, located in the case")
+        << "{" + head + R"("cases":[{"name":"a","steps":[{"kind":"respond"}],"outages":[{"from_ms":0,"duration_ms":5,"mode":"down"}]}]})"
+        << QStringList { u"$.cases[0].outages[0].mode:"_s };
+    QTest::addRow("outages beside a whole scenario")
+        << "{" + head + R"("cases":[{"name":"a","outages":[],"scenario":{"format":1,"name":"s","routes":[{"path":"/x","steps":[{"kind":"respond"}]}]}}]})"
+        << QStringList { u"$.cases[0].outages:"_s };
     QTest::addRow("two cases of one name")
         << "{" + head + R"("cases":[{"name":"a","steps":[{"kind":"respond"}]},{"name":"a","steps":[{"kind":"reset"}]}]})"
         << QStringList { u"$.cases[1].name:"_s };
