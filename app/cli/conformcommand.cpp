@@ -7,9 +7,9 @@
 #include "cli/policychoice.h"
 
 #include "conform/conformancereport.h"
+#include "conform/conformrefusal.h"
 #include "conform/sessionjudging.h"
 #include "engine/clock.h"
-#include "engine/retryengine.h"
 #include "engine/scheduler.h"
 #include "session/session.h"
 #include "session/format/sessionfile.h"
@@ -136,8 +136,8 @@ int runConform(const QStringList& args, CliIo& io)
     const std::optional<PolicyChoice> policy = PolicyChoice::resolve(*policyName, a, &problems);
     if (!policy)
         return usage(io, problems.line());
-    // The judge holds a client to what the engine would do: a policy it cannot run cannot be judged.
-    if (const QString refusal = engineRefusal(policy->policy); !refusal.isEmpty())
+    // A strategy the judge does not read would be judged as if it were not there: refused by name instead.
+    if (const QString refusal = conformRefusal(policy->policy); !refusal.isEmpty())
         return usage(io, refusal);
     JudgeOptions options;
     if (const std::optional<QString> tolerance = a.value(u"tolerance"_s)) {
