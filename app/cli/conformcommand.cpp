@@ -47,6 +47,14 @@ every difference is a finding naming the rule: retried where the policy stops, s
 a wait outside the policy's range (with the tolerance shown), the idempotency key changed or missing, the
 attempt limit or deadline passed, the exit status not reporting the outcome.
 
+A case with many calls (the breakers suite) also sets these, and COMMAND makes the calls from one client:
+  RETRYLAB_CALLS            how many calls
+  RETRYLAB_INTERVAL_MS      call n starts (n - 1) x this after call 1, whether or not earlier calls ended
+  RETRYLAB_CALL_HEADER      the field carrying n on every request of call n (X-Retrylab-Call)
+The policy's circuit breaker is replayed along the calls: a call that reached the lab while it was open,
+a breaker that opened too early or too late (with the window's counts), too many or too few probes, and a
+hedged copy sent too soon or beyond the policy's last are findings.
+
 With --session, the runs of a recorded session (retrylab observe --session, retrylab import) are judged
 instead; nothing is run.
 
@@ -55,7 +63,7 @@ Options:
   --set PATH=VALUE    a field of the policy set as the client is configured (repeatable), by its path in
                       the policy file: curl --retry 3 is --policy curl-7.88 --set limits.max_retries=3;
                       VALUE is JSON, or text when it is not (the report says what changed)
-  --suite NAME|FILE   a built-in suite (standard, seeds: see --list) or a suite file
+  --suite NAME|FILE   a built-in suite (standard, seeds, breakers: see --list) or a suite file
                       (resources/docs/suite-format.md)
   --case NAME         run only this case (repeatable)
   --case-timeout S    stop COMMAND after S seconds in every case (default: each case's own, 30 s unless set)

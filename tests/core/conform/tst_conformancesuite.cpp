@@ -15,6 +15,7 @@ private slots:
     void builtInSuitesLoad_data();
     void builtInSuitesLoad();
     void standardCoversTheIssueList();
+    void breakersCallsThroughAnOutage();
     void refusesBadSuites_data();
     void refusesBadSuites();
     void selectsCases();
@@ -63,6 +64,30 @@ void TestConformanceSuite::standardCoversTheIssueList()
     QCOMPARE(find(u"500-post-without-key"_s).method, u"POST"_s);
     QVERIFY(!find(u"500-post-without-key"_s).key);
     QVERIFY(find(u"500-post-with-key"_s).key);
+}
+
+void TestConformanceSuite::breakersCallsThroughAnOutage()
+{
+    const SuiteLoader::Result r = SuiteLoader::load(u"breakers"_s);
+    QVERIFY2(r.ok(), qPrintable(r.problemText()));
+    QVERIFY(!r.suite->cases.isEmpty());
+    for (const SuiteCase& c : r.suite->cases) {
+        QVERIFY2(c.calls, qPrintable(c.name));
+        QCOMPARE(c.calls->interval.count(), 50); // 20 calls a second
+        QVERIFY2((c.calls->count - 1) * c.calls->interval < c.timeout, qPrintable(c.name));
+        QVERIFY2((c.calls->count - 1) * c.calls->interval.count() <= 20000, qPrintable(c.name)); // at most ~20 s a case
+        QCOMPARE(c.scenario.outages.size(), 1);
+        QCOMPARE(c.scenario.outages.first().duration.count(), 5000);
+        QVERIFY2(c.scenario.outages.first().from + c.scenario.outages.first().duration < (c.calls->count - 1) * c.calls->interval,
+            qPrintable(c.name + u": the calls go on after the outage"_s));
+    }
+    QCOMPARE(r.suite->cases.first().name, u"outage-reset-5s"_s);
+    QCOMPARE(r.suite->cases.first().scenario.outages.first().mode, OutageWindow::Mode::Reset);
+    // The standard suite's cases are one request each.
+    const SuiteLoader::Result standard = SuiteLoader::load(u"standard"_s);
+    QVERIFY(standard.ok());
+    for (const SuiteCase& c : standard.suite->cases)
+        QVERIFY2(!c.calls, qPrintable(c.name));
 }
 
 void TestConformanceSuite::refusesBadSuites_data()
