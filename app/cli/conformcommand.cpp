@@ -7,9 +7,9 @@
 #include "cli/policychoice.h"
 
 #include "conform/conformancereport.h"
+#include "conform/conformrefusal.h"
 #include "conform/sessionjudging.h"
 #include "engine/clock.h"
-#include "engine/retryengine.h"
 #include "engine/scheduler.h"
 #include "session/session.h"
 #include "session/format/sessionfile.h"
@@ -47,6 +47,14 @@ every difference is a finding naming the rule: retried where the policy stops, s
 a wait outside the policy's range (with the tolerance shown), the idempotency key changed or missing, the
 attempt limit or deadline passed, the exit status not reporting the outcome.
 
+A case with many calls (the breakers suite) also sets these, and COMMAND makes the calls from one client:
+  RETRYLAB_CALLS            how many calls
+  RETRYLAB_INTERVAL_MS      call n starts (n - 1) x this after call 1, whether or not earlier calls ended
+  RETRYLAB_CALL_HEADER      the field carrying n on every request of call n (X-Retrylab-Call)
+The policy's circuit breaker is replayed along the calls: a call that reached the lab while it was open,
+a breaker that opened too early or too late (with the window's counts), too many or too few probes, and a
+hedged copy sent too soon or beyond the policy's last are findings.
+
 With --session, the runs of a recorded session (retrylab observe --session, retrylab import) are judged
 instead; nothing is run.
 
@@ -55,7 +63,7 @@ Options:
   --set PATH=VALUE    a field of the policy set as the client is configured (repeatable), by its path in
                       the policy file: curl --retry 3 is --policy curl-7.88 --set limits.max_retries=3;
                       VALUE is JSON, or text when it is not (the report says what changed)
-  --suite NAME|FILE   a built-in suite (standard, seeds: see --list) or a suite file
+  --suite NAME|FILE   a built-in suite (standard, seeds, breakers: see --list) or a suite file
                       (resources/docs/suite-format.md)
   --case NAME         run only this case (repeatable)
   --case-timeout S    stop COMMAND after S seconds in every case (default: each case's own, 30 s unless set)
@@ -136,8 +144,8 @@ int runConform(const QStringList& args, CliIo& io)
     const std::optional<PolicyChoice> policy = PolicyChoice::resolve(*policyName, a, &problems);
     if (!policy)
         return usage(io, problems.line());
-    // The judge holds a client to what the engine would do: a policy it cannot run cannot be judged.
-    if (const QString refusal = engineRefusal(policy->policy); !refusal.isEmpty())
+    // A strategy the judge does not read would be judged as if it were not there: refused by name instead.
+    if (const QString refusal = conformRefusal(policy->policy); !refusal.isEmpty())
         return usage(io, refusal);
     JudgeOptions options;
     if (const std::optional<QString> tolerance = a.value(u"tolerance"_s)) {
@@ -200,7 +208,12 @@ int runConform(const QStringList& args, CliIo& io)
             runner.stop();
             return;
         }
-        io.err << tr("       %1 (%2 attempts)").arg(caseVerdict(r)).arg(r.run.record.attempts.size()) << '\n';
+        const qsizetype requests = r.run.record.attempts.size();
+        if (r.judgement.calls)
+            io.err << tr("       %1 (%2 calls, %3 requests)").arg(caseVerdict(r)).arg(r.judgement.calls->planned).arg(requests);
+        else
+            io.err << tr("       %1 (%2 attempts)").arg(caseVerdict(r)).arg(requests);
+        io.err << '\n';
         io.err.flush();
     });
     QObject::connect(&runner, &ConformanceRunner::finished, &loop, &QEventLoop::quit);

@@ -24,7 +24,10 @@ QStringList findingRuleNames()
     return names;
 }
 
-bool findingRuleIsNote(FindingRule rule) { return rule == FindingRule::NotObserved || rule == FindingRule::Unfinished; }
+bool findingRuleIsNote(FindingRule rule)
+{
+    return rule == FindingRule::NotObserved || rule == FindingRule::Unfinished || rule == FindingRule::Unplaced;
+}
 
 QString ConformanceFinding::sentence() const
 {

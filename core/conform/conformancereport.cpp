@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "conform/conformancereport.h"
 
+#include "conform/calls/callplacement.h"
+
 #include "observe/serverask.h"
 
 #include <QCoreApplication>
@@ -28,7 +30,64 @@ QJsonObject findingJson(const ConformanceFinding& f)
     put(u"expected_high_ms"_s, f.expectedHigh);
     put(u"tolerance_early_ms"_s, f.toleranceEarly);
     put(u"tolerance_late_ms"_s, f.toleranceLate);
+    if (f.callCount > 0) {
+        o.insert(u"first_call"_s, f.firstCall);
+        o.insert(u"last_call"_s, f.lastCall);
+        o.insert(u"calls"_s, f.callCount);
+    }
     return o;
+}
+
+// "+2.104 s" from call 1's time.
+QString sinceFirstCall(const CallsJudgement& c, Millis at)
+{
+    return u"+%1 s"_s.arg(QString::number(double((at - c.origin).count()) / 1000.0, 'f', 3));
+}
+
+QJsonObject callsJson(const CallsJudgement& c)
+{
+    QJsonArray changes;
+    for (const CircuitBreaker::Change& change : c.breaker) {
+        QJsonObject o { { u"at_ms"_s, qint64((change.at - c.origin).count()) }, { u"from"_s, stateName(change.from) },
+            { u"to"_s, stateName(change.to) }, { u"window_calls"_s, change.window.calls },
+            { u"window_failures"_s, change.window.failures } };
+        if (change.to == CircuitBreaker::State::Open)
+            o.insert(u"break_ms"_s, qint64(change.breakFor.count()));
+        changes << o;
+    }
+    QJsonObject o { { u"planned"_s, c.planned }, { u"sent"_s, c.sent }, { u"kept"_s, c.kept }, { u"late"_s, c.late },
+        { u"requests"_s, c.requests },
+        { u"failures"_s, c.failures }, { u"hedges"_s, c.hedges }, { u"slack_ms"_s, qint64(c.slack.count()) },
+        { u"by_header"_s, c.byHeader }, { u"origin_ms"_s, qint64(c.origin.count()) } };
+    if (c.hasBreaker)
+        o.insert(u"breaker"_s, changes);
+    return o;
+}
+
+// "260 calls due: 201 reached the lab (230 requests, 40 failures), 59 kept by the client; the policy's
+// breaker: open at +2.104 s (5 failures in a row), half-open at +12.110 s, closed at +12.112 s".
+QString callsText(const CallsJudgement& c)
+{
+    QString text = tr("%1 calls due: %2 reached the lab (%3 requests, %4 failures, %5 calls after their time), %6 "
+                      "kept by the client")
+                       .arg(c.planned)
+                       .arg(c.sent)
+                       .arg(c.requests)
+                       .arg(c.failures)
+                       .arg(c.late)
+                       .arg(c.kept);
+    if (c.hedges > 0)
+        text += tr(", %1 hedged copies").arg(c.hedges);
+    if (!c.hasBreaker)
+        return text + tr("; the policy has no breaker");
+    QStringList moments;
+    for (const CircuitBreaker::Change& change : c.breaker) {
+        QString m = tr("%1 at %2").arg(stateName(change.to), sinceFirstCall(c, change.at));
+        if (change.to == CircuitBreaker::State::Open)
+            m += tr(" (%1 calls, %2 failures)").arg(change.window.calls).arg(change.window.failures);
+        moments << m;
+    }
+    return text + tr("; the policy's breaker: %1").arg(moments.isEmpty() ? tr("closed throughout") : moments.join(u", "_s));
 }
 
 QJsonArray attemptsJson(const CaseResult& r)
@@ -48,6 +107,10 @@ QJsonArray attemptsJson(const CaseResult& r)
             o.insert(u"ended_ms"_s, qint64(std::chrono::duration_cast<Millis>(*a.at.finished).count()));
         if (!a.idempotencyKey.isEmpty())
             o.insert(u"idempotency_key"_s, a.idempotencyKey);
+        if (r.judgement.calls) {
+            if (const std::optional<int> call = callNumberOf(a))
+                o.insert(u"call"_s, *call);
+        }
         if (i < r.judgement.attempts.size()) {
             const AttemptJudgement& j = r.judgement.attempts.at(i);
             o.insert(u"answer"_s, j.answer);
@@ -105,7 +168,9 @@ QString ConformanceReport::table() const
     for (const CaseResult& r : cases) {
         const QString mark = !r.startError.isEmpty() ? u"ERROR"_s : r.judgement.conforms() ? u"PASS "_s : u"FAIL "_s;
         const qsizetype n = r.run.record.attempts.size();
-        QString detail = n == 1 ? tr("1 attempt") : tr("%1 attempts").arg(n);
+        QString detail = r.judgement.calls ? tr("%1 calls, %2 requests").arg(r.judgement.calls->planned).arg(n)
+            : n == 1                       ? tr("1 attempt")
+                                           : tr("%1 attempts").arg(n);
         if (r.run.exitCode)
             detail += tr(", exit %1").arg(*r.run.exitCode);
         else if (r.timedOut)
@@ -115,6 +180,8 @@ QString ConformanceReport::table() const
         text += mark + u"  "_s + r.suiteCase.name.leftJustified(width) + u"  "_s + detail + u'\n';
         if (!r.startError.isEmpty())
             text += u"       "_s + r.startError + u'\n';
+        if (r.judgement.calls)
+            text += u"       "_s + callsText(*r.judgement.calls) + u'\n';
         for (const ConformanceFinding& f : r.judgement.findings)
             text += u"       "_s + f.sentence() + u'\n';
         for (const ConformanceFinding& f : r.judgement.notes)
@@ -146,6 +213,8 @@ QJsonObject ConformanceReport::toJson() const
             o.insert(u"exit"_s, *r.run.exitCode);
         if (!r.startError.isEmpty())
             o.insert(u"error"_s, r.startError);
+        if (r.judgement.calls)
+            o.insert(u"calls"_s, callsJson(*r.judgement.calls));
         list << o;
     }
     QJsonObject o { { u"format"_s, u"retrylab-conform-report"_s }, { u"version"_s, 1 }, { u"suite"_s, suite },
@@ -225,6 +294,8 @@ QByteArray ConformanceReport::toJUnit() const
             w.writeEndElement();
         }
         QStringList out;
+        if (r.judgement.calls)
+            out << callsText(*r.judgement.calls);
         for (const AttemptJudgement& j : r.judgement.attempts)
             out << tr("attempt %1: %2").arg(j.index).arg(j.answer);
         for (const ConformanceFinding& f : r.judgement.notes)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "conform/conformancerunner.h"
 
+#include "conform/calls/callsjudge.h"
+
 #include "engine/clock.h"
 #include "engine/scheduler.h"
 #include "lab/faultserver.h"
@@ -91,6 +93,14 @@ public:
             environment.insert(u"RETRYLAB_IDEMPOTENCY_KEY"_s, QUuid::createUuid().toString(QUuid::WithoutBraces));
         else
             environment.remove(u"RETRYLAB_IDEMPOTENCY_KEY"_s);
+        if (c.calls) {
+            environment.insert(u"RETRYLAB_CALLS"_s, QString::number(c.calls->count));
+            environment.insert(u"RETRYLAB_INTERVAL_MS"_s, QString::number(c.calls->interval.count()));
+            environment.insert(u"RETRYLAB_CALL_HEADER"_s, QString::fromLatin1(kCallHeader));
+        } else {
+            for (const QString& name : { u"RETRYLAB_CALLS"_s, u"RETRYLAB_INTERVAL_MS"_s, u"RETRYLAB_CALL_HEADER"_s })
+                environment.remove(name);
+        }
         m_process.setProcessEnvironment(environment);
         m_process.setProcessChannelMode(QProcess::MergedChannels);
         QObject::connect(&m_process, &QProcess::readyRead, &m_process, [this] {
@@ -197,8 +207,12 @@ private:
         if (m_result.startError.isEmpty()) {
             JudgeOptions options = m_owner.m_options;
             options.wallOrigin = wallOrigin;
-            ConformanceJudge judge(m_owner.m_policy, options);
-            m_result.judgement = judge.judge(m_result.run);
+            if (const std::optional<CallPlan> plan = judgedAsCalls(m_result.suiteCase, m_owner.m_policy)) {
+                m_result.judgement = judgeCalls(m_owner.m_policy, m_result.run, *plan, options);
+            } else {
+                ConformanceJudge judge(m_owner.m_policy, options);
+                m_result.judgement = judge.judge(m_result.run);
+            }
         }
         // Reported from the event loop: the owner deletes this object when it takes the result.
         QMetaObject::invokeMethod(&m_owner, [owner = &m_owner, this] { owner->caseDone(takeResult()); }, Qt::QueuedConnection);

@@ -7,7 +7,9 @@
 // RETRYLAB_CASE, RETRYLAB_METHOD and, when the case suggests one, RETRYLAB_IDEMPOTENCY_KEY in its
 // environment, makes one logical request however it likes and exits (or is stopped at the case's timeout).
 // Every exchange the lab saw is an attempt of that one request, in arrival order; the judge (a fresh one
-// per case: each run of the command is a fresh client) compares them with the policy.
+// per case: each run of the command is a fresh client) compares them with the policy. A case with `calls`
+// also hands the command RETRYLAB_CALLS, RETRYLAB_INTERVAL_MS and RETRYLAB_CALL_HEADER; its exchanges are
+// the requests of many calls, judged along their timeline (calls/callsjudge.h).
 
 #include "conform/conformancejudge.h"
 #include "conform/conformancesuite.h"

@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <functional>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -21,6 +23,52 @@ QString tr(const char* text) { return QCoreApplication::translate("conform", tex
 
 const QString kFormat = u"retrylab-suite"_s;
 constexpr qint64 kMaxTimeoutMs = 3600 * 1000;
+constexpr int kMaxCalls = 100000;
+constexpr qint64 kMaxIntervalMs = 600 * 1000;
+
+// A whole number from LOW to HIGH at KEY of O, or nullopt (with a problem) when it is there and is not one.
+std::optional<qint64> wholeNumber(const QJsonObject& o, const QString& key, qint64 low, qint64 high,
+    const std::function<void(const QString&, const QString&)>& problem, const QString& what)
+{
+    const QJsonValue v = o.value(key);
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || d < double(low) || d > double(high) || d != double(qint64(d))) {
+        problem(key, tr("%1, a whole number from %2 to %3").arg(what).arg(low).arg(high));
+        return std::nullopt;
+    }
+    return qint64(d);
+}
+
+// "calls" and "interval_ms", both or neither; a plan that cannot end within the case's timeout is refused.
+void readCalls(const QJsonObject& o, SuiteCase& c, const std::function<void(const QString&, const QString&)>& problem)
+{
+    const bool hasCalls = o.contains(u"calls"_s);
+    const bool hasInterval = o.contains(u"interval_ms"_s);
+    if (!hasCalls && !hasInterval)
+        return;
+    if (!hasCalls) {
+        problem(u"interval_ms"_s, tr("goes with \"calls\": how many calls the command makes at this interval"));
+        return;
+    }
+    if (!hasInterval) {
+        problem(u"calls"_s, tr("goes with \"interval_ms\": the time from one call's start to the next one's"));
+        return;
+    }
+    const std::optional<qint64> count = wholeNumber(o, u"calls"_s, 1, kMaxCalls, problem, tr("how many calls"));
+    const std::optional<qint64> interval
+        = wholeNumber(o, u"interval_ms"_s, 1, kMaxIntervalMs, problem, tr("milliseconds between two calls' starts"));
+    if (!count || !interval)
+        return;
+    c.calls = CallPlan { int(*count), std::chrono::milliseconds(*interval) };
+    const qint64 span = (*count - 1) * *interval;
+    if (span >= c.timeout.count())
+        problem(u"calls"_s, tr("%1 calls %2 ms apart take %3 ms, not less than the case's timeout (%4 ms): raise "
+                               "timeout_ms")
+                                .arg(*count)
+                                .arg(*interval)
+                                .arg(span)
+                                .arg(c.timeout.count()));
+}
 
 // Reads one case; problems are appended with their JSON path.
 std::optional<SuiteCase> readCase(const QJsonObject& o, const QString& at, const QString& suiteName, QStringList* problems)
@@ -30,7 +78,7 @@ std::optional<SuiteCase> readCase(const QJsonObject& o, const QString& at, const
         problems->append(at + (key.isEmpty() ? QString() : u'.' + key) + u": "_s + message);
     };
     static const QSet<QString> known { u"name"_s, u"description"_s, u"method"_s, u"path"_s, u"key"_s, u"timeout_ms"_s,
-        u"steps"_s, u"scenario"_s };
+        u"calls"_s, u"interval_ms"_s, u"steps"_s, u"outages"_s, u"scenario"_s };
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (!known.contains(it.key()) && !it.key().startsWith(u'_'))
             problem(it.key(), tr("unknown key (a case has %1)").arg(QStringList(known.cbegin(), known.cend()).join(u", "_s)));
@@ -65,10 +113,15 @@ std::optional<SuiteCase> readCase(const QJsonObject& o, const QString& at, const
         else
             c.timeout = std::chrono::milliseconds(qint64(ms));
     }
+    readCalls(o, c, problem);
     const bool hasSteps = o.contains(u"steps"_s);
     const bool hasScenario = o.contains(u"scenario"_s);
     if (hasSteps == hasScenario) {
         problem({}, tr("give either \"steps\" (one route answering every path) or \"scenario\" (a whole scenario)"));
+        return std::nullopt;
+    }
+    if (hasScenario && o.contains(u"outages"_s)) {
+        problem(u"outages"_s, tr("goes with \"steps\"; a whole scenario has its own \"outages\""));
         return std::nullopt;
     }
     QJsonObject scenario;
@@ -86,6 +139,8 @@ std::optional<SuiteCase> readCase(const QJsonObject& o, const QString& at, const
         scenario.insert(u"name"_s, QString(suiteName + u'/' + c.name));
         scenario.insert(u"description"_s, c.description);
         scenario.insert(u"routes"_s, QJsonArray { route });
+        if (o.contains(u"outages"_s))
+            scenario.insert(u"outages"_s, o.value(u"outages"_s));
     } else if (o.value(u"scenario"_s).isObject()) {
         scenario = o.value(u"scenario"_s).toObject();
     } else {
@@ -98,6 +153,8 @@ std::optional<SuiteCase> readCase(const QJsonObject& o, const QString& at, const
         QString path = p.path;
         if (hasSteps && path.startsWith(u"$.routes[0]."_s))
             path = path.mid(12);
+        else if (hasSteps && path.startsWith(u"$.outages"_s))
+            path = path.mid(2);
         else if (path.startsWith(u"$"_s))
             path = (hasSteps ? QString() : u"scenario"_s) + path.mid(1);
         problems->append(at + (path.startsWith(u'.') || path.isEmpty() ? path : u'.' + path) + u": "_s + p.message);

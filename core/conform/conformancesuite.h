@@ -3,8 +3,9 @@
 
 // A conformance suite (resources/docs/suite-format.md): a list of cases, each one logical request a client
 // makes against a lab scenario, with the method and whether to send an idempotency key suggested to the
-// command through its environment. Built-in suites ship as :/retrylab/suites/NAME.json; a user's suite is
-// a file in the same format.
+// command through its environment — or, in a case with `calls`, many calls from one client process at a
+// fixed rate, so what a circuit breaker learnt from one call holds for the next. Built-in suites ship as
+// :/retrylab/suites/NAME.json; a user's suite is a file in the same format.
 
 #include "lab/faultscenario.h"
 
@@ -15,6 +16,19 @@
 #include <chrono>
 #include <optional>
 
+// Many calls from one client process: call n starts (n − 1) × interval after call 1, whether or not the
+// calls before it have ended (RETRYLAB_CALLS, RETRYLAB_INTERVAL_MS), and every request of call n carries n
+// in the call header (RETRYLAB_CALL_HEADER).
+struct CallPlan
+{
+    int count = 1;
+    std::chrono::milliseconds interval { 1000 };
+    friend bool operator==(const CallPlan&, const CallPlan&) = default;
+};
+
+// The field a command puts a call's number in (RETRYLAB_CALL_HEADER).
+inline constexpr char kCallHeader[] = "X-Retrylab-Call";
+
 struct SuiteCase
 {
     QString name; // [a-z0-9][a-z0-9-]*, unique in its suite: RETRYLAB_CASE and the JUnit testcase name
@@ -23,7 +37,9 @@ struct SuiteCase
     QString path; // the path RETRYLAB_URL points at, "/conform/NAME" unless given
     bool key = false; // suggest an idempotency key (RETRYLAB_IDEMPOTENCY_KEY, a fresh UUID per case)
     std::chrono::milliseconds timeout { 30000 }; // the command is stopped after this long
-    FaultScenario scenario; // "steps" make a one-route scenario answering every method on every path
+    std::optional<CallPlan> calls; // "calls" and "interval_ms": many calls, judged along their timeline
+    // "steps" (with "outages" if any) make a one-route scenario answering every method on every path
+    FaultScenario scenario;
 };
 
 struct ConformanceSuite

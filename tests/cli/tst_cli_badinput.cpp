@@ -147,6 +147,14 @@ void TestCliBadInput::initTestCase()
         R"({"format":1,"name":"o","routes":[{"path":"/","steps":[{"kind":"outage","duration_ms":-1},
         {"kind":"respond","latency_ramp":{"to_ms":100,"over":5}}]}]})"));
     QVERIFY(write(u"head.txt"_s, "Retry-After: 2\n"));
+    const auto suite = [](const QByteArray& caseKeys) -> QByteArray {
+        return R"({"format":"retrylab-suite","version":1,"name":"b","cases":[{"name":"a",)" + caseKeys
+            + R"(,"steps":[{"kind":"respond"}]}]})";
+    };
+    QVERIFY(write(u"zero-calls.json"_s, suite(R"("calls":0,"interval_ms":50)")));
+    QVERIFY(write(u"interval-only.json"_s, suite(R"("interval_ms":50)")));
+    QVERIFY(write(u"slow-calls.json"_s, suite(R"("calls":300,"interval_ms":50,"timeout_ms":10000)")));
+    QVERIFY(write(u"bad-suite-outage.json"_s, suite(R"("calls":3,"interval_ms":50,"outages":[{"from_ms":0,"duration_ms":10,"mode":"down"}])")));
 }
 
 void TestCliBadInput::patternMatcher()
@@ -297,9 +305,25 @@ void TestCliBadInput::refused_data()
     row("a pipeline the engine does not run (run)", none,
         { u"run"_s, u"--policy"_s, u"ms-http-hedging"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s },
         u"retrylab run: "_s + pipelineRefused);
-    row("a pipeline the engine does not run (conform)", none,
-        { u"conform"_s, u"--policy"_s, u"ms-http-hedging"_s, u"--suite"_s, u"standard"_s, u"--"_s, u"true"_s },
-        u"retrylab conform: "_s + pipelineRefused);
+    // conform judges a breaker, hedging and an attempt timeout (issue 28 §5), but refuses what it does not judge.
+    row("a pipeline conform does not judge", none,
+        { u"conform"_s, u"--policy"_s, u"ms-http-standard"_s, u"--suite"_s, u"breakers"_s, u"--"_s, u"true"_s },
+        u"retrylab conform: policy \"ms-http-standard\": conform does not judge rate_limiter, total_timeout yet, only a "
+        "pipeline's retry, circuit_breaker, hedging and attempt_timeout"_s);
+    row("a suite case with calls: none", none,
+        { u"conform"_s, u"--policy"_s, u"opossum-9"_s, u"--suite"_s, u"%DIR%/zero-calls.json"_s, u"--"_s, u"true"_s },
+        u"retrylab conform: suite %DIR%/zero-calls.json: $.cases[0].calls: how many calls, a whole number from 1 to 100000"_s);
+    row("a suite case with an interval but no calls", none,
+        { u"conform"_s, u"--policy"_s, u"opossum-9"_s, u"--suite"_s, u"%DIR%/interval-only.json"_s, u"--"_s, u"true"_s },
+        u"retrylab conform: suite %DIR%/interval-only.json: $.cases[0].interval_ms: goes with \"calls\": how many calls "
+        "the command makes at this interval"_s);
+    row("a suite case whose calls outlast its timeout", none,
+        { u"conform"_s, u"--policy"_s, u"opossum-9"_s, u"--suite"_s, u"%DIR%/slow-calls.json"_s, u"--"_s, u"true"_s },
+        u"retrylab conform: suite %DIR%/slow-calls.json: $.cases[0].calls: 300 calls 50 ms apart take 14950 ms, not less "
+        "than the case's timeout (10000 ms): raise timeout_ms"_s);
+    row("a suite case with a bad outage", none,
+        { u"conform"_s, u"--policy"_s, u"opossum-9"_s, u"--suite"_s, u"%DIR%/bad-suite-outage.json"_s, u"--"_s, u"true"_s },
+        u"retrylab conform: suite %DIR%/bad-suite-outage.json: $.cases[0].outages[0].mode: …"_s);
     row("a pipeline the engine does not run (replay)", none,
         { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"ms-http-hedging"_s }, u"retrylab replay: "_s + pipelineRefused);
 

@@ -97,8 +97,10 @@ private slots:
     {
         const CliProcess::Result r = retrylab({ u"conform"_s, u"--list"_s });
         QCOMPARE(r.exit, 0);
-        QVERIFY(r.out.startsWith("seeds — "));
+        QVERIFY(r.out.startsWith("breakers — "));
+        QVERIFY(r.out.contains("\nseeds — "));
         QVERIFY(r.out.contains("\nstandard — "));
+        QVERIFY(r.out.contains("  outage-reset-5s "));
         QVERIFY(r.out.contains("  endless-503 "));
     }
 

@@ -3,6 +3,7 @@
 
 #include "conformance/conformancemodel.h"
 
+#include "conform/conformrefusal.h"
 #include "conform/sessionjudging.h"
 #include "policy/presetcatalog.h"
 #include "session/session.h"
@@ -181,11 +182,22 @@ std::optional<RetryPolicy> ConformanceView::chosenPolicy(QString* error) const
         std::optional<RetryPolicy> policy = m_editorPolicy ? m_editorPolicy() : std::nullopt;
         if (!policy)
             *error = tr("The policy editor's policy has problems: fix them, or pick a preset.");
+        else if (const QString refusal = conformRefusal(*policy); !refusal.isEmpty()) {
+            *error = refusal;
+            return std::nullopt;
+        }
         return policy;
     }
     const PolicyParseResult parsed = PresetCatalog::load(name);
-    if (!parsed.ok())
+    if (!parsed.ok()) {
         *error = tr("Preset %1 cannot be read.").arg(name);
+        return std::nullopt;
+    }
+    // What the judge does not read is refused by name, as `retrylab conform` refuses it.
+    if (const QString refusal = conformRefusal(*parsed.policy); !refusal.isEmpty()) {
+        *error = refusal;
+        return std::nullopt;
+    }
     return parsed.policy;
 }
 

@@ -275,7 +275,7 @@ void TestConformanceJudge::toleranceWidensTheRange()
 void TestConformanceJudge::ruleNamesRoundTrip()
 {
     const QStringList names = findingRuleNames();
-    QCOMPARE(names.size(), int(FindingRule::Unfinished) + 1);
+    QCOMPARE(names.size(), int(FindingRule::Unplaced) + 1);
     for (const QString& name : names) {
         const std::optional<FindingRule> rule = findingRuleFromName(name);
         QVERIFY(rule);

@@ -15,6 +15,7 @@ private slots:
     void builtInSuitesLoad_data();
     void builtInSuitesLoad();
     void standardCoversTheIssueList();
+    void breakersCallsThroughAnOutage();
     void refusesBadSuites_data();
     void refusesBadSuites();
     void selectsCases();
@@ -65,6 +66,30 @@ void TestConformanceSuite::standardCoversTheIssueList()
     QVERIFY(find(u"500-post-with-key"_s).key);
 }
 
+void TestConformanceSuite::breakersCallsThroughAnOutage()
+{
+    const SuiteLoader::Result r = SuiteLoader::load(u"breakers"_s);
+    QVERIFY2(r.ok(), qPrintable(r.problemText()));
+    QVERIFY(!r.suite->cases.isEmpty());
+    for (const SuiteCase& c : r.suite->cases) {
+        QVERIFY2(c.calls, qPrintable(c.name));
+        QCOMPARE(c.calls->interval.count(), 50); // 20 calls a second
+        QVERIFY2((c.calls->count - 1) * c.calls->interval < c.timeout, qPrintable(c.name));
+        QVERIFY2((c.calls->count - 1) * c.calls->interval.count() <= 20000, qPrintable(c.name)); // at most ~20 s a case
+        QCOMPARE(c.scenario.outages.size(), 1);
+        QCOMPARE(c.scenario.outages.first().duration.count(), 5000);
+        QVERIFY2(c.scenario.outages.first().from + c.scenario.outages.first().duration < (c.calls->count - 1) * c.calls->interval,
+            qPrintable(c.name + u": the calls go on after the outage"_s));
+    }
+    QCOMPARE(r.suite->cases.first().name, u"outage-reset-5s"_s);
+    QCOMPARE(r.suite->cases.first().scenario.outages.first().mode, OutageWindow::Mode::Reset);
+    // The standard suite's cases are one request each.
+    const SuiteLoader::Result standard = SuiteLoader::load(u"standard"_s);
+    QVERIFY(standard.ok());
+    for (const SuiteCase& c : standard.suite->cases)
+        QVERIFY2(!c.calls, qPrintable(c.name));
+}
+
 void TestConformanceSuite::refusesBadSuites_data()
 {
     QTest::addColumn<QByteArray>("json");
@@ -86,6 +111,21 @@ void TestConformanceSuite::refusesBadSuites_data()
         << "{" + head + R"("cases":[{"name":"a","steps":[{"kind":"respond","status":999}]}]})"
         << QStringList { u"$.cases[0].steps[0].status:"_s };
     QTest::addRow("neither steps nor scenario") << "{" + head + R"("cases":[{"name":"a"}]})" << QStringList { u"$.cases[0]:"_s };
+    QTest::addRow("calls without an interval, an interval without calls")
+        << "{" + head + R"("cases":[{"name":"a","calls":5,"steps":[{"kind":"respond"}]},{"name":"b","interval_ms":5,"steps":[{"kind":"respond"}]}]})"
+        << QStringList { u"$.cases[0].calls:"_s, u"$.cases[1].interval_ms:"_s };
+    QTest::addRow("calls and interval out of range")
+        << "{" + head + R"("cases":[{"name":"a","calls":0,"interval_ms":1.5,"steps":[{"kind":"respond"}]}]})"
+        << QStringList { u"$.cases[0].calls:"_s, u"$.cases[0].interval_ms:"_s };
+    QTest::addRow("calls that outlast the timeout")
+        << "{" + head + R"("cases":[{"name":"a","calls":100,"interval_ms":100,"timeout_ms":5000,"steps":[{"kind":"respond"}]}]})"
+        << QStringList { u"$.cases[0].calls: 100 calls 100 ms apart take 9900 ms"_s };
+    QTest::addRow("a bad outage beside the steps, located in the case")
+        << "{" + head + R"("cases":[{"name":"a","steps":[{"kind":"respond"}],"outages":[{"from_ms":0,"duration_ms":5,"mode":"down"}]}]})"
+        << QStringList { u"$.cases[0].outages[0].mode:"_s };
+    QTest::addRow("outages beside a whole scenario")
+        << "{" + head + R"("cases":[{"name":"a","outages":[],"scenario":{"format":1,"name":"s","routes":[{"path":"/x","steps":[{"kind":"respond"}]}]}}]})"
+        << QStringList { u"$.cases[0].outages:"_s };
     QTest::addRow("two cases of one name")
         << "{" + head + R"("cases":[{"name":"a","steps":[{"kind":"respond"}]},{"name":"a","steps":[{"kind":"reset"}]}]})"
         << QStringList { u"$.cases[1].name:"_s };
