@@ -30,13 +30,21 @@ EngineRun::EngineRun(int id, const RequestSpec& request, const RetryPolicy& poli
     for (qsizetype i = 0; i < pipeline.size(); ++i) {
         const ResilienceStrategy& s = pipeline.at(i);
         const bool outside = retryAt < 0 || i < retryAt;
-        switch (s.kind) {
-        case ResilienceStrategy::Kind::TotalTimeout:
+        if (s.kind == ResilienceStrategy::Kind::TotalTimeout || s.kind == ResilienceStrategy::Kind::AttemptTimeout)
             tighten(outside && retryAt >= 0 ? record.policy.limits.deadline : record.policy.limits.attemptTimeout, s.timeout);
-            break;
-        case ResilienceStrategy::Kind::AttemptTimeout:
-            tighten(outside && retryAt >= 0 ? record.policy.limits.deadline : record.policy.limits.attemptTimeout, s.timeout);
-            break;
+    }
+    // The snapshot a session keeps holds them once, as the limits they became (a policy may not state a
+    // timeout both ways), so a recording reopens and replays as it ran.
+    record.policy.pipeline.removeIf([](const ResilienceStrategy& s) {
+        return s.kind == ResilienceStrategy::Kind::TotalTimeout || s.kind == ResilienceStrategy::Kind::AttemptTimeout;
+    });
+    const QList<ResilienceStrategy>& kept = record.policy.pipeline;
+    retryAt = -1;
+    for (qsizetype i = 0; i < kept.size(); ++i)
+        if (kept.at(i).kind == ResilienceStrategy::Kind::Retry)
+            retryAt = i;
+    for (qsizetype i = 0; i < kept.size(); ++i) {
+        switch (kept.at(i).kind) {
         case ResilienceStrategy::Kind::CircuitBreaker:
             breakerIndex = int(i);
             breakerPerAttempt = !(retryAt >= 0 && i < retryAt);
@@ -46,8 +54,7 @@ EngineRun::EngineRun(int id, const RequestSpec& request, const RetryPolicy& poli
         case ResilienceStrategy::Kind::Bulkhead:
             limiterIndex = int(i);
             break;
-        case ResilienceStrategy::Kind::Retry:
-        case ResilienceStrategy::Kind::Hedging:
+        default:
             break;
         }
     }
