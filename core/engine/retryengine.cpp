@@ -540,12 +540,20 @@ void RetryEngine::cancelAll()
 
 // ---- the pipeline around the retry ---------------------------------------------------------------------
 
+namespace {
+// One limiter per policy and limiter strategy, shared by the policy's runs.
+QString limiterKey(const EngineRun& run)
+{
+    return run.record.policy.name + u'|' + QString::number(run.limiterIndex);
+}
+} // namespace
+
 bool RetryEngine::takePermit(EngineRun& run)
 {
     if (run.limiterIndex < 0)
         return true;
     const ResilienceStrategy& s = run.record.policy.pipeline.at(run.limiterIndex);
-    Limiter& limiter = m_limiters[run.record.policy.name + u'|' + QString::number(run.limiterIndex)];
+    Limiter& limiter = m_limiters[limiterKey(run)];
     if (limiter.inUse < s.permits) {
         ++limiter.inUse;
         run.holdsPermit = true;
@@ -566,8 +574,7 @@ void RetryEngine::releasePermit(EngineRun& run)
 {
     if (run.limiterIndex < 0 || (!run.holdsPermit && !run.limiterQueued))
         return;
-    const QString key = run.record.policy.name + u'|' + QString::number(run.limiterIndex);
-    auto it = m_limiters.find(key);
+    auto it = m_limiters.find(limiterKey(run));
     if (it == m_limiters.end())
         return;
     if (run.limiterQueued) {
