@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// TimelineLayout: time ↔ pixel and lane ↔ pixel mapping, zoom, pan and tick steps; and that the mapping
-// agrees with QChart::mapToPosition for the axes the timeline configures.
+// TimelineLayout: time ↔ pixel and lane ↔ pixel mapping, zoom, pan and tick steps, the breaker bands' strip
+// under the lanes; and that the mapping agrees with QChart::mapToPosition for the axes the timeline configures.
 #include "live/timelinelayout.h"
 
 #include <QtCharts/QCategoryAxis>
@@ -27,6 +27,7 @@ private Q_SLOTS:
     void tickStep_data();
     void tickStep();
     void agreesWithChart();
+    void breakerBands();
 };
 
 static TimelineLayout layout(QRectF plot, double t0, double t1, double laneTop, double laneHeight)
@@ -179,5 +180,29 @@ void TestTimelineLayout::agreesWithChart()
     }
 }
 
+// The breaker bands take the bottom of the plot area: the lanes end above them (fewer fit) and a y there is
+// a band's, not a lane's.
+void TestTimelineLayout::breakerBands()
+{
+    TimelineLayout l = layout(QRectF(0, 0, 800, 400), 0, 10, 0, 20);
+    QCOMPARE(l.bandsHeight(), 0.0);
+    QCOMPARE(l.lanesArea(), l.plot);
+    QCOMPARE(l.bandForY(399), -1);
+    l.bands = 2;
+    l.bandHeight = 18;
+    QCOMPARE(l.bandsHeight(), 2 * 18 + 4.0); // and a gap above them
+    QCOMPARE(l.lanesArea(), QRectF(0, 0, 800, 400 - 40));
+    QCOMPARE(l.visibleLanes(), 360 / 20.0);
+    QCOMPARE(l.yForBand(0), 364.0);
+    QCOMPARE(l.yForBand(1), 382.0);
+    QCOMPARE(l.bandForY(363), -1); // the gap
+    QCOMPARE(l.bandForY(364), 0);
+    QCOMPARE(l.bandForY(381.9), 0);
+    QCOMPARE(l.bandForY(390), 1);
+    QCOMPARE(l.bandForY(401), -1);
+    QCOMPARE(l.clampedLanes(30).laneTop, 0.0);
+    l.laneTop = 100;
+    QCOMPARE(l.clampedLanes(30).laneTop, 30 - 18.0); // the last lane ends at the bands, not at the plot's bottom
+}
 QTEST_MAIN(TestTimelineLayout)
 #include "tst_timelinelayout.moc"

@@ -220,6 +220,8 @@ void TimelineItem::paintBands(QPainter* painter) const
             if (seg.startMs > t1 || seg.startMs > endMs)
                 break;
             const double end = std::min(seg.endMs, std::max(seg.startMs, endMs));
+            if (end < t0)
+                continue;
             const double x0 = std::max(l.plot.left() - 1, l.xForTime(seg.startMs / 1000.0));
             const double x1 = std::min(l.plot.right() + 1, l.xForTime(end / 1000.0));
             const QRectF r(x0, row.top(), std::max(1.0, x1 - x0), row.height());

@@ -460,7 +460,7 @@ QString TimelineModel::describeBreaker(int band, int segment, const LiveSession&
     const QList<BreakerChange>& changes = session.breakerChanges();
     if (seg.change >= 0 && seg.change < changes.size()) {
         const BreakerChange& c = changes.at(seg.change);
-        lines << tr("From %1: its window held %2 failure(s) in %3 call(s) then")
+        lines << tr("Changed from %1; its window then held %2 failure(s) in %3 call(s)")
                      .arg(stateName(c.from))
                      .arg(c.window.failures)
                      .arg(c.window.calls);
