@@ -151,13 +151,14 @@ FaultServer::RunningOutage FaultServer::startOutage(
             { u"title"_s, u"outage: every request fails for %1 ms"_s.arg(step.duration.count()) } };
     outage.mode = step.outageMode;
     outage.values = std::move(values);
-    outage.untilMs = nowMs() + step.duration.count();
+    const qint64 from = nowMs(); // read once: the outage lasts exactly its duration by the lab's clock
+    outage.untilMs = from + step.duration.count();
     outage.what = u"route %1, steps[%2]"_s.arg(route.name).arg(stepIndex);
     LabOutage record;
     record.cause = u"step"_s;
     record.route = route.name;
     record.step = int(stepIndex);
-    record.fromMs = nowMs();
+    record.fromMs = from;
     const RunningOutage begun = beginOutage(outage, record);
     updateOutages(); // the alarm for its end
     return begun;
