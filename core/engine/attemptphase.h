@@ -25,8 +25,9 @@ enum class AbortReason {
     AttemptTimeout, // the engine's per-attempt total timer
     Deadline, // the run's overall deadline
     Cancelled, // the user cancelled
+    HedgeLost, // a copy of a hedged request still in flight when another copy's answer won (issue 28 §2)
 };
 
-QString abortReasonName(AbortReason reason); // "", "connect-timeout", "attempt-timeout", "deadline", "cancelled"
+QString abortReasonName(AbortReason reason); // "", "connect-timeout", "attempt-timeout", "deadline", "cancelled", "hedge-lost"
 
 Q_DECLARE_METATYPE(AttemptPhase)

@@ -64,6 +64,23 @@ struct StrategyRefusal
     friend bool operator==(const StrategyRefusal&, const StrategyRefusal&) = default;
 };
 
+// A copy of a hedged request (issue 28 §2): why it went and whether its answer became the request's. The
+// copies of one logical request are its attempts 1, 2, … in the order they went; they overlap in time, and
+// a copy still in flight when another won ends with AbortReason::HedgeLost.
+struct HedgeFacts
+{
+    enum class Trigger : quint8 {
+        First = 1, // the logical request's first copy
+        Delay, // the newest copy had no accepted answer after the hedging delay (latency mode)
+        Failure, // a copy's answer was a failure to the hedging: the next one went at once
+        Parallel, // every copy at once (delay 0)
+    };
+    Trigger trigger = Trigger::First;
+    bool won = false; // its answer is the request's result
+    friend bool operator==(const HedgeFacts&, const HedgeFacts&) = default;
+};
+QString hedgeTriggerName(HedgeFacts::Trigger trigger); // "first", "delay", "failure", "parallel"
+
 struct AttemptRecord
 {
     int runId = 0;
@@ -108,6 +125,7 @@ struct AttemptRecord
     Millis throttleWait { 0 };
     std::optional<ObservedAttemptFacts> observed; // set only on an attempt a client made and the lab saw
     std::optional<StrategyRefusal> refused; // set only on a call the pipeline refused (never sent)
+    std::optional<HedgeFacts> hedge; // set only on the copies of a hedged request
 
     std::optional<MonoTime> duration() const
     {

@@ -263,7 +263,7 @@ void AttemptTransport::onFinished()
     in.tls = m_record.url.scheme() == QLatin1String("https");
     in.sendObservable = m_record.bodySize > 0;
     m_record.error = classifyError(in);
-    if (m_record.error || m_abort == AbortReason::Cancelled) {
+    if (m_record.error || m_abort == AbortReason::Cancelled || m_abort == AbortReason::HedgeLost) {
         const QString text = reply->errorString();
         m_record.qtError = m_record.qtError.isEmpty() ? text : text + QStringLiteral(" (") + m_record.qtError + u')';
     } else {

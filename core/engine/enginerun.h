@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 struct EngineRun
 {
@@ -24,7 +25,8 @@ struct EngineRun
     EngineRun(int id, const RequestSpec& request, const RetryPolicy& policy, std::uint64_t seed, MonoTime submittedAt);
 
     // The next attempt's request part: index, times, URL, ids, headers as they will be sent, body facts.
-    AttemptRecord nextAttempt(MonoTime scheduledAt, MonoTime now);
+    // INDEX 0: the next by count (a retry's); a hedged copy passes its own number.
+    AttemptRecord nextAttempt(MonoTime scheduledAt, MonoTime now, int index = 0);
     AttemptLimits limits() const;
 
     RunRecord record;
@@ -61,6 +63,34 @@ struct EngineRun
     bool holdsPermit = false;
     bool limiterQueued = false;
 
+    // ---- hedging (issue 28 §2): copies of the logical request in flight at once, each an attempt. The
+    // strategies inside the hedging (a breaker, a limiter, the attempt timeout) guard each copy.
+    int hedgingIndex = -1; // the hedging strategy in the pipeline, -1: none
+    bool breakerPerCopy = false; // the breaker is inside the hedging
+    bool limiterPerCopy = false; // the limiter is inside the hedging (a permit per copy, no queue)
+    std::optional<Hedging> hedging; // made when the first copy goes
+    struct HedgeCopy
+    {
+        int index = 0;
+        Transport* transport = nullptr;
+        int wireSlot = -1;
+        std::optional<CircuitBreaker::Ticket> breakerTicket;
+        bool holdsPermit = false;
+    };
+    std::vector<HedgeCopy> copies; // in flight
+    std::optional<Scheduler::TaskId> hedgeTask; // the next copy's delay
+    HedgeCopy* copy(int index)
+    {
+        for (HedgeCopy& c : copies)
+            if (c.index == index)
+                return &c;
+        return nullptr;
+    }
+    // Milliseconds since the run started: the hedging machine's clock.
+    Millis sinceStart(MonoTime now) const { return std::chrono::duration_cast<Millis>(now - record.startedAt.value_or(now)); }
+
+    // One limiter per policy and limiter strategy, shared by the policy's runs.
+    QString limiterKey() const { return record.policy.name + u'|' + QString::number(limiterIndex); }
     const ResilienceStrategy* breaker() const
     {
         return breakerIndex >= 0 ? &record.policy.pipeline.at(breakerIndex) : nullptr;

@@ -29,9 +29,10 @@ constexpr std::string_view enumText(AbortReason r)
     case AbortReason::AttemptTimeout: return "attempt-timeout";
     case AbortReason::Deadline: return "deadline";
     case AbortReason::Cancelled: return "cancelled";
+    case AbortReason::HedgeLost: return "hedge-lost";
     }
     return {};
 }
 
 static_assert(EnumText::enumCount<AttemptPhase>() == int(AttemptPhase::Finished) + 1);
-static_assert(EnumText::enumCount<AbortReason>() == int(AbortReason::Cancelled) + 1);
+static_assert(EnumText::enumCount<AbortReason>() == int(AbortReason::HedgeLost) + 1);

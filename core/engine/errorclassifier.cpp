@@ -55,6 +55,7 @@ std::optional<ErrorClass> classifyError(const ClassifierInput& in)
 {
     switch (in.abort) {
     case AbortReason::Cancelled:
+    case AbortReason::HedgeLost: // cancelled by the engine: no error of the request's
         return std::nullopt;
     case AbortReason::ConnectTimeout:
         return ErrorClass::ConnectTimeout;

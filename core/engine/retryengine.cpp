@@ -59,6 +59,14 @@ RetryEngine::~RetryEngine()
             run->transport->disconnect(this);
             delete run->transport; // aborts its reply without a signal
         }
+        if (run->hedgeTask)
+            m_scheduler.cancel(*run->hedgeTask);
+        for (EngineRun::HedgeCopy& c : run->copies) {
+            if (c.transport) {
+                c.transport->disconnect(this);
+                delete c.transport;
+            }
+        }
     }
 }
 
@@ -92,23 +100,37 @@ QString engineRefusal(const RetryPolicy& policy)
 {
     QStringList notRun;
     qsizetype retryAt = -1;
-    for (qsizetype i = 0; i < policy.pipeline.size(); ++i)
+    qsizetype hedgingAt = -1;
+    for (qsizetype i = 0; i < policy.pipeline.size(); ++i) {
         if (policy.pipeline.at(i).kind == ResilienceStrategy::Kind::Retry)
             retryAt = i;
+        if (policy.pipeline.at(i).kind == ResilienceStrategy::Kind::Hedging)
+            hedgingAt = i;
+    }
+    const auto tr = [](const char* text) { return QCoreApplication::translate("RetryEngine", text); };
     for (qsizetype i = 0; i < policy.pipeline.size(); ++i) {
         const ResilienceStrategy& s = policy.pipeline.at(i);
+        const bool limiter = s.kind == ResilienceStrategy::Kind::RateLimiter || s.kind == ResilienceStrategy::Kind::Bulkhead;
+        const bool insideHedging = hedgingAt >= 0 && i > hedgingAt;
         QString what;
-        if (s.kind == ResilienceStrategy::Kind::Hedging)
-            what = strategyKindName(s.kind);
-        else if ((s.kind == ResilienceStrategy::Kind::RateLimiter || s.kind == ResilienceStrategy::Kind::Bulkhead) && retryAt >= 0 && i > retryAt)
-            what = QCoreApplication::translate("RetryEngine", "%1 inside the retry").arg(strategyKindName(s.kind));
+        if (s.kind == ResilienceStrategy::Kind::Hedging && retryAt >= 0)
+            what = tr("hedging with a retry strategy");
+        else if (limiter && retryAt >= 0 && i > retryAt)
+            what = tr("%1 inside the retry").arg(strategyKindName(s.kind));
+        else if (limiter && insideHedging && s.queue > 0)
+            what = tr("%1 with a queue inside the hedging").arg(strategyKindName(s.kind));
+        else if (s.kind == ResilienceStrategy::Kind::CircuitBreaker && insideHedging
+            && s.breaker.halfOpenCallers == CircuitBreakerOptions::HalfOpenCallers::Wait)
+            what = tr("a circuit breaker whose half-open callers wait, inside the hedging");
         if (!what.isEmpty() && !notRun.contains(what))
             notRun.append(what);
     }
+    if (hedgingAt >= 0 && policy.limits.connectionsPerHost)
+        notRun.append(tr("hedging under a limit of connections per host"));
     if (notRun.isEmpty())
         return {};
-    return QCoreApplication::translate("RetryEngine",
-        "policy \"%1\": the engine does not run %2 yet (it runs retries, circuit breakers, timeouts and limiters outside the retry)")
+    return tr("policy \"%1\": the engine does not run %2 yet (it runs retries, circuit breakers, timeouts, limiters "
+              "outside the retry, and hedging without a retry)")
         .arg(policy.name, notRun.join(QStringLiteral(", ")));
 }
 
@@ -161,10 +183,14 @@ void RetryEngine::startRun(EngineRun& run)
 
 void RetryEngine::startAttempt(EngineRun& run, MonoTime scheduledAt)
 {
-    if (!passBreaker(run, scheduledAt))
+    if (!run.breakerPerCopy && !passBreaker(run, scheduledAt))
         return;
     if (holdForHostThrottle(run))
         return;
+    if (run.hedgingIndex >= 0) {
+        beginHedging(run, scheduledAt);
+        return;
+    }
     const QString host = WireSlots::hostKey(run.target);
     const std::optional<int> slot = m_slots->acquire(host, run.record.policy.limits.connectionsPerHost);
     if (!slot) {
@@ -354,14 +380,7 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     releaseWireSlot(run); // may start attempts that waited for a connection to this host
     if (!m_runs.count(runId))
         return;
-    readAnswerHints(record, m_clock.wallNow());
-    if (record.status) {
-        for (const auto& [name, value] : std::as_const(record.responseHeaders)) {
-            if (name.compare("set-cookie", Qt::CaseInsensitive) == 0)
-                run.cookies->setCookiesFromUrl(QNetworkCookie::parseCookies(value), record.url);
-        }
-        noteHostReset(record);
-    }
+    absorbAnswer(run, record);
 
     if (run.cancelling || record.abortReason == AbortReason::Cancelled) {
         run.record.attempts.append(record);
@@ -376,11 +395,40 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
     decideAndContinue(run, std::move(record), outcome);
 }
 
+void RetryEngine::absorbAnswer(EngineRun& run, AttemptRecord& record)
+{
+    readAnswerHints(record, m_clock.wallNow());
+    if (!record.status)
+        return;
+    for (const auto& [name, value] : std::as_const(record.responseHeaders)) {
+        if (name.compare("set-cookie", Qt::CaseInsensitive) == 0)
+            run.cookies->setCookiesFromUrl(QNetworkCookie::parseCookies(value), record.url);
+    }
+    noteHostReset(record);
+}
+
 // The retry's turn: decide() on the attempt's outcome (an answer, an error, or a call the breaker inside the
 // retry refused), then apply the decision and wait or end the run.
 void RetryEngine::decideAndContinue(EngineRun& run, AttemptRecord record, AttemptOutcome outcome)
 {
     const int runId = run.record.runId;
+    const RetryDecision d = decideOn(run, record, std::move(outcome), record.index);
+    run.record.attempts.append(record);
+    run.record.attemptCount = int(run.record.attempts.size());
+    Q_EMIT attemptFinished(record);
+    if (!m_runs.count(runId))
+        return; // a slot cancelled it
+
+    if (d.verdict != Verdict::Retry) {
+        finishRun(runId, d.finalKind == FinalKind::None ? FinalKind::Success : d.finalKind, d.reason, d.serverAskedFor);
+        return;
+    }
+    const MonoTime now = m_clock.now();
+    scheduleWait(run, WaitInfo { runId, record.index + 1, now, now + d.delay, d });
+}
+
+RetryDecision RetryEngine::decideOn(EngineRun& run, AttemptRecord& record, AttemptOutcome outcome, int attempt)
+{
     const RetryPolicy& policy = run.record.policy;
     const QDateTime wallNow = m_clock.wallNow();
     RequestFacts facts;
@@ -393,12 +441,12 @@ void RetryEngine::decideAndContinue(EngineRun& run, AttemptRecord record, Attemp
 
     RetryBudget& budget = m_budgets.budgetFor(policy, run.target);
     DecisionContext context;
-    context.attempt = record.index;
+    context.attempt = attempt;
     context.elapsed = std::chrono::duration_cast<Millis>(m_clock.now() - *run.record.startedAt);
     context.now = wallNow;
     context.budget = budget.view();
     context.budget.hostResetIn = hostResetIn(record.url);
-    context.followRedirects = run.record.request.followRedirects;
+    context.followRedirects = run.record.request.followRedirects && run.hedgingIndex < 0; // a copy is one exchange
     context.redirectsFollowed = run.redirects;
     context.maxRedirects = kMaxRedirects;
 
@@ -418,18 +466,7 @@ void RetryEngine::decideAndContinue(EngineRun& run, AttemptRecord record, Attemp
     record.decision = d;
     record.budgetAfter = budget.view();
     record.budgetAfter.hostResetIn = hostResetIn(run.target);
-    run.record.attempts.append(record);
-    run.record.attemptCount = int(run.record.attempts.size());
-    Q_EMIT attemptFinished(record);
-    if (!m_runs.count(runId))
-        return; // a slot cancelled it
-
-    if (d.verdict != Verdict::Retry) {
-        finishRun(runId, d.finalKind == FinalKind::None ? FinalKind::Success : d.finalKind, d.reason, d.serverAskedFor);
-        return;
-    }
-    const MonoTime now = m_clock.now();
-    scheduleWait(run, WaitInfo { runId, record.index + 1, now, now + d.delay, d });
+    return d;
 }
 
 // Waits until INFO.dueAt on the scheduler, then starts the next attempt. A wait the host throttle imposed
@@ -471,8 +508,13 @@ void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, st
         // cancellation (never a failure, as Polly treats a cancelled call). Inside it, only an attempt the
         // run ended before its answer is left, and its breaker saw the call cancelled: not a failure.
         bool failure = !run->breakerPerAttempt && kind == FinalKind::Deadline;
-        if (!run->breakerPerAttempt && kind != FinalKind::Cancelled && kind != FinalKind::Deadline && !run->record.attempts.isEmpty())
-            failure = breakerFailure(*run, run->record.attempts.constLast());
+        if (!run->breakerPerAttempt && kind != FinalKind::Cancelled && kind != FinalKind::Deadline && !run->record.attempts.isEmpty()) {
+            const AttemptRecord* last = &run->record.attempts.constLast();
+            for (const AttemptRecord& a : std::as_const(run->record.attempts))
+                if (a.hedge && a.hedge->won)
+                    last = &a; // a hedged request's answer is its winning copy's
+            failure = breakerFailure(*run, *last);
+        }
         recordBreaker(*run, failure);
     }
     if (run->verdictWaitSince) {
@@ -480,6 +522,7 @@ void RetryEngine::finishRun(int runId, FinalKind kind, const QString& reason, st
             e->waiters.removeAll(runId);
     }
     releasePermit(*run);
+    dropCopies(*run);
     if (run->transport) {
         run->transport->disconnect(this);
         run->transport->deleteLater();
@@ -507,6 +550,16 @@ void RetryEngine::cancel(int runId)
     EngineRun& run = *it->second;
     if (!run.started) {
         finishRun(runId, FinalKind::Cancelled, tr("cancelled before it started"));
+        return;
+    }
+    if (!run.copies.empty()) { // a hedged request: each copy in flight ends cancelled, and is recorded so
+        run.cancelling = true;
+        QList<int> inFlight;
+        for (const EngineRun::HedgeCopy& c : run.copies)
+            inFlight.append(c.index);
+        cancelCopies(run, AbortReason::Cancelled, inFlight); // the last one's end finishes the run
+        if (m_runs.count(runId))
+            finishRun(runId, FinalKind::Cancelled, tr("cancelled"));
         return;
     }
     if (run.transport) {
@@ -540,20 +593,13 @@ void RetryEngine::cancelAll()
 
 // ---- the pipeline around the retry ---------------------------------------------------------------------
 
-namespace {
-// One limiter per policy and limiter strategy, shared by the policy's runs.
-QString limiterKey(const EngineRun& run)
-{
-    return run.record.policy.name + u'|' + QString::number(run.limiterIndex);
-}
-} // namespace
 
 bool RetryEngine::takePermit(EngineRun& run)
 {
-    if (run.limiterIndex < 0)
-        return true;
+    if (run.limiterIndex < 0 || run.limiterPerCopy)
+        return true; // no limiter, or one inside the hedging (a permit per copy: admitCopy)
     const ResilienceStrategy& s = run.record.policy.pipeline.at(run.limiterIndex);
-    Limiter& limiter = m_limiters[limiterKey(run)];
+    Limiter& limiter = m_limiters[run.limiterKey()];
     if (limiter.inUse < s.permits) {
         ++limiter.inUse;
         run.holdsPermit = true;
@@ -574,7 +620,7 @@ void RetryEngine::releasePermit(EngineRun& run)
 {
     if (run.limiterIndex < 0 || (!run.holdsPermit && !run.limiterQueued))
         return;
-    auto it = m_limiters.find(limiterKey(run));
+    auto it = m_limiters.find(run.limiterKey());
     if (it == m_limiters.end())
         return;
     if (run.limiterQueued) {
@@ -640,23 +686,35 @@ bool RetryEngine::breakerFailure(const EngineRun& run, const AttemptRecord& reco
         return false;
     if (s->slowCall && record.duration() && *record.duration() > *s->slowCall)
         return true;
+    return matchesAny(s->failures, run, record);
+}
+
+// Whether RECORD matches any of CONDITIONS, as the rules match (a breaker's or a hedging's failures).
+bool RetryEngine::matchesAny(const QList<RuleCondition>& conditions, const EngineRun& run, const AttemptRecord& record) const
+{
     RequestFacts facts;
     facts.method = record.method;
     facts.hasIdempotencyKey = !record.idempotencyKey.isEmpty();
     facts.answerLostEarlier = run.answerLost;
     const AttemptOutcome outcome = outcomeOf(record);
-    return std::any_of(s->failures.cbegin(), s->failures.cend(),
+    return std::any_of(conditions.cbegin(), conditions.cend(),
         [&](const RuleCondition& when) { return conditionMatches(when, facts, outcome); });
 }
 
 void RetryEngine::recordBreaker(EngineRun& run, bool failure)
 {
     const std::optional<CircuitBreaker::Ticket> ticket = std::exchange(run.breakerTicket, std::nullopt);
-    BreakerBook::Entry* entry = ticket ? m_breakers->find(run.breakerKey) : nullptr;
+    if (ticket)
+        recordBreakerTicket(run.breakerKey, *ticket, failure);
+}
+
+void RetryEngine::recordBreakerTicket(const QString& breakerKey, const CircuitBreaker::Ticket& ticket, bool failure)
+{
+    BreakerBook::Entry* entry = m_breakers->find(breakerKey);
     if (!entry)
         return;
-    entry->breaker.record(*ticket, failure, BreakerBook::axis(m_clock.now()));
-    const QString key = run.breakerKey;
+    entry->breaker.record(ticket, failure, BreakerBook::axis(m_clock.now()));
+    const QString key = breakerKey; // the entry's waiters may end runs that hold the caller's copy
     publishBreaker(key);
     wakeVerdictWaiters(key);
 }
@@ -701,16 +759,22 @@ void RetryEngine::wakeVerdictWaiters(const QString& key)
 
 // A call the pipeline refused: recorded as an attempt that never reached the wire. Inside the retry the
 // refusal is the retry's outcome to decide on (`circuit-open`); outside it, or with no retry, the run ends.
-void RetryEngine::refuseAttempt(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal)
+AttemptRecord RetryEngine::refusedRecord(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal, int index)
 {
     const MonoTime now = m_clock.now();
-    AttemptRecord a = run.nextAttempt(scheduledAt, now);
+    AttemptRecord a = run.nextAttempt(scheduledAt, now, index);
     a.at.started.reset();
     a.at.queued = std::exchange(run.queuedSince, std::nullopt);
     a.at.verdictWait = std::exchange(run.verdictWaitSince, std::nullopt);
     a.at.finished = now;
     a.phaseReached = AttemptPhase::Scheduled;
     a.refused = refusal;
+    return a;
+}
+
+void RetryEngine::refuseAttempt(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal)
+{
+    AttemptRecord a = refusedRecord(run, scheduledAt, refusal);
     Q_EMIT attemptStarted(a);
     const int runId = run.record.runId;
     if (!m_runs.count(runId))

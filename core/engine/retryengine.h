@@ -32,8 +32,10 @@ class Scheduler;
 class WireSlots;
 
 // Why the engine cannot run POLICY as written, or empty when it can. It runs a pipeline's retry, circuit
-// breaker, timeouts and a rate limiter (bulkhead) outside the retry; hedging, and a limiter inside the
-// retry, are refused by name rather than run without them.
+// breaker, timeouts, a rate limiter (bulkhead) outside the retry, and hedging without a retry (a breaker,
+// a limiter without a queue and the attempt timeout inside it guard each copy). What it does not run — a
+// limiter inside the retry, hedging with a retry, a queue or a waiting half-open breaker inside the
+// hedging, a connection limit under hedging — is refused by name rather than run without it.
 QString engineRefusal(const RetryPolicy& policy);
 
 class RetryEngine final : public QObject
@@ -99,7 +101,22 @@ private:
     void noteHostReset(const AttemptRecord& record);
     std::optional<Millis> hostResetIn(const QUrl& url) const;
     void onAttemptFinished(int runId, AttemptRecord record);
+    // Hints, cookies and the host's reported reset from an attempt's answer (every attempt, hedged or not).
+    void absorbAnswer(EngineRun& run, AttemptRecord& record);
     void decideAndContinue(EngineRun& run, AttemptRecord record, AttemptOutcome outcome);
+    // decide() on RECORD's outcome with the run's budgets; applies the decision's effects and keeps it in
+    // RECORD. ATTEMPT is what the decision context calls the attempt (a hedged copy is each a first try).
+    RetryDecision decideOn(EngineRun& run, AttemptRecord& record, AttemptOutcome outcome, int attempt);
+    // Hedging (issue 28 §2, retryenginehedging.cpp): the copies of one logical request, each an attempt.
+    void beginHedging(EngineRun& run, MonoTime scheduledAt);
+    void launchDueCopies(int runId, HedgeFacts::Trigger trigger);
+    void launchCopy(EngineRun& run, int index, HedgeFacts::Trigger trigger, MonoTime scheduledAt);
+    void armHedgeTimer(EngineRun& run);
+    void onCopyFinished(int runId, AttemptRecord record);
+    void copyEnded(EngineRun& run, AttemptRecord record);
+    bool hedgingFailure(const EngineRun& run, const AttemptRecord& record) const;
+    void cancelCopies(EngineRun& run, AbortReason reason, const QList<int>& indexes);
+    void dropCopies(EngineRun& run);
     // The pipeline (issue 28 §2): a limiter's permit before the run's first attempt, the breaker's
     // admission before each attempt it guards. False: the run does not go on now (it waits, or was refused).
     bool takePermit(EngineRun& run);
@@ -107,6 +124,10 @@ private:
     bool passBreaker(EngineRun& run, MonoTime scheduledAt);
     void recordBreaker(EngineRun& run, bool failure);
     bool breakerFailure(const EngineRun& run, const AttemptRecord& record) const;
+    bool matchesAny(const QList<RuleCondition>& conditions, const EngineRun& run, const AttemptRecord& record) const;
+    void recordBreakerTicket(const QString& key, const CircuitBreaker::Ticket& ticket, bool failure);
+    AttemptRecord refusedRecord(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal, int index = 0);
+    std::optional<StrategyRefusal> admitCopy(EngineRun& run, int index); // the breaker and limiter inside the hedging
     void publishBreaker(const QString& key);
     void wakeVerdictWaiters(const QString& key);
     void refuseAttempt(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal);

@@ -299,11 +299,14 @@ void TestCliBadInput::refused_data()
         { u"replay"_s, u"%SESSION%"_s, u"--set"_s, u"limits.max_retries=3"_s },
         u"retrylab replay: --set changes a field of the policy given with --policy: give --policy too"_s);
 
-    // Issue 28: a pipeline the engine does not run yet (hedging) is refused by name, never run without it.
-    const QString pipelineRefused = u"policy \"ms-http-hedging\": the engine does not run hedging yet (it runs "
-                                    u"retries, circuit breakers, timeouts and limiters outside the retry)"_s;
+    // Issue 28: a pipeline the engine does not run yet (hedging under a connection limit: each copy needs a
+    // connection of its own) is refused by name, never run without it.
+    const QString pipelineRefused = u"policy \"ms-http-hedging\": the engine does not run hedging under a limit of "
+                                    u"connections per host yet (it runs retries, circuit breakers, timeouts, limiters "
+                                    u"outside the retry, and hedging without a retry)"_s;
     row("a pipeline the engine does not run (run)", none,
-        { u"run"_s, u"--policy"_s, u"ms-http-hedging"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s },
+        { u"run"_s, u"--policy"_s, u"ms-http-hedging"_s, u"--set"_s, u"limits.connections_per_host=2"_s, u"--url"_s,
+            u"http://127.0.0.1:%PORT%/x"_s },
         u"retrylab run: "_s + pipelineRefused);
     // conform judges a breaker, hedging and an attempt timeout (issue 28 §5), but refuses what it does not judge.
     row("a pipeline conform does not judge", none,
@@ -325,7 +328,8 @@ void TestCliBadInput::refused_data()
         { u"conform"_s, u"--policy"_s, u"opossum-9"_s, u"--suite"_s, u"%DIR%/bad-suite-outage.json"_s, u"--"_s, u"true"_s },
         u"retrylab conform: suite %DIR%/bad-suite-outage.json: $.cases[0].outages[0].mode: …"_s);
     row("a pipeline the engine does not run (replay)", none,
-        { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"ms-http-hedging"_s }, u"retrylab replay: "_s + pipelineRefused);
+        { u"replay"_s, u"%SESSION%"_s, u"--policy"_s, u"ms-http-hedging"_s, u"--set"_s, u"limits.connections_per_host=2"_s },
+        u"retrylab replay: "_s + pipelineRefused);
 
     row("--interval out of range", none,
         { u"run"_s, u"--policy"_s, u"curl"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s, u"--interval"_s, u"0"_s },

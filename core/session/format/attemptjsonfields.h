@@ -19,7 +19,7 @@ enum class Id : quint8 {
     AttemptId, Status, ReasonPhrase, ResponseHeaders, Excerpt, ExcerptTruncated, Error, QtError, QtErrorCode, Abort,
     Redirect, Decision, Final, Delay, Ceiling, Low, High, Source, Hint, Asked, Rule, Throttling, QuotaCost, Reason,
     ClientWait, AskedFor, AskedBy, Exchange, RetryAfter, RetryAfterRaw, RetryAfterSource, RateLimitFields, RateLimit,
-    ThrottleWait, VerdictWait, RefusedBy, RefusedState, RefusedRetryIn, RefusedScope, Budget,
+    ThrottleWait, VerdictWait, RefusedBy, RefusedState, RefusedRetryIn, RefusedScope, Hedge, HedgeWon, Budget,
     Count
 };
 
@@ -35,7 +35,7 @@ inline constexpr std::array<QByteArrayView, size_t(Id::Count)> kKeys = {
     "delay_high_ms", "delay_source", "hint_header", "server_asked_for_ms", "rule", "throttling", "quota_cost",
     "reason", "client_wait_ms", "asked_for_ms", "asked_by", "exchange", "retry_after_ms", "retry_after_raw",
     "retry_after_source", "rate_limit_fields", "rate_limit", "throttle_wait_ms", "verdict_wait_ms", "refused_by",
-    "refused_state", "refused_retry_in_ms", "refused_scope", "budget",
+    "refused_state", "refused_retry_in_ms", "refused_scope", "hedge", "hedge_won", "budget",
 };
 
 constexpr QByteArrayView key(Id id) { return kKeys[size_t(id)]; }

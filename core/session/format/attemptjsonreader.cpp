@@ -452,6 +452,20 @@ bool read(JsonPullReader& in, AttemptStore& store, PackedAttempt* p, QByteArray*
             }
             break;
         case F::RefusedScope: ok = readText(in, store, &p->refusedScope); break;
+        case F::Hedge: {
+            QByteArrayView name;
+            ok = in.readUtf8View(&name);
+            if (!ok)
+                break;
+            const std::optional<HedgeFacts::Trigger> trigger = hedgeTriggerFromName(name);
+            if (trigger)
+                p->hedgeTrigger = qint8(*trigger);
+            else
+                in.fail(tr("unknown hedge trigger \"%1\" (first, delay, failure, parallel)").arg(QString::fromUtf8(name)));
+            ok = trigger.has_value();
+            break;
+        }
+        case F::HedgeWon: ok = readFlag(in, &p->hedgeWon); break;
         case F::Budget: ok = readBudget(in, p); break;
         case F::Count: break;
         }

@@ -257,6 +257,10 @@ void AttemptJsonWriter::write(JsonSink& out, const PackedAttempt& p)
         JsonText::integer(out, p.refusedRetryInMs);
         text(out, key(F::RefusedScope), f, s, p.refusedScope);
     }
+    if (p.hedgeTrigger > 0) { // only on the copies of a hedged request
+        name(out, key(F::Hedge), f, hedgeTriggers(HedgeFacts::Trigger(p.hedgeTrigger)));
+        flag(out, key(F::HedgeWon), f, p.hedgeWon);
+    }
     JsonText::key(out, key(F::Budget), f);
     bool bf = true;
     out.append('{');

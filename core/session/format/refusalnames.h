@@ -23,6 +23,26 @@ inline std::optional<StrategyRefusal::By> refusalByFromName(QByteArrayView name)
     return std::nullopt;
 }
 
+// A hedged copy's trigger (session-format.md: hedge), as hedgeTriggerName() says it.
+inline QByteArrayView hedgeTriggers(HedgeFacts::Trigger trigger)
+{
+    switch (trigger) {
+    case HedgeFacts::Trigger::First: return "first";
+    case HedgeFacts::Trigger::Delay: return "delay";
+    case HedgeFacts::Trigger::Failure: return "failure";
+    case HedgeFacts::Trigger::Parallel: return "parallel";
+    }
+    return {};
+}
+
+inline std::optional<HedgeFacts::Trigger> hedgeTriggerFromName(QByteArrayView name)
+{
+    for (const auto t : { HedgeFacts::Trigger::First, HedgeFacts::Trigger::Delay, HedgeFacts::Trigger::Failure, HedgeFacts::Trigger::Parallel })
+        if (hedgeTriggers(t) == name)
+            return t;
+    return std::nullopt;
+}
+
 inline QByteArrayView breakerStates(CircuitBreaker::State state)
 {
     switch (state) {

@@ -287,6 +287,10 @@ qsizetype AttemptStore::append(const AttemptRecord& a)
         p.refusedRetryInMs = r->retryIn.count();
         p.refusedScope = s.intern(r->scope);
     }
+    if (const auto& h = a.hedge) {
+        p.hedgeTrigger = qint8(h->trigger);
+        p.hedgeWon = h->won;
+    }
     if (const auto& o = a.observed) {
         p.observed = true;
         p.clientWaitNs = o->clientWait ? qint64(o->clientWait->count()) : PackedAttempt::kUnset;
@@ -402,6 +406,8 @@ AttemptRecord AttemptStore::record(qsizetype row) const
         r.scope = s.string(p.refusedScope);
         a.refused = r;
     }
+    if (p.hedgeTrigger > 0)
+        a.hedge = HedgeFacts { HedgeFacts::Trigger(p.hedgeTrigger), p.hedgeWon };
     if (p.observed) {
         ObservedAttemptFacts o;
         o.clientWait = mono(p.clientWaitNs);

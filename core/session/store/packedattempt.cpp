@@ -13,5 +13,5 @@ bool PackedAttemptCold::isDefault() const
         && redirectTarget == d.redirectTarget && retryAfterRaw == d.retryAfterRaw
         && retryAfterSource == d.retryAfterSource && askedBy == d.askedBy && refusedRetryInMs == d.refusedRetryInMs
         && verdictWaitNs == d.verdictWaitNs && refusedScope == d.refusedScope && refusedBy == d.refusedBy
-        && refusedState == d.refusedState;
+        && refusedState == d.refusedState && hedgeTrigger == d.hedgeTrigger && hedgeWon == d.hedgeWon;
 }

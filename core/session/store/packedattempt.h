@@ -86,6 +86,9 @@ struct PackedAttemptCold
     quint32 refusedScope = 0;
     qint8 refusedBy = -1; // StrategyRefusal::By
     qint8 refusedState = 0; // CircuitBreaker::State
+    // A copy of a hedged request: why it went (HedgeFacts::Trigger; 0: not a copy) and whether it won.
+    qint8 hedgeTrigger = 0;
+    bool hedgeWon = false;
 
     // Whether every field holds its default (then the store keeps no cold part).
     bool isDefault() const;

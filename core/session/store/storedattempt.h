@@ -99,6 +99,16 @@ public:
             CircuitBreaker::State(c.refusedState), Millis(c.refusedRetryInMs) };
     }
     std::optional<MonoTime> verdictWait() const { return time(cold().verdictWaitNs); }
+    // A copy of a hedged request: why it went and whether its answer won.
+    std::optional<HedgeFacts> hedge() const
+    {
+        if (!m_hot->coldRow)
+            return std::nullopt;
+        const PackedAttemptCold c = cold();
+        if (c.hedgeTrigger <= 0)
+            return std::nullopt;
+        return HedgeFacts { HedgeFacts::Trigger(c.hedgeTrigger), c.hedgeWon };
+    }
 
     AttemptRecord record() const { return m_store->record(m_row); } // the whole record (allocates)
 
