@@ -4,6 +4,8 @@
 // until a strategy is added, which brings the retry along; strategies are added by kind, moved and
 // removed, and the JSON tab follows; each kind shows its own fields; a value validatePipeline() refuses
 // (an attempt timeout above the total) shows its problem at the row and the field, with its path.
+#include "layoutcheck.h"
+
 #include "editors/pipelinediagram.h"
 #include "editors/policyeditor.h"
 #include "editors/policyform.h"
@@ -202,15 +204,35 @@ private Q_SLOTS:
         QFETCH(QStringList, shown);
         QFETCH(QStringList, hidden);
         PolicyEditor editor;
+        // As narrow as the policy dock gets at 1280×720 (about 30 em).
+        editor.resize(30 * editor.fontMetrics().height() * 4 / 5, 700);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
         QVERIFY(editor.loadPreset(u"curl-7.88"_s));
         PolicyListSection* section = editor.form()->pipelineSection();
         section->addChoice(int(kind));
         auto* strategyEditor = qobject_cast<StrategyEditor*>(section->itemEditor());
         QCOMPARE(editor.form()->policy().pipeline.at(section->currentRow()).kind, kind); // hedging: not yet valid (hedge_unsafe)
-        for (const QString& path : std::as_const(shown))
+        QCoreApplication::processEvents();
+        for (const QString& path : std::as_const(shown)) {
             QVERIFY2(strategyEditor->isShown(path), qPrintable(path));
-        for (const QString& path : std::as_const(hidden))
+            // The row itself, not only the rule: its label is not hidden.
+            QVERIFY2(!strategyEditor->field(path)->label->isHidden(), qPrintable(path));
+        }
+        for (const QString& path : std::as_const(hidden)) {
             QVERIFY2(!strategyEditor->isShown(path), qPrintable(path));
+            QVERIFY2(strategyEditor->field(path)->label->isHidden(), qPrintable(path));
+        }
+        // Laid out whole: no row squeezed, none over another.
+        QTest::qWait(50);
+        for (const QString& path : std::as_const(shown))
+            QVERIFY2(strategyEditor->field(path)->label->height() >= strategyEditor->fontMetrics().height() - 2, qPrintable(path));
+        const QStringList problems = LayoutCheck::problems(section);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+        // It fits a dock narrower than 34 em without scrolling sideways, as the rule and hint lists do.
+        const int em = QFontInfo(editor.font()).pixelSize();
+        QVERIFY2(section->minimumSizeHint().width() <= 28 * em,
+            qPrintable(u"%1 px, 28 em = %2 px"_s.arg(section->minimumSizeHint().width()).arg(28 * em)));
     }
 
     void breakerEditsReachTheJson()

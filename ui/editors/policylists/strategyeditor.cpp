@@ -10,7 +10,6 @@
 
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -178,12 +177,19 @@ void StrategyEditor::build()
     PolicyFormBuilder b(this, layout, &m_fields);
     m_group = b.section(tr("Selected strategy"));
     m_form = static_cast<QFormLayout*>(m_group->layout());
-    // In a narrow dock a field that does not fit beside its label goes under it.
-    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    // Every field beside its label, at any width: rows that wrap under their label (WrapLongRows) were
+    // given a row too few by the form's scroll area, which squeezed the last one to nothing.
+    m_form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_note);
     const Shown always = [](const Strategy&) { return true; };
 
+    // No label in this form wraps: Qt 6.4's QFormLayout then reports a height for its width below its own
+    // minimum once rows are hidden, and the scroll area squeezed two rows to nothing (tst_windowlayout).
+    // Text that needs wrapping goes under the form (m_note); a long condition is elided, whole in its tooltip.
     m_kind = new QLabel(this);
-    m_kind->setWordWrap(true);
     addRow(b, u"strategy"_s, tr("Strategy"), m_kind, [](auto& s) -> auto& { return s.kind; }, always);
 
     millisRow(b, u"timeout_ms"_s, tr("Timeout"), [](auto& s) -> auto& { return s.timeout; },
@@ -201,10 +207,11 @@ void StrategyEditor::build()
     m_delayMode = new QLabel(this);
     m_delayMode->setForegroundRole(QPalette::PlaceholderText);
     auto* delayCell = new QWidget(this);
-    auto* delayRow = new QHBoxLayout(delayCell);
+    auto* delayRow = new QVBoxLayout(delayCell); // the meaning under the value: a narrow dock has no room beside it
     delayRow->setContentsMargins(0, 0, 0, 0);
-    delayRow->addWidget(delay, 1);
-    delayRow->addWidget(m_delayMode, 1);
+    delayRow->setSpacing(1);
+    delayRow->addWidget(delay);
+    delayRow->addWidget(m_delayMode);
     m_inputs.insert(u"delay_ms"_s, delay);
     addRow(b, u"delay_ms"_s, tr("Delay"), delayCell, [](auto& s) -> auto& { return s.hedging.delay; }, hedging,
         tr("> 0: the next copy when the newest has gone this long without an answer; 0: every copy at once; "
@@ -216,7 +223,7 @@ void StrategyEditor::build()
         m_item.hedging.delay = Millis { value };
         commit();
     });
-    flagRow(b, u"hedge_unsafe"_s, tr("Unsafe requests"), tr("copy requests without an idempotency key"),
+    flagRow(b, u"hedge_unsafe"_s, tr("Keyless requests"), tr("copied too"),
         [](auto& s) -> auto& { return s.hedgeUnsafe; }, hedging,
         tr("POST and PATCH without a key may be applied twice by the server"));
 
@@ -227,7 +234,6 @@ void StrategyEditor::build()
 
     // What counts as a failure, in the rules' conditions: shown, edited in the JSON tab.
     m_failures = new QLabel(this);
-    m_failures->setWordWrap(true);
     m_failures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     addRow(b, u"failures"_s, tr("Failures"), m_failures, [](auto& s) -> auto& { return s.failures; },
         kinds({ Kind::CircuitBreaker, Kind::Hedging }),
@@ -278,7 +284,7 @@ void StrategyEditor::buildBreaker(PolicyFormBuilder& b)
         m_item.breaker.minimumCallsPerSecond = value > 0.0 ? std::optional<double>(value) : std::nullopt;
         commit();
     });
-    flagRow(b, u"judge_after_success"_s, tr("Judged"), tr("after every call, not only after a failure"),
+    flagRow(b, u"judge_after_success"_s, tr("Judged"), tr("after every call"),
         [](auto& s) -> auto& { return s.breaker.judgeAfterSuccess; }, ratio, tr("resilience4j judges after every call"));
     flagRow(b, u"count_rejected"_s, tr("Refused calls"), tr("count as calls"),
         [](auto& s) -> auto& { return s.breaker.countRejected; }, ratio, tr("opossum counts the calls it refused"));
@@ -319,10 +325,9 @@ void StrategyEditor::updateRows()
 void StrategyEditor::updateTexts()
 {
     const int row = m_row;
-    QString kind = StrategyListModel::kindText(m_item.kind);
-    if (m_item.kind == Kind::Retry)
-        kind += tr(": the policy's own retry; its limits, backoff, hints and rules are the sections above");
-    m_kind->setText(row >= 0 ? kind : QString());
+    m_kind->setText(row >= 0 ? StrategyListModel::kindText(m_item.kind) : QString());
+    m_note->setVisible(row >= 0 && m_item.kind == Kind::Retry);
+    m_note->setText(tr("The policy's own retry: its limits, backoff, hints and rules are the sections above."));
     const qint64 delay = m_item.hedging.delay.count();
     m_delayMode->setText(delay == 0 ? tr("every copy at once")
             : delay < 0            ? tr("the next after a failure")
@@ -332,7 +337,12 @@ void StrategyEditor::updateTexts()
         failures << u"• "_s + describeCondition(c);
     if (m_item.slowCall && m_item.kind == Kind::CircuitBreaker)
         failures << u"• "_s + tr("a call over %1").arg(formatMillis(*m_item.slowCall));
-    m_failures->setText(failures.isEmpty() ? tr("none") : failures.join(u'\n'));
+    const int longest = 16 * fontMetrics().height(); // about what a 30 em dock leaves beside the labels
+    QStringList shown;
+    for (const QString& line : std::as_const(failures))
+        shown << fontMetrics().elidedText(line, Qt::ElideRight, longest);
+    m_failures->setText(failures.isEmpty() ? tr("none") : shown.join(u'\n'));
+    m_failures->setToolTip(failures.join(u'\n'));
 }
 
 void StrategyEditor::commit()

@@ -76,4 +76,5 @@ private:
     QLabel* m_kind = nullptr;
     QLabel* m_delayMode = nullptr;
     QLabel* m_failures = nullptr;
+    QLabel* m_note = nullptr; // under the form: what the retry strategy is
 };
