@@ -179,6 +179,12 @@ QStringList outcomeKinds() { return names({ "any", "status", "error", "circuit-o
 QStringList keyFormats() { return names({ "quoted", "bare" }); }
 QStringList budgetScopes() { return names({ "client", "host" }); }
 QStringList deadlineModes() { return names({ "stop-before-wait", "stop-after-wait" }); }
+QStringList breakerWindows() { return names({ "consecutive", "count", "time" }); }
+QStringList breakerBucketStarts() { return names({ "at-call", "fixed" }); }
+QStringList breakerComparators() { return names({ "at-least", "above" }); }
+QStringList breakerHalfOpenCallers() { return names({ "rejected", "wait" }); }
+QStringList breakerTransitions() { return names({ "lazy", "timer" }); }
+QStringList breakerScopes() { return names({ "client", "host" }); }
 } // namespace PolicyNames
 
 QJsonObject policyToJson(const RetryPolicy& p)

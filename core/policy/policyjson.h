@@ -41,4 +41,11 @@ QStringList outcomeKinds(); // any status error
 QStringList keyFormats(); // quoted bare
 QStringList budgetScopes(); // client host
 QStringList deadlineModes(); // stop-before-wait stop-after-wait
+// A pipeline's circuit breaker (CircuitBreakerOptions' enums, in their order)
+QStringList breakerWindows(); // consecutive count time
+QStringList breakerBucketStarts(); // at-call fixed
+QStringList breakerComparators(); // at-least above
+QStringList breakerHalfOpenCallers(); // rejected wait
+QStringList breakerTransitions(); // lazy timer
+QStringList breakerScopes(); // client host
 }

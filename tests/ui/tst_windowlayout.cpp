@@ -8,7 +8,11 @@
 #include "testtime.h"
 
 #include "appsettings.h"
+#include "editors/pipelinediagram.h"
 #include "editors/policyeditor.h"
+#include "editors/policyform.h"
+#include "editors/policylists/policylistmodel.h"
+#include "editors/policylists/policylistsection.h"
 #include "editors/requesteditor.h"
 #include "run/runcontroller.h"
 #include "editors/curlpastedialog.h"
@@ -163,6 +167,40 @@ private Q_SLOTS:
         window.showHelpPage(0);
         QVERIFY(QTest::qWaitForWindowExposed(window.helpWindow()));
         QVERIFY(LayoutCheck::problems(window.helpWindow()).isEmpty());
+    }
+
+    // The policy editor showing the deepest pipeline preset (ms-http-standard: five strategies, issue 28 §4),
+    // each strategy selected in turn: clean on this screen, the diagram's boxes each strictly inside the one
+    // before, the outermost within the diagram, and the section no wider than the room the form scrolls in.
+    void pipelineSectionIsClean()
+    {
+        MainWindow window(TestTime::instance().clock, TestTime::instance().scheduler);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (auto* dock = window.findChild<QDockWidget*>(u"PolicyDock"_s))
+            dock->raise();
+        PolicyEditor* editor = window.policyEditor();
+        QVERIFY(editor->loadPreset(u"ms-http-standard"_s));
+        editor->showPage(PolicyEditor::Page::Form);
+        PolicyListSection* section = editor->form()->pipelineSection();
+        PipelineDiagram* diagram = editor->form()->pipelineDiagram();
+        for (int row = 0; row < section->model()->rowCount(); ++row) {
+            section->setCurrentRow(row);
+            QTest::qWait(50);
+            checkClean(window, "pipeline strategy selected");
+            const QList<QRect> boxes = diagram->boxes();
+            QCOMPARE(boxes.size(), 6);
+            QVERIFY(diagram->rect().contains(boxes.first()));
+            for (qsizetype i = 1; i < boxes.size(); ++i) {
+                const QRect& outer = boxes.at(i - 1);
+                const QRect& inner = boxes.at(i);
+                QVERIFY2(inner.left() > outer.left() && inner.top() > outer.top() && inner.right() < outer.right()
+                        && inner.bottom() < outer.bottom(),
+                    qPrintable(u"box %1 is not strictly inside box %2 at %3 px"_s.arg(i).arg(i - 1).arg(diagram->width())));
+            }
+            QVERIFY2(section->width() <= editor->form()->width(),
+                qPrintable(u"%1 px in a form of %2 px"_s.arg(section->width()).arg(editor->form()->width())));
+        }
     }
 
     // The lab panel editing its scenario (issue 12 §4): clean on this screen, and the selected item's form

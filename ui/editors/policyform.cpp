@@ -7,8 +7,15 @@
 #include "editors/policylists/policylistsection.h"
 #include "editors/policylists/ruleeditor.h"
 #include "editors/policylists/rulelistmodel.h"
+#include "editors/policylists/strategyeditor.h"
+#include "editors/policylists/strategylistmodel.h"
+#include "editors/pipelinediagram.h"
 
+#include "policy/policydescription.h"
 #include "policy/policyjson.h"
+
+#include <QItemSelectionModel>
+#include <QListView>
 
 #include <QVBoxLayout>
 
@@ -151,9 +158,76 @@ void PolicyForm::build()
     rules.placeProblems = [this](const QList<PolicyProblem>& problems) { return m_ruleSection->placeProblems(problems); };
     rules.tintEditor = false;
 
+    buildPipeline(b);
+
     layout->addStretch(1);
     for (const PolicyField& f : std::as_const(m_fields))
         connectEditor(f.editor);
+}
+
+void PolicyForm::buildPipeline(PolicyFormBuilder& b)
+{
+    using P = const RetryPolicy&;
+    using Kind = ResilienceStrategy::Kind;
+    b.section(tr("Resilience pipeline"), tr("Timeouts, a circuit breaker, hedging and limiters around or inside the retry"));
+    m_strategyModel = new StrategyListModel(this);
+    m_pipelineSection = new PolicyListSection(u"pipeline"_s, m_strategyModel, new StrategyEditor(m_strategyModel, this),
+        tr("Each strategy wraps the ones below it. Without any, the policy is its retry alone; the first one "
+           "added brings the retry with it."),
+        this);
+    m_pipelineSection->setObjectName(u"pipelineSection"_s);
+    // Add asks for the kind; an empty pipeline gets the retry too (StrategyListModel::addStrategy).
+    QStringList kinds;
+    for (int k = 0; k < strategyKindNames().size(); ++k)
+        kinds << StrategyListModel::kindText(Kind(k));
+    m_pipelineSection->setAddChoices(kinds, [this](int current, int choice) {
+        return m_strategyModel->addStrategy(Kind(choice), current);
+    });
+    m_pipelineDiagram = new PipelineDiagram(this);
+    m_pipelineDiagram->setObjectName(u"pipelineDiagram"_s);
+    m_pipelineDiagram->setToolTip(tr("The pipeline, outermost first: each box wraps the ones inside it. Click one to edit it."));
+    m_pipelineSection->addBelowList(m_pipelineDiagram);
+    connect(m_pipelineDiagram, &PipelineDiagram::boxClicked, m_pipelineSection, &PolicyListSection::setCurrentRow);
+    connect(m_pipelineSection->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        [this](const QModelIndex& current) { m_pipelineDiagram->setSelected(current.isValid() ? current.row() : -1); });
+
+    PolicyField& pipeline = b.wideRow(u"pipeline"_s, tr("Strategies, outermost first"), m_pipelineSection, {});
+    pipeline.load = [this](P p) {
+        m_strategyModel->setItems(p.pipeline);
+        m_pipelineSection->reloadItem();
+    };
+    pipeline.store = [this](RetryPolicy& p) { p.pipeline = m_strategyModel->items(); };
+    pipeline.placeProblems = [this](const QList<PolicyProblem>& problems) { return m_pipelineSection->placeProblems(problems); };
+    pipeline.tintEditor = false;
+}
+
+QStringList PolicyForm::pipelineLabels(const RetryPolicy& policy)
+{
+    QStringList labels;
+    for (const ResilienceStrategy& s : policy.pipeline) {
+        if (s.kind != ResilienceStrategy::Kind::Retry) {
+            labels << StrategyListModel::summaryOf(s);
+            continue;
+        }
+        const int retries = policy.maxRetries();
+        const QString limit = retries == 1 ? tr("1 retry") : tr("%1 retries").arg(retries);
+        labels << tr("retry · %1 · %2").arg(limit, describeBackoff(policy.backoff, policy.jitter));
+    }
+    return labels;
+}
+
+void PolicyForm::updateDiagram()
+{
+    const RetryPolicy current = policy();
+    QStringList labels = pipelineLabels(current);
+    if (labels.isEmpty()) // no pipeline: the retry alone, drawn so, but nothing to select
+        labels = QStringList { pipelineLabels([&] {
+            RetryPolicy alone = current;
+            alone.pipeline = { StrategyListModel::newStrategy(ResilienceStrategy::Kind::Retry) };
+            return alone;
+        }()).first() + tr(" (no pipeline: the retry alone)") };
+    m_pipelineDiagram->setBoxes(labels, tr("the attempt: one HTTP request"));
+    m_pipelineDiagram->setSelected(m_pipelineSection->currentRow());
 }
 
 void PolicyForm::connectEditor(QWidget* editor)
@@ -180,6 +254,7 @@ void PolicyForm::setPolicy(const RetryPolicy& policy)
         f.load(policy);
     m_loading = false;
     refreshMarks(policy);
+    updateDiagram();
 }
 
 RetryPolicy PolicyForm::policy() const
@@ -195,6 +270,7 @@ void PolicyForm::setReference(const RetryPolicy& reference)
     m_reference = reference;
     m_ruleModel->setReference(reference.rules);
     m_hintModel->setReference(reference.hints);
+    m_strategyModel->setReference(reference.pipeline);
     refreshMarks(policy());
 }
 
@@ -216,7 +292,9 @@ void PolicyForm::onEdited()
 {
     if (m_loading)
         return;
-    refreshMarks(policy());
+    const RetryPolicy current = policy();
+    refreshMarks(current);
+    updateDiagram();
     emit edited();
 }
 
@@ -249,5 +327,5 @@ QList<PolicyProblem> PolicyForm::showProblems(const QList<PolicyProblem>& given)
 
 QList<PolicyProblem> PolicyForm::inputProblems() const
 {
-    return m_ruleSection->inputProblems() + m_hintSection->inputProblems();
+    return m_ruleSection->inputProblems() + m_hintSection->inputProblems() + m_pipelineSection->inputProblems();
 }

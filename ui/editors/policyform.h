@@ -15,8 +15,11 @@
 #include <QWidget>
 
 class HintListModel;
+class PipelineDiagram;
+class PolicyFormBuilder;
 class PolicyListSection;
 class RuleListModel;
+class StrategyListModel;
 
 class PolicyForm : public QWidget
 {
@@ -37,6 +40,11 @@ public:
     const QList<PolicyField>& fields() const { return m_fields; }
     PolicyListSection* ruleSection() const { return m_ruleSection; }
     PolicyListSection* hintSection() const { return m_hintSection; }
+    // The resilience pipeline, outermost first, and its picture as nested boxes.
+    PolicyListSection* pipelineSection() const { return m_pipelineSection; }
+    PipelineDiagram* pipelineDiagram() const { return m_pipelineDiagram; }
+    // The diagram's labels for POLICY: one per strategy, the retry's with its limit and backoff.
+    static QStringList pipelineLabels(const RetryPolicy& policy);
 
 Q_SIGNALS:
     void edited(); // the user changed a field
@@ -46,12 +54,17 @@ private:
     void connectEditor(QWidget* editor);
     void onEdited();
     void refreshMarks(const RetryPolicy& current);
+    void buildPipeline(PolicyFormBuilder& b);
+    void updateDiagram();
 
     QList<PolicyField> m_fields;
     RuleListModel* m_ruleModel = nullptr;
     HintListModel* m_hintModel = nullptr;
     PolicyListSection* m_ruleSection = nullptr;
     PolicyListSection* m_hintSection = nullptr;
+    StrategyListModel* m_strategyModel = nullptr;
+    PolicyListSection* m_pipelineSection = nullptr;
+    PipelineDiagram* m_pipelineDiagram = nullptr;
     RetryPolicy m_base;
     RetryPolicy m_reference;
     bool m_loading = false;

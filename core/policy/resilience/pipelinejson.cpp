@@ -2,6 +2,7 @@
 // The `pipeline` array of policy format 2 (resources/docs/policy-format.md): pipelineToJson and
 // pipelineFromJson of policyjsonparts.h.
 
+#include "policy/policyjson.h" // PolicyNames
 #include "policy/policyjsonparts.h"
 
 #include <QCoreApplication>
@@ -12,12 +13,13 @@ using O = CircuitBreakerOptions;
 
 namespace {
 
-const QStringList& windows() { static const QStringList n { u"consecutive"_s, u"count"_s, u"time"_s }; return n; }
-const QStringList& bucketStarts() { static const QStringList n { u"at-call"_s, u"fixed"_s }; return n; }
-const QStringList& comparators() { static const QStringList n { u"at-least"_s, u"above"_s }; return n; }
-const QStringList& halfOpenCallers() { static const QStringList n { u"rejected"_s, u"wait"_s }; return n; }
-const QStringList& transitions() { static const QStringList n { u"lazy"_s, u"timer"_s }; return n; }
-const QStringList& scopes() { static const QStringList n { u"client"_s, u"host"_s }; return n; }
+// The spellings are PolicyNames' (policyjson.h), which the policy editor offers too.
+const QStringList& windows() { static const QStringList n = PolicyNames::breakerWindows(); return n; }
+const QStringList& bucketStarts() { static const QStringList n = PolicyNames::breakerBucketStarts(); return n; }
+const QStringList& comparators() { static const QStringList n = PolicyNames::breakerComparators(); return n; }
+const QStringList& halfOpenCallers() { static const QStringList n = PolicyNames::breakerHalfOpenCallers(); return n; }
+const QStringList& transitions() { static const QStringList n = PolicyNames::breakerTransitions(); return n; }
+const QStringList& scopes() { static const QStringList n = PolicyNames::breakerScopes(); return n; }
 
 QJsonArray failuresToJson(const ResilienceStrategy& s)
 {

@@ -9,6 +9,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListView>
+#include <QMenu>
 #include <QStyledItemDelegate>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -78,6 +79,8 @@ PolicyListSection::PolicyListSection(
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
         button->setFocusPolicy(Qt::TabFocus);
         tools->addWidget(button);
+        if (action == m_add)
+            m_addButton = button;
     }
     tools->addStretch(1);
 
@@ -123,8 +126,47 @@ void PolicyListSection::setCurrentRow(int row)
 
 void PolicyListSection::addItem()
 {
+    if (m_addMenu) { // a kind to pick first; the Insert key opens the menu under the button
+        m_addMenu->popup(m_addButton->mapToGlobal(QPoint(0, m_addButton->height())));
+        return;
+    }
     const int row = currentRow() < 0 ? m_model->rowCount() : currentRow() + 1;
     restructure([&] { return m_model->insertRows(row, 1); }, row);
+}
+
+void PolicyListSection::setAddChoices(const QStringList& choices, std::function<int(int, int)> insert)
+{
+    m_insertChoice = std::move(insert);
+    delete m_addMenu;
+    m_addMenu = new QMenu(this);
+    for (qsizetype i = 0; i < choices.size(); ++i) {
+        QAction* action = m_addMenu->addAction(choices.at(i));
+        connect(action, &QAction::triggered, this, [this, i] { addChoice(int(i)); });
+    }
+    // The button opens the menu itself; its action (and so the Insert key) still calls addItem().
+    m_addButton->setMenu(m_addMenu);
+    m_addButton->setPopupMode(QToolButton::InstantPopup);
+}
+
+void PolicyListSection::addChoice(int choice)
+{
+    if (!m_insertChoice)
+        return;
+    // As restructure(), but the row to select is known only once the insertion is done.
+    m_restructuring = true;
+    const int select = m_insertChoice(currentRow(), choice);
+    m_restructuring = false;
+    if (select < 0 || select >= m_model->rowCount())
+        return;
+    m_view->setCurrentIndex(m_model->index(select));
+    onCurrentChanged();
+    emit edited();
+}
+
+void PolicyListSection::addBelowList(QWidget* widget)
+{
+    auto* column = static_cast<QVBoxLayout*>(layout());
+    column->insertWidget(column->indexOf(m_help), widget);
 }
 
 void PolicyListSection::duplicateItem()

@@ -18,6 +18,8 @@ class PolicyListModel;
 class QAction;
 class QLabel;
 class QListView;
+class QMenu;
+class QToolButton;
 
 class PolicyListSection : public QWidget
 {
@@ -38,6 +40,16 @@ public:
     void duplicateItem();
     void removeItem();
     void moveItem(int delta);
+
+    // Items of several kinds (the pipeline's strategies): Add (the button and Insert) opens a menu of
+    // CHOICES instead of adding a default item. Picking choice C calls INSERT(selected row or -1, C), a
+    // structural model call that returns the row to select, or -1 when it added nothing.
+    void setAddChoices(const QStringList& choices, std::function<int(int current, int choice)> insert);
+    QMenu* addMenu() const { return m_addMenu; }
+    // Adds as picking CHOICE from that menu does.
+    void addChoice(int choice);
+    // Puts WIDGET (a picture of the list) between the tool row and the item editor.
+    void addBelowList(QWidget* widget);
 
     // Shows the selected item afresh in the editor, dropping text typed there that did not parse.
     void reloadItem();
@@ -72,6 +84,9 @@ private:
     QAction* m_remove;
     QAction* m_up;
     QAction* m_down;
+    QToolButton* m_addButton = nullptr;
+    QMenu* m_addMenu = nullptr;
+    std::function<int(int, int)> m_insertChoice;
     QList<PolicyProblem> m_problems; // those placed, with full paths
     bool m_restructuring = false;
 };
