@@ -5,6 +5,7 @@
 #include "cli/clicommand.h"
 #include "cli/runreport.h"
 #include "session/breakersummary.h"
+#include "session/hedgesummary.h"
 #include "cli/runsetup.h"
 #include "cli/scenariochoice.h"
 
@@ -89,6 +90,7 @@ void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const Fa
 {
     const RunReport::Totals totals = RunReport::totalsOf(runs);
     const QList<BreakerSummary> breakers = summarizeBreakers(session, end);
+    const HedgeSummary hedges = summarizeHedges(session, end);
     if (setup.json) {
         QJsonObject summary = RunReport::summaryJson(totals);
         if (!breakers.isEmpty()) {
@@ -100,6 +102,13 @@ void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const Fa
                     { u"state"_s, stateName(b.last) } });
             summary[u"breakers"_s] = list;
         }
+        if (hedges.hedgedRequests > 0) {
+            QJsonObject h { { u"requests"_s, hedges.hedgedRequests }, { u"sent"_s, hedges.hedgesSent },
+                { u"won"_s, hedges.hedgesWon }, { u"wasted"_s, hedges.hedgesWasted } };
+            if (hedges.appliedTwice >= 0)
+                h[u"applied_twice"_s] = hedges.appliedTwice;
+            summary[u"hedging"_s] = h;
+        }
         if (!setup.policyChanges.isEmpty())
             summary[u"policy_changes"_s] = setup.policyChanges.toJson();
         if (setup.scenario)
@@ -110,6 +119,8 @@ void printSummary(const RunSetup& setup, const QList<RunSummary>& runs, const Fa
     io.out << RunReport::summaryLine(totals) << '\n';
     for (const BreakerSummary& b : breakers)
         io.out << breakerSummaryLine(b) << '\n';
+    if (hedges.hedgedRequests > 0)
+        io.out << hedgeSummaryLine(hedges) << '\n';
     if (!setup.policyChanges.isEmpty())
         io.out << tr("policy: %1").arg(setup.policyChanges.text()) << '\n';
     for (const RunSummary& r : runs) {
@@ -162,12 +173,20 @@ int runRun(const QStringList& args, CliIo& io)
             return;
         if (setup->json) {
             const SessionRun* run = session.findRun(a.runId);
-            if (!run || a.index < 1 || a.index > run->rows.size())
+            if (!run)
+                return;
+            // The row stored for this attempt: the newest with its index (a hedged request's copies are
+            // stored as they end, not in index order).
+            qsizetype row = -1;
+            for (qsizetype i = run->rows.size() - 1; i >= 0 && row < 0; --i)
+                if (session.attempts.hot(run->rows.at(i)).index == a.index)
+                    row = run->rows.at(i);
+            if (row < 0)
                 return;
             line.clear();
             {
                 JsonSink sink(line);
-                writer.write(sink, session.attempts.packed(run->rows.at(a.index - 1)));
+                writer.write(sink, session.attempts.packed(row));
             }
             io.out << QString::fromUtf8(line) << '\n';
         } else {

@@ -50,6 +50,13 @@ QString RunReport::attemptLine(const AttemptRecord& a)
     QString queued = a.at.queued && left ? u" (queued %1 ms)"_s.arg(toMs(*left - *a.at.queued), 0, 'f', 1) : QString();
     if (a.at.verdictWait && left)
         queued += u" (waited %1 ms for the half-open verdict)"_s.arg(toMs(*left - *a.at.verdictWait), 0, 'f', 1);
+    // A copy of a hedged request: why it went, and whether its answer won or another's did.
+    if (a.hedge) {
+        queued += u" [copy: %1%2]"_s.arg(hedgeTriggerName(a.hedge->trigger),
+            a.hedge->won ? u", won"_s : a.abortReason == AbortReason::HedgeLost ? u", lost"_s : QString());
+        if (a.abortReason == AbortReason::HedgeLost)
+            decision = u"lost"_s;
+    }
     return u"run %1 attempt %2  +%3 ms  %4 ms%5  %6  %7%8  %9"_s.arg(a.runId).arg(a.index)
         .arg(start, 0, 'f', 1).arg(took, 0, 'f', 1).arg(queued, result, decision, wait, reason);
 }

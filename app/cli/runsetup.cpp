@@ -189,6 +189,12 @@ std::optional<RunSetup> RunSetup::parse(const QStringList& args, QString* error)
         if (const QString problem = read(a, s); !problem.isEmpty())
             return fail(problem);
     }
+    if (s.spec.connectionsPerHost) { // the request's pool joins the policy's limits: refused as they would be
+        RetryPolicy pooled = s.policy;
+        pooled.limits.connectionsPerHost = s.spec.connectionsPerHost;
+        if (const QString refusal = engineRefusal(pooled); !refusal.isEmpty())
+            return fail(refusal);
+    }
     const auto repeat = a.isSet(u"repeat"_s) ? a.integer(u"repeat"_s, 1, 1000000) : std::optional<qint64>(1);
     const auto concurrency = a.isSet(u"concurrency"_s) ? a.integer(u"concurrency"_s, 1, 10000) : std::optional<qint64>(1);
     const auto seed = a.isSet(u"seed"_s) ? a.integer(u"seed"_s, 0, std::numeric_limits<qint64>::max()) : std::optional<qint64>(0);

@@ -1,27 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "replay/replaycomparison.h"
 
+#include "session/hedgesummary.h"
+
 #include <QHash>
+
+#include <algorithm>
 #include <QJsonArray>
 
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QHash<int, int> appliedPerRun(const Session& s)
-{
-    QHash<QString, int> runOfAttempt;
-    for (qsizetype i = 0; i < s.attemptCount(); ++i) {
-        const PackedAttemptHot& p = s.attempts.hot(i);
-        runOfAttempt.insert(s.attempts.strings().string(p.attemptId), p.runId);
-    }
-    QHash<int, int> out;
-    for (const LabEvent& e : s.labEvents) {
-        if (e.kind == LabEvent::Kind::OperationApplied)
-            out[runOfAttempt.value(e.attemptId, 0)] += 1;
-    }
-    return out;
-}
 
 ReplaySide side(const Session& s, const SessionRun& run, const QHash<int, int>& applied)
 {
@@ -29,14 +18,19 @@ ReplaySide side(const Session& s, const SessionRun& run, const QHash<int, int>& 
     r.outcome = run.outcome;
     r.attempts = int(run.rows.size());
     r.waitingMs = run.totalWaitMs;
-    if (!run.rows.isEmpty()) {
-        const PackedAttemptHot& first = s.attempts.hot(run.rows.first());
-        const PackedAttemptHot& last = s.attempts.hot(run.rows.last());
-        const qint64 a = first.at[PackedAttempt::Started];
-        const qint64 b = last.at[PackedAttempt::Finished];
-        if (a != PackedAttempt::kUnset && b != PackedAttempt::kUnset)
-            r.totalMs = (b - a) / 1000000;
+    // From the first attempt's start to the last one's end, whatever order they were stored in (a hedged
+    // request's copies are stored as they ended).
+    qint64 a = PackedAttempt::kUnset;
+    qint64 b = PackedAttempt::kUnset;
+    for (quint32 row : run.rows) {
+        const PackedAttemptHot& p = s.attempts.hot(row);
+        if (const qint64 started = p.at[PackedAttempt::Started]; started != PackedAttempt::kUnset)
+            a = a == PackedAttempt::kUnset ? started : std::min(a, started);
+        if (const qint64 finished = p.at[PackedAttempt::Finished]; finished != PackedAttempt::kUnset)
+            b = std::max(b, finished);
     }
+    if (a != PackedAttempt::kUnset && b != PackedAttempt::kUnset)
+        r.totalMs = (b - a) / 1000000;
     r.operationsApplied = s.labEvents.isEmpty() ? -1 : applied.value(run.runId);
     return r;
 }
@@ -99,8 +93,8 @@ QString ops(int n)
 ReplayComparison ReplayComparison::compare(const Session& a, const Session& b)
 {
     ReplayComparison c;
-    const QHash<int, int> appliedA = appliedPerRun(a);
-    const QHash<int, int> appliedB = appliedPerRun(b);
+    const QHash<int, int> appliedA = operationsAppliedPerRun(a);
+    const QHash<int, int> appliedB = operationsAppliedPerRun(b);
     QList<ReplaySide> sidesA;
     QList<ReplaySide> sidesB;
     const qsizetype n = std::min(a.runs.size(), b.runs.size());

@@ -4,7 +4,10 @@
 #   GET /slow?ms=N   answers 200 after N ms, saying which connection the request came on:
 #                    X-Conn (the client's port), X-Conn-Requests (requests on that connection so far),
 #                    X-Arrived-Ms (server clock at arrival), X-Concurrent (requests in progress at arrival)
-#   GET /stats       {"requests": n, "max_concurrent": m, "connections": c} — and resets the counters
+#   GET|POST /first-slow?ms=N&id=ID   the first request with this ID answers 200 after N ms, the others at
+#                    once (a hedge's copy beats a slow first copy); each arrival's Idempotency-Key is kept
+#   GET /stats       {"requests": n, "max_concurrent": m, "connections": c, "keys": {ID: [Idempotency-Key, …]}}
+#                    — and resets the counters
 # Prints its port on stdout.
 import http.server
 import json
@@ -13,7 +16,7 @@ import time
 import urllib.parse
 
 lock = threading.Lock()
-stats = {"requests": 0, "in_progress": 0, "max_concurrent": 0, "connections": set()}
+stats = {"requests": 0, "in_progress": 0, "max_concurrent": 0, "connections": set(), "keys": {}}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -44,8 +47,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/stats":
             with lock:
                 out = {"requests": stats["requests"], "max_concurrent": stats["max_concurrent"],
-                       "connections": len(stats["connections"])}
-                stats.update(requests=0, max_concurrent=0, connections=set())
+                       "connections": len(stats["connections"]), "keys": stats["keys"]}
+                stats.update(requests=0, max_concurrent=0, connections=set(), keys={})
             self.send_json(200, out)
             return
         arrived = time.monotonic()
@@ -58,14 +61,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             concurrent = stats["in_progress"]
             stats["max_concurrent"] = max(stats["max_concurrent"], concurrent)
         try:
-            ms = int(urllib.parse.parse_qs(url.query).get("ms", ["0"])[0])
+            query = urllib.parse.parse_qs(url.query)
+            ms = int(query.get("ms", ["0"])[0])
+            if url.path == "/first-slow":
+                with lock:
+                    seen = stats["keys"].setdefault(query.get("id", [""])[0], [])
+                    seen.append(self.headers.get("Idempotency-Key") or "")
+                    if len(seen) > 1:
+                        ms = 0
             time.sleep(ms / 1000.0)
             self.send_json(200, {"ok": True}, [("X-Conn", str(port)), ("X-Conn-Requests", str(self.served)),
                                                ("X-Arrived-Ms", "%.3f" % (arrived * 1000.0)),
                                                ("X-Concurrent", str(concurrent))])
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client went (a lost hedge's copy is aborted)
         finally:
             with lock:
                 stats["in_progress"] -= 1
+
+    do_POST = do_GET
 
 
 class Server(http.server.ThreadingHTTPServer):
