@@ -389,10 +389,18 @@ void RetryEngine::onAttemptFinished(int runId, AttemptRecord record)
         finishRun(runId, FinalKind::Cancelled, tr("cancelled during attempt %1").arg(record.index));
         return;
     }
-    if (run.breakerTicket && run.breakerPerAttempt)
-        recordBreaker(run, breakerFailure(run, record));
+    // The breaker hears the answer now; the callers waiting for its verdict go on only once this attempt
+    // is reported, so what they are refused comes after the probe that decided it (the live order is a
+    // recording's order).
+    QString verdictOf;
+    if (run.breakerTicket && run.breakerPerAttempt) {
+        verdictOf = run.breakerKey;
+        recordBreaker(run, breakerFailure(run, record), false);
+    }
     const AttemptOutcome outcome = outcomeOf(record);
     decideAndContinue(run, std::move(record), outcome);
+    if (!verdictOf.isEmpty())
+        wakeVerdictWaiters(verdictOf);
 }
 
 void RetryEngine::absorbAnswer(EngineRun& run, AttemptRecord& record)
@@ -701,14 +709,14 @@ bool RetryEngine::matchesAny(const QList<RuleCondition>& conditions, const Engin
         [&](const RuleCondition& when) { return conditionMatches(when, facts, outcome); });
 }
 
-void RetryEngine::recordBreaker(EngineRun& run, bool failure)
+void RetryEngine::recordBreaker(EngineRun& run, bool failure, bool wakeWaiters)
 {
     const std::optional<CircuitBreaker::Ticket> ticket = std::exchange(run.breakerTicket, std::nullopt);
     if (ticket)
-        recordBreakerTicket(run.breakerKey, *ticket, failure);
+        recordBreakerTicket(run.breakerKey, *ticket, failure, wakeWaiters);
 }
 
-void RetryEngine::recordBreakerTicket(const QString& breakerKey, const CircuitBreaker::Ticket& ticket, bool failure)
+void RetryEngine::recordBreakerTicket(const QString& breakerKey, const CircuitBreaker::Ticket& ticket, bool failure, bool wakeWaiters)
 {
     BreakerBook::Entry* entry = m_breakers->find(breakerKey);
     if (!entry)
@@ -716,7 +724,8 @@ void RetryEngine::recordBreakerTicket(const QString& breakerKey, const CircuitBr
     entry->breaker.record(ticket, failure, BreakerBook::axis(m_clock.now()));
     const QString key = breakerKey; // the entry's waiters may end runs that hold the caller's copy
     publishBreaker(key);
-    wakeVerdictWaiters(key);
+    if (wakeWaiters)
+        wakeVerdictWaiters(key);
 }
 
 // Reports the breaker's new changes; arms the timer of a breaker that turns half-open on its own.

@@ -122,10 +122,11 @@ private:
     bool takePermit(EngineRun& run);
     void releasePermit(EngineRun& run);
     bool passBreaker(EngineRun& run, MonoTime scheduledAt);
-    void recordBreaker(EngineRun& run, bool failure);
+    // WAKE_WAITERS false: the caller wakes the callers waiting for the verdict itself, once it reported the call.
+    void recordBreaker(EngineRun& run, bool failure, bool wakeWaiters = true);
     bool breakerFailure(const EngineRun& run, const AttemptRecord& record) const;
     bool matchesAny(const QList<RuleCondition>& conditions, const EngineRun& run, const AttemptRecord& record) const;
-    void recordBreakerTicket(const QString& key, const CircuitBreaker::Ticket& ticket, bool failure);
+    void recordBreakerTicket(const QString& key, const CircuitBreaker::Ticket& ticket, bool failure, bool wakeWaiters = true);
     AttemptRecord refusedRecord(EngineRun& run, MonoTime scheduledAt, const StrategyRefusal& refusal, int index = 0);
     std::optional<StrategyRefusal> admitCopy(EngineRun& run, int index); // the breaker and limiter inside the hedging
     void publishBreaker(const QString& key);

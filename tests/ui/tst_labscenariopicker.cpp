@@ -2,6 +2,7 @@
 // The lab panel's scenario picker lists every built-in scenario of the catalog, so the ones issue 28 §4
 // added — outage-10s (the whole server 503 for 10 s after 200 answers) and latency-ramp — are one click
 // away: picking one loads it into the live lab, and the outline describes the new steps in words.
+#include "lab/faultserver.h"
 #include "lab/scenariocatalog.h"
 #include "labview/labpanel.h"
 #include "run/runcontroller.h"
@@ -9,6 +10,7 @@
 #include "testtime.h"
 
 #include <QComboBox>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTreeWidget>
@@ -84,6 +86,45 @@ private Q_SLOTS:
         for (const QString& line : lines)
             found = found || line.contains(described);
         QVERIFY2(found, qPrintable(lines.join(u'\n')));
+    }
+
+    // "an outage of 10 s under 20 calls a second is one click" needs a rate: the request's Pace (RunPlan::
+    // interval) starts the runs on a fixed beat. The lab hears them 100 ms apart, and the batch is running
+    // between beats (the engine is idle then); Stop between beats ends it, the rest never start.
+    void runsStartOnABeat()
+    {
+        RunController controller(TestTime::instance().clock, TestTime::instance().scheduler);
+        controller.setRecordingDirectory(QString());
+        controller.setLabEnabled(true);
+        RunPlan plan;
+        plan.request.method = u"GET"_s;
+        plan.labPath = u"/api/orders/1"_s;
+        plan.policy.name = u"once"_s;
+        plan.policy.limits.maxAttempts = 1;
+        plan.repeat = 5;
+        plan.concurrency = 1;
+        plan.interval = Millis(100);
+        QSignalSpy running(&controller, &RunController::runningChanged);
+        QVERIFY(controller.run(plan));
+        QTRY_COMPARE_WITH_TIMEOUT(running.size(), 2, 10000);
+        QCOMPARE(running.at(1).at(0).toBool(), false);
+        const QList<LabExchange>& heard = controller.lab()->ledger().exchanges();
+        QCOMPARE(heard.size(), 5);
+        for (qsizetype i = 1; i < heard.size(); ++i) {
+            const qint64 gap = heard.at(i).arrivedMs - heard.at(i - 1).arrivedMs;
+            QVERIFY2(gap >= 90 && gap <= 160, qPrintable(u"run %1 came %2 ms after the one before"_s.arg(i + 1).arg(gap)));
+        }
+
+        controller.resetLab();
+        plan.repeat = 50;
+        QVERIFY(controller.run(plan));
+        QTest::qWait(250);
+        controller.stop();
+        QVERIFY(!controller.isRunning());
+        const int sent = int(controller.lab()->ledger().requestsReceived());
+        QTest::qWait(300); // no beat left to start another
+        QCOMPARE(int(controller.lab()->ledger().requestsReceived()), sent);
+        QVERIFY2(sent >= 2 && sent <= 5, qPrintable(QString::number(sent)));
     }
 };
 

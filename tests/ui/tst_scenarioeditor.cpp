@@ -131,6 +131,7 @@ private Q_SLOTS:
     void weightEditedInTheTree();
     void saveAsReadsBackEqual();
     void savedFileServedByRetrylabServe();
+    void outageModeAndLatencyRampByForm();
 
 private:
     QList<Answer> sendMany(const QString& path, int count);
@@ -432,6 +433,50 @@ void TestScenarioEditor::savedFileServedByRetrylabServe()
     QCOMPARE(fromCurl, codes(m_goalAnswers));
     QTRY_COMPARE_WITH_TIMEOUT(serve.state(), QProcess::NotRunning, 10000); // --max-requests: it stops by itself
     QCOMPARE(serve.exitCode(), 0);
+}
+
+// Issue 28 §4: an outage's mode and a latency ramp are fields of the step form, not JSON-only: a ramp over
+// plays on the 503, then off again; the reset turned into a 0.8 s outage refusing connections.
+void TestScenarioEditor::outageModeAndLatencyRampByForm()
+{
+    StepForm* form = m_editor->stepForm();
+    clickRow(m_editor, 0, 1); // the 503
+    QVERIFY(form->rampToBox()->isVisible());
+    QVERIFY(!form->outageModeBox()->isVisible()); // not an outage
+    QVERIFY(!form->rampUnitBox()->isEnabled()); // no ramp yet: its "to" makes one
+    type(form->rampToBox(), u"200"_s);
+    QVERIFY(form->rampUnitBox()->isEnabled());
+    choose(form->rampUnitBox(), u"over_requests"_s);
+    type(form->rampFromBox(), u"10"_s);
+    type(form->rampOverBox(), u"5"_s);
+    QCOMPARE(m_editor->model()->step(0, 1).value(u"latency_ramp"_s).toObject(),
+        (QJsonObject { { u"from_ms"_s, 10 }, { u"to_ms"_s, 200 }, { u"over_requests"_s, 5 } }));
+    QTRY_VERIFY(m_controller->lab()->scenario().routes.first().steps.at(1).latencyRamp.has_value());
+    const LatencyRamp ramp = *m_controller->lab()->scenario().routes.first().steps.at(1).latencyRamp;
+    QCOMPARE(ramp.from, std::chrono::milliseconds(10));
+    QCOMPARE(ramp.to, std::chrono::milliseconds(200));
+    QCOMPARE(ramp.overPlays, 5);
+    form->rampToBox()->setValue(-1); // "off"
+    QVERIFY(!m_editor->model()->step(0, 1).contains(u"latency_ramp"_s));
+    QTRY_VERIFY(!m_controller->lab()->scenario().routes.first().steps.at(1).latencyRamp.has_value());
+
+    clickRow(m_editor, 0, 2); // the reset
+    choose(form->kindBox(), u"outage"_s);
+    QVERIFY(form->outageModeBox()->isVisible());
+    QVERIFY(!form->rampToBox()->isVisible()); // never on an outage
+    choose(form->outageModeBox(), u"refuse"_s);
+    QCOMPARE(m_editor->model()->step(0, 2).value(u"mode"_s).toString(), u"refuse"_s);
+    clickRow(m_editor, 0, 2);
+    StepForm* again = m_editor->stepForm();
+    QSpinBox* duration = again->durationBox();
+    QVERIFY(duration->isVisible());
+    type(duration, u"800"_s);
+    QTRY_COMPARE(m_controller->lab()->scenario().routes.first().steps.at(2).kind, FaultStep::Kind::Outage);
+    const FaultStep& outage = m_controller->lab()->scenario().routes.first().steps.at(2);
+    QCOMPARE(outage.outageMode, OutageMode::Refuse);
+    QCOMPARE(outage.duration, std::chrono::milliseconds(800));
+    choose(again->outageModeBox(), u"status"_s); // the default is written by leaving the key out
+    QVERIFY(!m_editor->model()->step(0, 2).contains(u"mode"_s));
 }
 
 QTEST_MAIN(TestScenarioEditor)

@@ -41,6 +41,7 @@ RequestEditor::RequestEditor(QWidget* parent)
     , m_keyValue(new QLineEdit(this))
     , m_repeat(new QSpinBox(this))
     , m_concurrency(new QSpinBox(this))
+    , m_interval(new QSpinBox(this))
 {
     m_target->addItem(tr("Built-in fault lab"));
     m_target->addItem(tr("Another server (URL)"));
@@ -104,6 +105,15 @@ RequestEditor::RequestEditor(QWidget* parent)
     m_concurrency->setRange(1, 1000);
     m_concurrency->setValue(4);
     m_concurrency->setSuffix(tr(" at once"));
+    // The runs' pace: as fast as "at once" allows, or one every N ms (calls at a fixed rate, as through an
+    // outage: 20 a second is 50 ms), as `retrylab run --interval` does.
+    m_interval->setRange(0, 3600000);
+    m_interval->setValue(0);
+    m_interval->setSpecialValueText(tr("as fast as allowed"));
+    m_interval->setPrefix(tr("one every "));
+    m_interval->setSuffix(tr(" ms"));
+    m_interval->setToolTip(tr("Start the runs on a fixed beat, one every this many milliseconds (a fixed call rate); "
+                              "0: each as soon as fewer than \"at once\" are running"));
     connect(m_repeat, &QSpinBox::valueChanged, this, &RequestEditor::repeatChanged);
     connect(m_concurrency, &QSpinBox::valueChanged, this, &RequestEditor::repeatChanged);
 
@@ -151,6 +161,7 @@ RequestEditor::RequestEditor(QWidget* parent)
     repeatRow->addWidget(m_repeat, 1);
     repeatRow->addWidget(m_concurrency, 1);
     form->addRow(tr("Run N×"), repeatRow);
+    form->addRow(tr("Pace"), m_interval);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);

@@ -45,6 +45,7 @@ public:
 
     int repeatCount() const;
     int concurrency() const;
+    QSpinBox* intervalBox() const { return m_interval; }
     void setRepeatCount(int count);
     void setRequest(const QString& method, const QString& pathOrUrl, bool targetLab);
     void setBody(const QString& body);
@@ -101,4 +102,5 @@ private:
     QLineEdit* m_keyValue;
     QSpinBox* m_repeat;
     QSpinBox* m_concurrency;
+    QSpinBox* m_interval; // ms between run starts, 0: as fast as the concurrency allows
 };

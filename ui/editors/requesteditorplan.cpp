@@ -102,5 +102,6 @@ QString RequestEditor::fillPlan(RunPlan& plan) const
     m_options.applyTo(spec, plan.targetLab);
     plan.repeat = m_repeat->value();
     plan.concurrency = m_concurrency->value();
+    plan.interval = Millis(m_interval->value());
     return {};
 }

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,28 +23,29 @@ namespace {
 // The keys each kind uses (resources/docs/scenario-format.md, "Steps" and "Forwarding").
 QStringList keysOf(const QString& kind)
 {
+    // A latency ramp goes wherever delay_ms does, but on hang, refuse and outage (scenario-format.md, "Latency ramps").
     if (kind == u"respond"_s)
-        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s, u"dribble"_s, u"applied"_s };
+        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s, u"latency_ramp"_s, u"dribble"_s, u"applied"_s };
     if (kind == u"late"_s)
-        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s, u"applied"_s };
+        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s, u"latency_ramp"_s, u"applied"_s };
     if (kind == u"close"_s)
-        return { u"delay_ms"_s, u"applied"_s };
+        return { u"delay_ms"_s, u"latency_ramp"_s, u"applied"_s };
     if (kind == u"reset"_s)
-        return { u"delay_ms"_s };
+        return { u"delay_ms"_s, u"latency_ramp"_s };
     if (kind == u"truncate"_s)
-        return { u"status"_s, u"headers"_s, u"body"_s, u"delay_ms"_s, u"truncate_after"_s, u"then"_s, u"applied"_s };
+        return { u"status"_s, u"headers"_s, u"body"_s, u"delay_ms"_s, u"latency_ramp"_s, u"truncate_after"_s, u"then"_s, u"applied"_s };
     if (kind == u"garbage"_s)
-        return { u"garbage"_s, u"delay_ms"_s };
+        return { u"garbage"_s, u"delay_ms"_s, u"latency_ramp"_s };
     if (kind == u"hang"_s)
         return { u"duration_ms"_s, u"delay_ms"_s };
     if (kind == u"refuse"_s)
         return { u"duration_ms"_s };
     if (kind == u"rate-limit"_s)
-        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s };
+        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s, u"latency_ramp"_s };
     if (kind == u"forward"_s)
-        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"delay_ms"_s, u"dribble"_s, u"then"_s };
-    if (kind == u"outage"_s) // its mode (status, reset, refuse) has no field here: the JSON keeps it
-        return { u"duration_ms"_s, u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s };
+        return { u"status"_s, u"retry_after"_s, u"headers"_s, u"delay_ms"_s, u"latency_ramp"_s, u"dribble"_s, u"then"_s };
+    if (kind == u"outage"_s)
+        return { u"mode"_s, u"duration_ms"_s, u"status"_s, u"retry_after"_s, u"headers"_s, u"body"_s, u"delay_ms"_s };
     return {};
 }
 
@@ -70,6 +72,12 @@ StepForm::StepForm(QWidget* parent)
     , m_retryForm(new QComboBox(m_retryRow))
     , m_delay(spin(0, 86400000, tr("none"), tr(" ms"), this))
     , m_duration(spin(0, 86400000, tr("none"), tr(" ms"), this))
+    , m_mode(new QComboBox(this))
+    , m_rampRow(new QWidget(this))
+    , m_rampFrom(spin(0, 3600000, QString(), tr(" ms"), m_rampRow))
+    , m_rampTo(spin(-1, 3600000, tr("off"), tr(" ms"), m_rampRow))
+    , m_rampOver(spin(1, 86400000, QString(), QString(), m_rampRow))
+    , m_rampUnit(new QComboBox(m_rampRow))
     , m_then(new QComboBox(this))
     , m_applied(new QComboBox(this))
     , m_truncateAfter(spin(-1, 1 << 30, tr("half the body"), tr(" bytes"), this))
@@ -98,6 +106,29 @@ StepForm::StepForm(QWidget* parent)
     retry->setContentsMargins(0, 0, 0, 0);
     retry->addWidget(m_retryAfter, 1);
     retry->addWidget(m_retryForm);
+    // An outage step's mode (scenario-format.md, "Steps"): how every request fails while it lasts.
+    m_mode->addItem(tr("answer its status"), u"status"_s);
+    m_mode->addItem(tr("reset (RST)"), u"reset"_s);
+    m_mode->addItem(tr("refuse connections"), u"refuse"_s);
+    m_mode->setToolTip(tr("How every request fails while the outage lasts: the step's status (503 unless set), a reset "
+                          "connection, or the port closed"));
+    // A latency ramp: the delay moves from one value to another over a time or a number of plays.
+    m_rampTo->setToolTip(tr("The delay the ramp reaches; off: no ramp (the step's Delay applies)"));
+    m_rampFrom->setToolTip(tr("The delay at the step's first play"));
+    m_rampOver->setToolTip(tr("How long (from the step's first play) or over how many plays the delay moves"));
+    m_rampOver->setPrefix(tr("over "));
+    m_rampUnit->addItem(tr("ms"), u"over_ms"_s);
+    m_rampUnit->addItem(tr("plays"), u"over_requests"_s);
+    // Two lines, so that the form fits a narrow dock: from → to, then over how long or how many plays.
+    auto* ramp = new QGridLayout(m_rampRow);
+    ramp->setContentsMargins(0, 0, 0, 0);
+    ramp->addWidget(m_rampFrom, 0, 0);
+    ramp->addWidget(new QLabel(tr("→"), m_rampRow), 0, 1);
+    ramp->addWidget(m_rampTo, 0, 2);
+    ramp->addWidget(m_rampOver, 1, 0);
+    ramp->addWidget(m_rampUnit, 1, 2);
+    ramp->setColumnStretch(0, 1);
+    ramp->setColumnStretch(2, 1);
     m_then->addItem(tr("—"), QString());
     m_then->addItem(tr("close (FIN)"), u"close"_s);
     m_then->addItem(tr("reset (RST)"), u"reset"_s);
@@ -113,9 +144,11 @@ StepForm::StepForm(QWidget* parent)
     const int digits = fontMetrics().horizontalAdvance(u"0000000 ms"_s) + 24;
     for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*> { m_retryAfter, m_delay, m_duration, m_truncateAfter })
         box->setMinimumWidth(digits);
-    for (QSpinBox* box : { m_dribbleBytes, m_dribbleInterval })
+    for (QSpinBox* box : { m_dribbleBytes, m_dribbleInterval, m_rampFrom, m_rampTo, m_rampOver })
         box->setMinimumWidth(fontMetrics().horizontalAdvance(u"0000 ms"_s) + 24);
-    for (QComboBox* box : { m_kind, m_retryForm, m_then, m_applied }) {
+    m_rampUnit->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_rampUnit->setMinimumContentsLength(4);
+    for (QComboBox* box : { m_kind, m_retryForm, m_then, m_applied, m_mode }) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(6);
     }
@@ -139,11 +172,13 @@ StepForm::StepForm(QWidget* parent)
     m_form->addRow(tr("&Kind"), m_kind);
     m_form->addRow(tr("&Weight"), m_weight);
     m_form->addRow(tr("Repeat"), m_repeat);
+    m_form->addRow(tr("&Mode"), m_mode);
     m_form->addRow(tr("&Status"), m_status);
     m_form->addRow(tr("&Retry-After"), m_retryRow);
     m_form->addRow(tr("Headers"), m_headers);
     m_form->addRow(tr("&Body"), m_bodyRow);
     m_form->addRow(tr("Delay"), m_delay);
+    m_form->addRow(tr("Latency ramp"), m_rampRow);
     m_form->addRow(tr("Duration"), m_duration);
     m_form->addRow(tr("Then"), m_then);
     m_form->addRow(tr("Cut after"), m_truncateAfter);
@@ -164,6 +199,13 @@ StepForm::StepForm(QWidget* parent)
     connect(m_status, &QSpinBox::valueChanged, this, [this](int v) { set(u"status"_s, v ? QJsonValue(v) : QJsonValue(QJsonValue::Undefined)); });
     connect(m_retryAfter, &QDoubleSpinBox::valueChanged, this, &StepForm::writeRetryAfter);
     connect(m_retryForm, &QComboBox::activated, this, &StepForm::writeRetryAfter);
+    connect(m_mode, &QComboBox::activated, this, [this] {
+        const QString mode = m_mode->currentData().toString();
+        set(u"mode"_s, mode == u"status"_s ? QJsonValue(QJsonValue::Undefined) : QJsonValue(mode)); // status: the default
+    });
+    for (QSpinBox* box : { m_rampFrom, m_rampTo, m_rampOver })
+        connect(box, &QSpinBox::valueChanged, this, &StepForm::writeRamp);
+    connect(m_rampUnit, &QComboBox::activated, this, &StepForm::writeRamp);
     connect(m_delay, &QSpinBox::valueChanged, this, [this](int v) { set(u"delay_ms"_s, v ? QJsonValue(v) : QJsonValue(QJsonValue::Undefined)); });
     connect(m_duration, &QSpinBox::valueChanged, this,
         [this](int v) { set(u"duration_ms"_s, v ? QJsonValue(v) : QJsonValue(QJsonValue::Undefined)); });
@@ -220,6 +262,13 @@ void StepForm::setStep(const QJsonObject& step)
     m_retryForm->setCurrentIndex(std::max(0, m_retryForm->findData(ro.value(u"form"_s).toString(u"seconds"_s))));
     m_delay->setValue(step.value(u"delay_ms"_s).toInt(0));
     m_duration->setValue(step.value(u"duration_ms"_s).toInt(0));
+    m_mode->setCurrentIndex(std::max(0, m_mode->findData(step.value(u"mode"_s).toString(u"status"_s))));
+    const QJsonObject ramp = step.value(u"latency_ramp"_s).toObject();
+    m_rampFrom->setValue(ramp.value(u"from_ms"_s).toInt(0));
+    m_rampTo->setValue(ramp.contains(u"to_ms"_s) ? ramp.value(u"to_ms"_s).toInt(0) : -1);
+    const bool byPlays = ramp.contains(u"over_requests"_s);
+    m_rampUnit->setCurrentIndex(byPlays ? 1 : 0);
+    m_rampOver->setValue(byPlays ? ramp.value(u"over_requests"_s).toInt(2) : ramp.value(u"over_ms"_s).toInt(30000));
     m_then->setCurrentIndex(std::max(0, m_then->findData(step.value(u"then"_s).toString())));
     const QJsonValue applied = step.value(u"applied"_s);
     m_applied->setCurrentIndex(applied.isBool() ? (applied.toBool() ? 1 : 2) : 0);
@@ -261,6 +310,12 @@ void StepForm::showRows()
     show(m_headers, u"headers"_s);
     m_form->setRowVisible(m_bodyRow, keys.contains(u"body"_s) || m_step.contains(u"body"_s) || m_step.contains(u"json"_s));
     show(m_delay, u"delay_ms"_s);
+    show(m_rampRow, u"latency_ramp"_s);
+    show(m_mode, u"mode"_s);
+    const bool ramped = m_step.contains(u"latency_ramp"_s);
+    m_rampFrom->setEnabled(ramped);
+    m_rampOver->setEnabled(ramped);
+    m_rampUnit->setEnabled(ramped);
     show(m_duration, u"duration_ms"_s);
     show(m_then, u"then"_s);
     show(m_truncateAfter, u"truncate_after"_s);
@@ -269,4 +324,27 @@ void StepForm::showRows()
     show(m_garbage, u"garbage"_s);
     if (auto* label = qobject_cast<QLabel*>(m_form->labelForField(m_status)))
         label->setText(kind == u"forward"_s ? tr("Replace &status") : tr("&Status"));
+}
+
+// The ramp's fields as the step's latency_ramp: to "off" removes it (the step's delay_ms applies again); a
+// ramp replaces delay_ms, so setting one removes that.
+void StepForm::writeRamp()
+{
+    if (m_loading)
+        return;
+    if (m_rampTo->value() < 0) {
+        set(u"latency_ramp"_s, QJsonValue(QJsonValue::Undefined));
+        showRows();
+        return;
+    }
+    QJsonObject ramp { { u"from_ms"_s, m_rampFrom->value() }, { u"to_ms"_s, m_rampTo->value() } };
+    const QString over = m_rampUnit->currentData().toString();
+    ramp.insert(over, over == u"over_requests"_s ? std::max(2, m_rampOver->value()) : m_rampOver->value());
+    m_step.remove(u"delay_ms"_s);
+    {
+        const QSignalBlocker quiet(m_delay);
+        m_delay->setValue(0);
+    }
+    set(u"latency_ramp"_s, ramp);
+    showRows();
 }

@@ -34,6 +34,12 @@ public:
     QSpinBox* statusBox() const { return m_status; }
     QDoubleSpinBox* retryAfterBox() const { return m_retryAfter; }
     QComboBox* thenBox() const { return m_then; }
+    QComboBox* outageModeBox() const { return m_mode; }
+    QSpinBox* durationBox() const { return m_duration; }
+    QSpinBox* rampToBox() const { return m_rampTo; }
+    QSpinBox* rampFromBox() const { return m_rampFrom; }
+    QSpinBox* rampOverBox() const { return m_rampOver; }
+    QComboBox* rampUnitBox() const { return m_rampUnit; }
     QPlainTextEdit* headersEdit() const { return m_headers; }
     QPlainTextEdit* bodyEdit() const { return m_body; }
 
@@ -45,6 +51,7 @@ private:
     void showRows();
     void writeRetryAfter();
     void writeDribble();
+    void writeRamp();
     void writeHeaders();
     void writeBody();
 
@@ -61,6 +68,12 @@ private:
     QComboBox* m_retryForm;
     QSpinBox* m_delay;
     QSpinBox* m_duration;
+    QComboBox* m_mode; // outage: status, reset, refuse
+    QWidget* m_rampRow;
+    QSpinBox* m_rampFrom;
+    QSpinBox* m_rampTo; // -1: no ramp
+    QSpinBox* m_rampOver;
+    QComboBox* m_rampUnit; // over_ms or over_requests
     QComboBox* m_then;
     QComboBox* m_applied;
     QSpinBox* m_truncateAfter;

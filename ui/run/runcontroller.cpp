@@ -44,6 +44,7 @@ RunController::~RunController()
 {
     // A batch still running keeps its journal (recovered at the next start); saves under way finish.
     m_savePool.waitForDone();
+    cancelBeats(); // runs not started yet on a beat: their tasks point here
     // The engine's replies and timers go before the clock and scheduler they point to.
     m_batch.reset();
 }
@@ -199,8 +200,22 @@ bool RunController::run(const RunPlan& plan)
     m_running = true;
     emit runningChanged(true);
     emit progressChanged(0, m_submitted);
-    for (int i = 0; i < m_submitted; ++i)
-        m_batch->submit(request, plan.policy);
+    if (plan.interval > Millis(0)) {
+        // On a beat: the first now, one every interval after; the batch is not over while beats are due
+        // (the engine goes idle between them).
+        const MonoTime first = m_clock.now();
+        for (int i = 0; i < m_submitted; ++i) {
+            m_beats.append(m_scheduler.scheduleAt(first + i * plan.interval, [this, request, policy = plan.policy] {
+                if (!m_beats.isEmpty())
+                    m_beats.removeFirst();
+                if (m_batch)
+                    m_batch->submit(request, policy);
+            }));
+        }
+    } else {
+        for (int i = 0; i < m_submitted; ++i)
+            m_batch->submit(request, plan.policy);
+    }
     emit statusChanged(statusText());
     return true;
 }
@@ -290,7 +305,9 @@ void RunController::stop()
     if (!m_running || !m_batch)
         return;
     m_stopping = true;
+    cancelBeats(); // runs not yet started on the beat never start
     m_batch->cancelAll();
+    onIdle();
 }
 
 void RunController::onRunFinished(const RunSummary& run)
@@ -302,9 +319,16 @@ void RunController::onRunFinished(const RunSummary& run)
     emit statusChanged(statusText());
 }
 
+void RunController::cancelBeats()
+{
+    for (const Scheduler::TaskId task : std::as_const(m_beats))
+        m_scheduler.cancel(task);
+    m_beats.clear();
+}
+
 void RunController::onIdle()
 {
-    if (!m_running || (m_batch && !m_batch->isIdle()))
+    if (!m_running || (m_batch && !m_batch->isIdle()) || !m_beats.isEmpty())
         return;
     m_running = false;
     m_session->flush();

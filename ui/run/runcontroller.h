@@ -6,6 +6,7 @@
 // the lab, recorded and journalled) and the LiveSession the views read. Widgets never touch the engine or
 // the lab directly.
 
+#include "engine/scheduler.h"
 #include "run/runplan.h"
 
 #include <QObject>
@@ -17,7 +18,6 @@
 
 class Batch;
 class Clock;
-class Scheduler;
 class Session;
 class SessionRecorder;
 class FaultServer;
@@ -101,6 +101,7 @@ Q_SIGNALS:
 private:
     void onRunFinished(const RunSummary& run);
     void onIdle();
+    void cancelBeats();
     void fail(const QString& message);
     void startRecording();
     void finishRecording();
@@ -111,6 +112,7 @@ private:
     FaultServer* m_lab = nullptr;
     const Clock& m_clock;
     Scheduler& m_scheduler;
+    QList<Scheduler::TaskId> m_beats; // runs still to start on the beat (RunPlan::interval), in order
     std::unique_ptr<Batch> m_batch;
     std::unique_ptr<Observation> m_observation;
     QString m_observationPath;

@@ -18,4 +18,5 @@ struct RunPlan
     PolicyChanges policyChanges; // what the editor changed in the preset it started from (recorded in the session)
     int repeat = 1;
     int concurrency = 1;
+    Millis interval { 0 }; // > 0: one run started every INTERVAL (a fixed call rate); 0: as fast as allowed
 };

@@ -350,7 +350,9 @@ void TestEnginePipeline::refusesWhatItDoesNotRun_data()
     const ResilienceStrategy retry = strategy(ResilienceStrategy::Kind::Retry);
     QTest::newRow("breaker") << QList { retry, consecutiveBreaker() } << QString();
     QTest::newRow("limiter outside") << QList { strategy(ResilienceStrategy::Kind::Bulkhead), retry } << QString();
-    QTest::newRow("hedging") << QList { strategy(ResilienceStrategy::Kind::Hedging) } << QStringLiteral("hedging");
+    QTest::newRow("hedging without a retry") << QList { strategy(ResilienceStrategy::Kind::Hedging) } << QString();
+    QTest::newRow("hedging inside a retry") << QList { retry, strategy(ResilienceStrategy::Kind::Hedging) }
+                                            << QStringLiteral("hedging with a retry strategy");
     QTest::newRow("limiter inside") << QList { retry, strategy(ResilienceStrategy::Kind::RateLimiter) }
                                     << QStringLiteral("rate_limiter inside the retry");
 }
