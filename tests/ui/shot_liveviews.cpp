@@ -133,7 +133,7 @@ int main(int argc, char** argv)
             save(&timeline, out.filePath(u"timeline.png"_s));
             save(&delays, out.filePath(u"delays.png"_s));
             delays.tabs()->setCurrentIndex(1);
-            QTimer::singleShot(100, &app, [&] {
+            QTimer::singleShot(100, &app, [&, selectGiven, select] {
                 save(&delays, out.filePath(u"delays-histogram.png"_s));
                 save(&limits, out.filePath(u"ratelimits.png"_s));
                 save(&summary, out.filePath(u"summary.png"_s));

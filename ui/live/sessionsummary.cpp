@@ -95,7 +95,24 @@ SessionSummary SessionSummaryBuilder::summary() const
         s.attemptCounts.append({ it.key(), it.value() });
     std::stable_sort(s.outcomes.begin(), s.outcomes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     addBreakers(s);
+    addHedges(s);
     return s;
+}
+
+void SessionSummaryBuilder::addHedges(SessionSummary& s) const
+{
+    const Session* session = m_live ? m_live->session() : nullptr;
+    if (!session)
+        return;
+    const auto hedges = [](const RetryPolicy& p) {
+        return std::any_of(p.pipeline.cbegin(), p.pipeline.cend(),
+            [](const ResilienceStrategy& st) { return st.kind == ResilienceStrategy::Kind::Hedging; });
+    };
+    s.hasHedges = std::any_of(session->policies.cbegin(), session->policies.cend(), hedges);
+    if (!s.hasHedges)
+        return;
+    // Up to what the views show, as the breakers' figures.
+    s.hedges = summarizeHedges(*session, MonoTime(qint64(std::llround(m_live->nowMs() * 1e6))));
 }
 
 void SessionSummaryBuilder::addBreakers(SessionSummary& s) const

@@ -5,11 +5,13 @@
 // amplification (requests the server received per run, or attempts per run without the lab), run
 // latency percentiles, time spent waiting, the outcome breakdown and the server's applied operations;
 // with a circuit breaker, the calls it refused and how long it was open (core's summarizeBreakers, up to
-// the views' now).
+// the views' now); with hedging, the hedges sent, won and wasted and the operations the lab applied twice
+// (core's summarizeHedges).
 // Percentiles use the nearest-rank method: the ⌈p·n⌉-th smallest value.
 
 #include "livesession.h"
 #include "session/breakersummary.h"
+#include "session/hedgesummary.h"
 #include "session/store/stringpool.h"
 
 #include <QHash>
@@ -48,6 +50,10 @@ struct SessionSummary
     int breakerOpenings = 0;
     double breakerOpenMs = 0;
     QList<BreakerSummary> breakers;
+    // Hedging: set when a policy of the session hedges (only it makes copies). What
+    // summarizeHedges() says up to the views' now: hedges sent, won, wasted, operations applied twice.
+    bool hasHedges = false;
+    HedgeSummary hedges;
 };
 
 // A final kind in words for people: "Rate limited (429)" (translated).
@@ -66,6 +72,7 @@ public:
 
 private:
     void addBreakers(SessionSummary& s) const;
+    void addHedges(SessionSummary& s) const;
     const LiveSession* m_live = nullptr;
     std::vector<bool> m_counted; // by run index: already counted (a bit a run, not a hash node)
     int m_finishedRuns = 0;

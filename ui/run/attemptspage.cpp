@@ -3,6 +3,7 @@
 
 #include "run/attemptdetailpane.h"
 #include "run/attemptstablemodel.h"
+#include "run/hedgewords.h"
 #include "livesession.h"
 #include "sessions/chartexport.h"
 
@@ -23,6 +24,7 @@ using namespace Qt::StringLiterals;
 
 AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     : QWidget(parent)
+    , m_session(session)
     , m_model(new AttemptsTableModel(session, this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_filter(new QLineEdit(this))
@@ -61,7 +63,27 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AttemptsPage::onCurrentChanged);
     // A new batch or another session: the detail of an attempt that is no longer shown goes.
     connect(session, &LiveSession::cleared, m_detail, &AttemptDetailPane::showNothing);
-    connect(session, &LiveSession::cleared, this, [this] { m_fitsRefusals = false; });
+    connect(session, &LiveSession::cleared, this, [this] {
+        m_fitsRefusals = false;
+        m_fitsCopies = false;
+    });
+    // A hedged request's copy says what it was in its Decision ("copy 2 (after the delay) — won"), longer than
+    // any verdict: the column widens once, at the first copy.
+    connect(session, &LiveSession::refreshed, this, [this, session](const LiveSessionDelta& delta) {
+        for (qsizetype i = delta.attemptsBefore; !m_fitsCopies && i < delta.attemptsAfter && i < session->finishedAttempts(); ++i) {
+            if (!session->attempt(i).hedge())
+                continue;
+            m_fitsCopies = true;
+            AttemptRecord widest;
+            widest.index = 2;
+            widest.hedge = HedgeFacts { HedgeFacts::Trigger::Delay, false };
+            widest.at.finished = MonoTime(0); // ended, not won: "failed", as long as most copies' words
+            const QString text = HedgeWords::label(widest, HedgeWords::CopyContext {});
+            const int width = m_table->fontMetrics().horizontalAdvance(text + u"0"_s) + 18;
+            if (m_table->columnWidth(AttemptsTableModel::Decision) < width)
+                m_table->setColumnWidth(AttemptsTableModel::Decision, width);
+        }
+    });
     // A call the pipeline refused says why in its Result ("not sent — circuit open (4.2 s left)"), longer than
     // any status: the column widens to it once, when the first one comes, instead of cutting every one short.
     connect(session, &LiveSession::refreshed, this, [this, session](const LiveSessionDelta& delta) {
@@ -101,7 +123,7 @@ void AttemptsPage::onCurrentChanged()
         m_detail->showNothing();
         return;
     }
-    m_detail->showAttempt(*a);
+    m_detail->showAttempt(*a, HedgeWords::contextOf(m_session->session(), *a));
     emit attemptSelected(a->runId, a->index);
 }
 
