@@ -402,6 +402,12 @@ std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double to
         } else if (ms >= m.startMs && ms <= m.endMs) {
             rank = m.kind == TimelineMark::Kind::Phase ? 2 : 3;
             distance = m.kind == TimelineMark::Kind::Phase ? rowDistance(m) : 0.0; // compared among phases only
+            // Inside a hedged copy's own row: the copy, before a lab tick drawn over it (ticks at the lane's
+            // top) — ranked with the ticks, ahead of any of them.
+            if (m.kind == TimelineMark::Kind::Phase && m.hedge && rows >= 2 && laneFraction >= 0 && distance == 0) {
+                rank = 1;
+                distance = -1;
+            }
         } else {
             return;
         }

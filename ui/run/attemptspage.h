@@ -6,6 +6,7 @@
 class AttemptDetailPane;
 class AttemptsTableModel;
 class LiveSession;
+struct LiveSessionDelta;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
@@ -31,6 +32,7 @@ Q_SIGNALS:
 
 private:
     void onCurrentChanged();
+    void fitColumns(const LiveSessionDelta& delta);
 
     LiveSession* m_session;
     AttemptsTableModel* m_model;
