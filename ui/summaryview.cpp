@@ -86,7 +86,7 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
 
     m_timer.setSingleShot(true);
     m_timer.setInterval(250);
-    connect(&m_timer, &QTimer::timeout, this, &SummaryView::refreshNow);
+    connect(&m_timer, &QTimer::timeout, this, [this] { showSummary(m_builder.pacedSummary()); });
     connect(m_session, &LiveSession::refreshed, this, &SummaryView::onRefreshed);
     connect(m_session, &LiveSession::cleared, this, &SummaryView::onCleared);
     m_builder.update(*m_session, wholeSessionDelta(*m_session));
@@ -195,8 +195,12 @@ bool SummaryView::isShowingPlaceholder() const
 
 void SummaryView::refreshNow()
 {
+    showSummary(m_builder.summary());
+}
+
+void SummaryView::showSummary(const SessionSummary& s)
+{
     m_timer.stop();
-    const SessionSummary s = m_builder.summary();
     m_stack->setCurrentIndex(s.runs > 0 ? 1 : 0);
     const ChartPalette palette = ChartPalette::fromPalette(this->palette());
     const auto tile = [this](const QString& key) {

@@ -5,7 +5,8 @@
 // spent waiting, the outcome breakdown and what the fault lab's server applied; for a session whose
 // policy has a circuit breaker, the calls it refused and how long it was open; for one whose policy hedges,
 // the hedges sent, won and wasted and the operations the lab applied twice. Numbers come from
-// SessionSummaryBuilder; the view redraws at most four times a second (people read, not watch, them).
+// SessionSummaryBuilder; the view redraws at most four times a second (people read, not watch, them), the
+// whole-session passes (breakers, hedging) paced by their cost while a batch grows.
 
 #include "live/sessionsummary.h"
 
@@ -44,6 +45,7 @@ protected:
 
 private:
     void arrange(int columns);
+    void showSummary(const SessionSummary& s); // every figure, as S says
     void showBreakers(const SessionSummary& s);
     void showHedges(const SessionSummary& s);
     SummaryTile* tileFor(const QString& key) const;
