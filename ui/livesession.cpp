@@ -267,7 +267,11 @@ void LiveSession::onAttemptStored(qsizetype row)
     const std::optional<MonoTime> end = attempt.finished();
     if (index >= 0) {
         ++m_runAttempts[index].count;
-        m_runAttempts[index].lastFinished = end;
+        // The latest end: a run's attempts are not always stored in the order they ended (a failed probe's
+        // waiting callers before the probe), and a hedged request's copies overlap.
+        std::optional<MonoTime>& last = m_runAttempts[index].lastFinished;
+        if (end && (!last || *end > *last))
+            last = end;
     }
     if (end)
         seen(toMs(*end));

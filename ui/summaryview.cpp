@@ -65,6 +65,12 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
     m_cells.append(addTile(u"open"_s, tr("Time the circuit was open")));
     m_cells.at(kRefusedCell)->hide();
     m_cells.at(kOpenCell)->hide();
+    // Hedging's figures, shown only for a session whose policy hedges.
+    m_cells.append(addTile(u"hedges"_s, tr("Hedges sent")));
+    m_cells.append(addTile(u"hedgeswon"_s, tr("Hedges won / wasted")));
+    m_cells.append(addTile(u"twice"_s, tr("Operations applied twice")));
+    for (int cell = kHedgesCell; cell <= kTwiceCell; ++cell)
+        m_cells.at(cell)->hide();
     arrange(4);
     auto* scroll = new QScrollArea;
     scroll->setWidget(content);
@@ -80,7 +86,7 @@ SummaryView::SummaryView(LiveSession* session, QWidget* parent)
 
     m_timer.setSingleShot(true);
     m_timer.setInterval(250);
-    connect(&m_timer, &QTimer::timeout, this, &SummaryView::refreshNow);
+    connect(&m_timer, &QTimer::timeout, this, [this] { showSummary(m_builder.pacedSummary()); });
     connect(m_session, &LiveSession::refreshed, this, &SummaryView::onRefreshed);
     connect(m_session, &LiveSession::cleared, this, &SummaryView::onCleared);
     m_builder.update(*m_session, wholeSessionDelta(*m_session));
@@ -107,7 +113,10 @@ void SummaryView::arrange(int columns)
     // without a breaker, their row takes no room.
     m_grid->addWidget(m_cells.at(kRefusedCell), row, 0);
     m_grid->addWidget(m_cells.at(kOpenCell), row, 1);
-    const int after = row + 1;
+    // Hedging's three on a row of their own (two rows in two columns), also hidden without hedging.
+    for (int i = 0; i <= kTwiceCell - kHedgesCell; ++i)
+        m_grid->addWidget(m_cells.at(kHedgesCell + i), row + 1 + i / columns, i % columns);
+    const int after = row + 1 + (kTwiceCell - kHedgesCell) / columns + 1;
     if (columns == 4) {
         m_grid->addWidget(m_cells.at(8), after, 0, 1, 2);
         m_grid->addWidget(m_cells.at(9), after, 2);
@@ -174,6 +183,11 @@ bool SummaryView::isShowingBreaker() const
     return m_showBreaker;
 }
 
+bool SummaryView::isShowingHedges() const
+{
+    return m_showHedges;
+}
+
 bool SummaryView::isShowingPlaceholder() const
 {
     return m_stack->currentIndex() == 0;
@@ -181,8 +195,12 @@ bool SummaryView::isShowingPlaceholder() const
 
 void SummaryView::refreshNow()
 {
+    showSummary(m_builder.summary());
+}
+
+void SummaryView::showSummary(const SessionSummary& s)
+{
     m_timer.stop();
-    const SessionSummary s = m_builder.summary();
     m_stack->setCurrentIndex(s.runs > 0 ? 1 : 0);
     const ChartPalette palette = ChartPalette::fromPalette(this->palette());
     const auto tile = [this](const QString& key) {
@@ -233,6 +251,46 @@ void SummaryView::refreshNow()
         attempts.append({ n == 1 ? tr("1 attempt") : tr("%1 attempts").arg(n), count, n == 1 ? palette.firstByte : palette.serverWait });
     m_attemptBars->setRows(attempts);
     showBreakers(s);
+    showHedges(s);
+}
+
+void SummaryView::showHedges(const SessionSummary& s)
+{
+    if (m_showHedges != s.hasHedges) {
+        m_showHedges = s.hasHedges;
+        for (int cell = kHedgesCell; cell <= kTwiceCell; ++cell)
+            m_cells.at(cell)->setVisible(s.hasHedges);
+    }
+    if (!s.hasHedges)
+        return;
+    const ChartPalette palette = ChartPalette::fromPalette(this->palette());
+    SummaryTile* sent = tileFor(u"hedges"_s);
+    SummaryTile* won = tileFor(u"hedgeswon"_s);
+    SummaryTile* twice = tileFor(u"twice"_s);
+    const HedgeSummary& h = s.hedges;
+    sent->setValue(QString::number(h.hedgesSent),
+        tr("copies beyond the first, for %n hedged request(s)", nullptr, h.hedgedRequests));
+    won->setValue(tr("%1 / %2").arg(h.hedgesWon).arg(h.hedgesWasted),
+        tr("won: the copy's answer was the request's\nwasted: sent, its answer not used (the load hedging added)"));
+    won->setValueColor(h.hedgesWasted > h.hedgesWon ? palette.failure : QColor());
+    if (h.appliedTwice < 0) {
+        twice->setValue(u"–"_s, tr("unknown: only the fault lab sees what the server applied"));
+        twice->setValueColor(QColor());
+    } else {
+        twice->setValue(QString::number(h.appliedTwice),
+            h.appliedTwice > 0 ? tr("requests whose operation the lab applied more than once: their copies were not idempotent")
+                               : tr("no request's operation was applied more than once"));
+        twice->setValueColor(h.appliedTwice > 0 ? palette.failure : QColor());
+    }
+}
+
+SummaryTile* SummaryView::tileFor(const QString& key) const
+{
+    for (const auto& [k, t] : m_tiles) {
+        if (k == key)
+            return t;
+    }
+    return nullptr;
 }
 
 void SummaryView::showBreakers(const SessionSummary& s)

@@ -3,8 +3,10 @@
 
 // The Summary: success rate, runs, attempts per run, amplification, run latency p50/p95/p99, time
 // spent waiting, the outcome breakdown and what the fault lab's server applied; for a session whose
-// policy has a circuit breaker, the calls it refused and how long it was open. Numbers come from
-// SessionSummaryBuilder; the view redraws at most four times a second (people read, not watch, them).
+// policy has a circuit breaker, the calls it refused and how long it was open; for one whose policy hedges,
+// the hedges sent, won and wasted and the operations the lab applied twice. Numbers come from
+// SessionSummaryBuilder; the view redraws at most four times a second (people read, not watch, them), the
+// whole-session passes (breakers, hedging) paced by their cost while a batch grows.
 
 #include "live/sessionsummary.h"
 
@@ -26,12 +28,14 @@ public:
 
     SessionSummary summary() const { return m_builder.summary(); }
     // The text each tile shows, by caption key: "success", "runs", "attempts", "amplification", "p50",
-    // "p95", "p99", "waiting", "server", and with a breaker "refused" and "open" (for tests).
+    // "p95", "p99", "waiting", "server", with a breaker "refused" and "open", with hedging "hedges",
+    // "hedgeswon" and "twice" (for tests).
     QString tileText(const QString& key) const;
     int outcomeRowCount() const;
     int attemptsRowCount() const;
     bool isShowingPlaceholder() const;
     bool isShowingBreaker() const; // the breaker's figures (only for a session with one)
+    bool isShowingHedges() const; // hedging's figures (only for a session whose policy hedges)
 
 public Q_SLOTS:
     void refreshNow();
@@ -41,7 +45,10 @@ protected:
 
 private:
     void arrange(int columns);
+    void showSummary(const SessionSummary& s); // every figure, as S says
     void showBreakers(const SessionSummary& s);
+    void showHedges(const SessionSummary& s);
+    SummaryTile* tileFor(const QString& key) const;
     void onRefreshed(const LiveSessionDelta& delta);
     void onCleared();
     SummaryTile* addTile(const QString& key, const QString& caption);
@@ -54,9 +61,12 @@ private:
     ShareBars* m_attemptBars = nullptr;
     QList<QPair<QString, SummaryTile*>> m_tiles;
     QGridLayout* m_grid = nullptr;
-    QList<QWidget*> m_cells; // the 8 figures, the two breakdowns, the lab's tile, the breaker's two figures
+    QList<QWidget*> m_cells; // the 8 figures, the two breakdowns, the lab's tile, the breaker's two, hedging's three
     static constexpr int kRefusedCell = 11;
     static constexpr int kOpenCell = 12;
+    static constexpr int kHedgesCell = 13; // hedges sent, won / wasted, operations applied twice
+    static constexpr int kTwiceCell = 15;
     bool m_showBreaker = false;
+    bool m_showHedges = false;
     int m_columns = 0;
 };

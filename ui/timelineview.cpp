@@ -186,6 +186,11 @@ void TimelineView::applyLegend()
                 << LegendStrip::Entry { S::States, p.breakerClosed, tr("Breaker: closed, open, half-open"), p.breakerOpen,
                        p.breakerHalfOpen };
     }
+    // Hedged copies, once the session has any: one row each in their request's lane.
+    if (m_legendHedge) {
+        entries << LegendStrip::Entry { S::CopyWon, p.firstByte, tr("Hedged copy: won"), p.success }
+                << LegendStrip::Entry { S::CopyLost, p.firstByte, tr("Hedged copy: lost (cancelled)"), p.mutedText };
+    }
     entries << LegendStrip::Entry { S::Tick, p.labReceived, tr("Lab: request received") }
             << LegendStrip::Entry { S::Triangle, p.labApplied, tr("Lab: operation applied") };
     m_legend->setEntries(entries);
@@ -208,8 +213,11 @@ void TimelineView::changeEvent(QEvent* event)
 void TimelineView::onRefreshed(const LiveSessionDelta& delta)
 {
     m_model.update(*m_session, delta);
-    if (const bool breaker = m_model.hasBreakerMarks(); breaker != m_legendBreaker) {
+    const bool breaker = m_model.hasBreakerMarks();
+    const bool hedge = m_model.hasHedgedCopies();
+    if (breaker != m_legendBreaker || hedge != m_legendHedge) {
         m_legendBreaker = breaker;
+        m_legendHedge = hedge;
         applyLegend();
     }
     if (m_model.laneCount() > 0)
@@ -221,8 +229,9 @@ void TimelineView::onRefreshed(const LiveSessionDelta& delta)
 void TimelineView::onCleared()
 {
     m_model.clear();
-    if (m_legendBreaker) {
+    if (m_legendBreaker || m_legendHedge) {
         m_legendBreaker = false;
+        m_legendHedge = false;
         applyLegend();
     }
     m_layout.t0 = 0;
@@ -395,10 +404,19 @@ std::optional<TimelineHit> TimelineView::hitAt(const QPoint& viewportPos) const
     const QPointF p = toPlot(viewportPos);
     if (!m_layout.lanesArea().contains(p))
         return std::nullopt;
-    const int lane = int(std::floor(m_layout.laneForY(p.y())));
-    // Six pixels either side; an outcome is drawn just after its moment (its circle, about 12 px wide).
+    const double at = m_layout.laneForY(p.y());
+    const int lane = int(std::floor(at));
+    // Six pixels either side; an outcome is drawn just after its moment (its circle, about 12 px wide). Where
+    // in the lane picks one of a hedged request's copies.
     const double tolerance = 12 * m_layout.secondsPerPixel() * 1000.0;
-    return m_model.hitTest(lane, m_layout.timeForX(p.x()) * 1000.0, tolerance);
+    return m_model.hitTest(lane, m_layout.timeForX(p.x()) * 1000.0, tolerance, at - lane);
+}
+
+QPoint TimelineView::viewportPosForCopy(double seconds, int lane, int attempt) const
+{
+    const auto [top, bottom] = copyRowInLane(TimelineModel::copyRow(attempt), m_model.copyRows(lane));
+    const QPointF chartPos(m_layout.xForTime(seconds), m_layout.yForLane(lane) + m_layout.laneHeight * (top + bottom) / 2);
+    return m_chartView->mapFromScene(m_chart->mapToScene(chartPos));
 }
 
 QString TimelineView::toolTipAt(const QPoint& pos) const

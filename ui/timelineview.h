@@ -3,7 +3,8 @@
 
 // The live timeline: one lane per run, each attempt a bar split into its phases, waits as hatched gaps
 // labelled with the chosen delay and its source, the final outcome at the lane's end, calls the pipeline
-// refused as struck-through circles (never sent) and the fault lab's server-side events as ticks; under
+// refused as struck-through circles (never sent), a hedged request's copies one row each in its lane (the
+// winner outlined, lost copies struck through) and the fault lab's server-side events as ticks; under
 // the lanes, a band per circuit breaker with its states over time; all on a QValueAxis in seconds. A QChart provides the axes; a single
 // TimelineItem over its plot area paints the marks. Wheel zooms time (Shift+wheel scrolls runs), drag
 // pans, double-click or "Reset zoom" fits everything, "Follow live" keeps the newest data in view.
@@ -53,6 +54,8 @@ public:
     QString toolTipAt(const QPoint& pos) const;
     QPoint viewportPosFor(double seconds, int lane) const; // for tests: where a time in a lane is drawn
     QPoint viewportPosForBand(double seconds, int band) const; // where a time in a breaker band is drawn
+    // Where a time of hedged copy ATTEMPT is drawn in its row of LANE (the lane's middle when not split).
+    QPoint viewportPosForCopy(double seconds, int lane, int attempt) const;
     // The drawn content's time span in seconds (0, 0 when empty): what "Reset zoom" fits.
     double contentStartSeconds() const;
     double contentEndSeconds() const;
@@ -116,6 +119,7 @@ private:
     double m_emittedT1 = 0;
     int m_labelDigits = 0;
     bool m_legendBreaker = false; // the legend lists the breaker's marks (the session has some)
+    bool m_legendHedge = false; // … and the hedged copies' (it has some)
     int m_selectedRun = 0;
     int m_selectedAttempt = 0;
 };

@@ -6,6 +6,10 @@
 // live views are shown at 1400×800 and repaint; prints the event loop's stall p50/p99/max (how late a
 // 5 ms probe timer fires) and the memory held per attempt: RSS growth / attempts, and the same after the
 // first quarter of the run (the marginal cost, without what the views allocate once). Not a CTest test.
+// --case hedged: the same rate under a policy with a circuit breaker and hedging (issue 28 §4): each run is
+// one hedged request, copy 1 answered by a second copy after a delay half the time (copy 1 then lost), a
+// failed copy answered by another at once; the breaker's band changes state every second. --case both:
+// plain then hedged in this one process, and the hedged p99 stall over the plain one (goal: under 16 ms).
 #include "delaychartview.h"
 #include "engine/requestheaders.h"
 #include "lab/httpdateformat.h"
@@ -56,20 +60,31 @@ struct SimRun
     QString attemptRun; // the run's part of every attempt id, a UUID (as the engine draws it)
     QString key; // the run's idempotency key, a UUID
     AttemptRecord attempt;
+    AttemptRecord copy; // a hedged request's copy 2 sent after the delay
+    double hedgeAt = -1; // when that copy goes (< 0: none)
     double nextAt = 0; // when the next event of this run is due
-    int stage = 0; // 0 due to start, 1 connecting, 2 sent, 3 headers, 4 finish, 5 waiting
+    int stage = 0; // 0 due to start, 1 connecting, 2 sent, 3 headers, 4 finish, 5 waiting; 10, 11: copy 2
 };
 
 class Traffic
 {
 public:
-    Traffic(LiveSession& session, SessionRecorder& recorder, int runs, double attemptsPerSecond)
+    Traffic(LiveSession& session, SessionRecorder& recorder, int runs, double attemptsPerSecond, bool hedged)
         : m_session(session)
         , m_recorder(recorder)
         , m_runs(runs)
         , m_meanCycleMs(1000.0 * runs / attemptsPerSecond)
+        , m_hedged(hedged)
     {
-        m_policy.name = u"bench"_s;
+        m_policy.name = hedged ? u"bench-hedged"_s : u"bench"_s;
+        if (hedged) { // a breaker, and hedging without a retry inside it (as ms-http-hedging)
+            ResilienceStrategy hedging;
+            hedging.kind = ResilienceStrategy::Kind::Hedging;
+            hedging.hedging.delay = Millis(100);
+            ResilienceStrategy breaker;
+            breaker.kind = ResilienceStrategy::Kind::CircuitBreaker;
+            m_policy.pipeline = { hedging, breaker };
+        }
         m_spec.method = u"POST"_s;
         m_spec.url = QUrl(u"http://127.0.0.1:8080/api/orders"_s);
         m_spec.headers = { { "Content-Type", "application/json" } };
@@ -79,6 +94,8 @@ public:
     void step(double now)
     {
         steer(now);
+        if (m_hedged)
+            cycleBreaker(now);
         while (int(m_active.size()) < m_runs)
             startRun(now);
         for (SimRun& r : m_active) {
@@ -122,6 +139,76 @@ private:
 
     double uniform(double a, double b) { return a + (b - a) * m_rng.generateDouble(); }
 
+    // The breaker's band: every second it opens for 300 ms, goes half-open, and closes 50 ms later.
+    void cycleBreaker(double now)
+    {
+        using State = CircuitBreaker::State;
+        static constexpr struct { double at; State from; State to; } kCycle[] = {
+            { 0, State::Closed, State::Open }, { 300, State::Open, State::HalfOpen }, { 350, State::HalfOpen, State::Closed } };
+        while (m_breakerAt + kCycle[m_breakerStep].at <= now) {
+            const auto& c = kCycle[m_breakerStep];
+            m_recorder.recordBreakerChange(BreakerChange { m_policy.name, u"client"_s, ns(m_breakerAt + c.at), c.from, c.to,
+                CircuitBreaker::Counts { 5, 10 }, c.to == State::Open ? Millis(300) : Millis(0) });
+            if (++m_breakerStep == int(std::size(kCycle))) {
+                m_breakerStep = 0;
+                m_breakerAt += 1000;
+            }
+        }
+    }
+
+    // A hedged request's copy 2, sent while copy 1 (slow) is in flight; it wins, and copy 1 is lost.
+    bool hedgeCopy(SimRun& r)
+    {
+        AttemptRecord& b = r.copy;
+        if (r.stage == 10) {
+            b = AttemptRecord();
+            b.runId = r.record.runId;
+            b.index = 2;
+            b.method = m_spec.method;
+            b.url = m_spec.url;
+            b.attemptId = attemptIdFor(r.attemptRun, b.index);
+            b.requestHeaders = r.attempt.requestHeaders;
+            b.bodySize = m_spec.body.size();
+            b.hedge = HedgeFacts { HedgeFacts::Trigger::Delay, false };
+            b.at.scheduled = b.at.started = ns(r.nextAt);
+            m_session.onAttemptStarted(b);
+            const double sent = r.nextAt + uniform(0.2, 2);
+            m_session.onAttemptPhase(AttemptPhaseEvent { b.runId, b.index, AttemptPhase::RequestSent, ns(sent) });
+            b.at.connecting = b.at.started;
+            b.at.requestSent = ns(sent);
+            lab(labEvent(LabEvent::Kind::RequestReceived, sent + 0.2, b));
+            r.stage = 11;
+            r.nextAt = sent + uniform(0.2, 0.6) * m_meanCycleMs * m_responseScale;
+            return true;
+        }
+        // Copy 2 answers and wins; copy 1, still waiting for its answer, is cancelled: stored as they end.
+        b.at.headersReceived = ns(r.nextAt - 0.5);
+        b.at.finished = ns(r.nextAt);
+        b.phaseReached = AttemptPhase::Finished;
+        b.status = 201;
+        b.hedge->won = true;
+        RetryDecision d;
+        d.verdict = Verdict::Success;
+        d.finalKind = FinalKind::Success;
+        d.reason = u"copy 2 answered first"_s;
+        b.decision = d;
+        lab(labEvent(LabEvent::Kind::OperationApplied, r.nextAt - 1, b));
+        m_recorder.recordAttempt(b);
+        AttemptRecord& a = r.attempt;
+        a.at.finished = ns(r.nextAt + 0.1);
+        a.abortReason = AbortReason::HedgeLost;
+        a.phaseReached = AttemptPhase::RequestSent;
+        m_recorder.recordAttempt(a);
+        m_attempts += 2;
+        r.record.finishedAt = b.at.finished;
+        r.record.outcome = FinalKind::Success;
+        r.record.reason = d.reason;
+        m_recorder.recordRunFinished(r.record);
+        m_session.onRunFinished(r.record);
+        r.stage = -1;
+        return false;
+    }
+
     // Emits the event due for R; false when the run ended.
     bool advance(SimRun& r)
     {
@@ -138,6 +225,10 @@ private:
             a.requestHeaders = buildRequestHeaders(m_spec, m_policy, a.url, a.idempotencyKey, a.attemptId, {});
             a.bodySize = m_spec.body.size();
             a.at.scheduled = a.at.started = ns(r.nextAt);
+            if (m_hedged) { // copy 1, or copy 2 at once after copy 1 failed; half the first copies are slow
+                a.hedge = HedgeFacts { a.index == 1 ? HedgeFacts::Trigger::First : HedgeFacts::Trigger::Failure, false };
+                r.hedgeAt = a.index == 1 && m_rng.bounded(2) == 0 ? r.nextAt + 0.5 * m_meanCycleMs * m_responseScale : -1;
+            }
             m_session.onAttemptStarted(a);
             r.stage = a.index == 1 || m_rng.bounded(4) == 0 ? 1 : 2; // most retries reuse the connection
             r.nextAt += r.stage == 1 ? uniform(0.2, 2) : uniform(0.1, 0.5);
@@ -155,7 +246,15 @@ private:
             lab(labEvent(LabEvent::Kind::RequestReceived, r.nextAt + 0.2, a));
             r.stage = 3;
             r.nextAt += uniform(0.4, 1.6) * m_meanCycleMs * m_responseScale;
+            if (r.hedgeAt >= 0) { // a slow copy 1: the hedging delay passes first
+                r.stage = 10;
+                r.nextAt = std::max(a.at.requestSent->count() / 1e6, r.hedgeAt);
+                r.hedgeAt = -1;
+            }
             return true;
+        case 10:
+        case 11:
+            return hedgeCopy(r);
         case 3:
             m_session.onAttemptPhase(AttemptPhaseEvent { a.runId, a.index, AttemptPhase::HeadersReceived, ns(r.nextAt) });
             a.at.headersReceived = ns(r.nextAt);
@@ -223,6 +322,28 @@ private:
         a.bytesDown = a.bodyExcerpt.size();
         RetryDecision d;
         d.reason = u"synthetic"_s;
+        if (m_hedged) { // no retry: a failed copy 1 is answered by copy 2 at once, the last copy ends the run
+            a.hedge->won = *a.status == 201 || a.index >= 2;
+            if (*a.status == 201)
+                lab(labEvent(LabEvent::Kind::OperationApplied, r.nextAt - 1, a));
+            d.verdict = *a.status == 201 ? Verdict::Success : Verdict::Stop;
+            d.finalKind = *a.status == 201 ? FinalKind::Success : FinalKind::ServerError;
+            a.decision = d;
+            m_recorder.recordAttempt(a);
+            r.record.attempts.append(a);
+            ++m_attempts;
+            if (*a.status != 201 && a.index < 2) {
+                r.stage = 0;
+                return true;
+            }
+            r.record.finishedAt = a.at.finished;
+            r.record.outcome = d.finalKind;
+            r.record.reason = d.reason;
+            m_recorder.recordRunFinished(r.record);
+            m_session.onRunFinished(r.record);
+            r.stage = -1;
+            return false;
+        }
         if (*a.status == 201) {
             d.verdict = Verdict::Success;
             d.finalKind = FinalKind::Success;
@@ -265,6 +386,9 @@ private:
     SessionRecorder& m_recorder;
     int m_runs;
     double m_meanCycleMs;
+    bool m_hedged;
+    double m_breakerAt = 0;
+    int m_breakerStep = 0;
     RetryPolicy m_policy;
     RequestSpec m_spec;
     std::vector<SimRun> m_active;
@@ -287,18 +411,9 @@ double percentile(std::vector<double> v, double p)
 
 } // namespace
 
-int main(int argc, char** argv)
+// One case for SECONDS: the session, the views asked for, the traffic; prints its figures, returns the p99 stall.
+double measure(QApplication& app, const QCommandLineParser& cli, bool hedged)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QCommandLineParser cli;
-    cli.addOption({ u"seconds"_s, u"duration"_s, u"s"_s, u"60"_s });
-    cli.addOption({ u"runs"_s, u"runs in progress at once"_s, u"n"_s, u"200"_s });
-    cli.addOption({ u"rate"_s, u"attempts per second"_s, u"n"_s, u"1000"_s });
-    cli.addOption({ u"views"_s, u"views to create and show: timeline,delays,ratelimits,summary or none"_s, u"list"_s,
-                    u"timeline,delays,ratelimits,summary"_s });
-    cli.process(app);
     const double seconds = cli.value(u"seconds"_s).toDouble();
 
     LiveSession session;
@@ -307,6 +422,7 @@ int main(int argc, char** argv)
     session.show(recorder->sharedSession(), LiveSession::Reveal::AsRecorded);
     QObject::connect(recorder.get(), &SessionRecorder::attemptStored, &session, &LiveSession::onAttemptStored);
     QObject::connect(recorder.get(), &SessionRecorder::labEventStored, &session, &LiveSession::onLabEventStored);
+    QObject::connect(recorder.get(), &SessionRecorder::breakerChangeStored, &session, &LiveSession::onBreakerChangeStored);
     // Only the views asked for exist (a hidden view would still follow the session and hold its data), so
     // runs with one view each, and with none, split the cost per attempt between the session and each view.
     const QStringList shown = cli.value(u"views"_s).split(u',');
@@ -332,7 +448,7 @@ int main(int argc, char** argv)
     qint64 rssWarm = 0;
     qint64 attemptsWarm = 0;
 
-    Traffic traffic(session, *recorder, cli.value(u"runs"_s).toInt(), cli.value(u"rate"_s).toDouble());
+    Traffic traffic(session, *recorder, cli.value(u"runs"_s).toInt(), cli.value(u"rate"_s).toDouble(), hedged);
     QElapsedTimer clock;
     QTimer generator;
     generator.setTimerType(Qt::PreciseTimer);
@@ -367,6 +483,7 @@ int main(int argc, char** argv)
     const double elapsed = double(clock.elapsed()) / 1000.0;
     const qint64 rssAfter = rssKiB();
     const double perAttempt = traffic.attempts() ? double(rssAfter - rssBefore) * 1024.0 / double(traffic.attempts()) : 0;
+    std::printf("\n[%s]\n", hedged ? "hedged: a breaker band and hedged copies" : "plain");
     std::printf("bench_ui: %.1f s, %lld attempts (%.0f/s), %lld runs, %d refreshes (%.1f/s)\n", elapsed,
                 static_cast<long long>(traffic.attempts()), double(traffic.attempts()) / elapsed,
                 static_cast<long long>(session.runs().size()), refreshes, refreshes / elapsed);
@@ -392,5 +509,34 @@ int main(int argc, char** argv)
     std::printf("views: %d lanes, %d timeline segments, %d delay points, %d rate-limit samples\n",
                 timeline ? timeline->laneCount() : 0, timeline ? timeline->segmentCount() : 0,
                 delays ? delays->pointCount() : 0, limits ? limits->sampleCount() : 0);
+    if (timeline)
+        std::printf("timeline: %d hedged copies, %d breaker band(s)\n", timeline->model().hedgedCopyCount(), timeline->breakerBandCount());
+    return percentile(stalls, 0.99);
+}
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser cli;
+    cli.addOption({ u"seconds"_s, u"duration"_s, u"s"_s, u"60"_s });
+    cli.addOption({ u"runs"_s, u"runs in progress at once"_s, u"n"_s, u"200"_s });
+    cli.addOption({ u"rate"_s, u"attempts per second"_s, u"n"_s, u"1000"_s });
+    cli.addOption({ u"views"_s, u"views to create and show: timeline,delays,ratelimits,summary or none"_s, u"list"_s,
+                    u"timeline,delays,ratelimits,summary"_s });
+    cli.addOption({ u"case"_s, u"plain, hedged (a breaker and hedging) or both (in this one process, with their ratio)"_s,
+                    u"name"_s, u"plain"_s });
+    cli.process(app);
+    const QString which = cli.value(u"case"_s);
+    if (which != u"plain"_s && which != u"hedged"_s && which != u"both"_s) {
+        std::fprintf(stderr, "bench_ui: --case is plain, hedged or both\n");
+        return 2;
+    }
+    const double plain = which != u"hedged"_s ? measure(app, cli, false) : 0.0;
+    const double hedged = which != u"plain"_s ? measure(app, cli, true) : 0.0;
+    if (which == u"both"_s)
+        std::printf("\np99 stall: plain %.2f ms, hedged with a breaker band %.2f ms, ratio %.2f (goal: hedged under 16 ms: %s)\n",
+            plain, hedged, plain > 0 ? hedged / plain : 0.0, hedged < 16.0 ? "met" : "missed");
     return 0;
 }

@@ -6,7 +6,9 @@
 // packaging/screenshots/. With --open FILE, the views show that saved session instead (opened as the window
 // opens one: read, then fed whole), e.g. a `retrylab run --session` recording of a circuit breaker.
 //   shot_liveviews [--out DIR] [--preset NAME] [--scenario NAME] [--repeat N] [--concurrency C] [--dark]
-//                  [--size WxH] [--open FILE]
+//                  [--size WxH] [--open FILE] [--range T0:T1] [--select RUN:ATTEMPT]
+// --range shows that time span of the timeline (seconds), --select selects that attempt in the timeline and
+// the Attempts tab (e.g. a hedged request's copy).
 #include "delaychartview.h"
 #include "livesession.h"
 #include "ratelimitchartview.h"
@@ -73,6 +75,8 @@ int main(int argc, char** argv)
     cli.addOption({ u"dark"_s, u"use a dark palette"_s });
     cli.addOption({ u"size"_s, u"view size"_s, u"WxH"_s, u"1400x800"_s });
     cli.addOption({ u"open"_s, u"show this saved session instead of running"_s, u"file"_s });
+    cli.addOption({ u"range"_s, u"the timeline's time range in seconds (else all of it)"_s, u"t0:t1"_s });
+    cli.addOption({ u"select"_s, u"the attempt selected in the timeline and the Attempts tab"_s, u"run:attempt"_s });
     cli.process(app);
     const QStringList size = cli.value(u"size"_s).split(u'x');
     if (size.size() == 2 && size.at(0).toInt() > 0 && size.at(1).toInt() > 0)
@@ -119,11 +123,17 @@ int main(int argc, char** argv)
         session->flush();
         summary.refreshNow();
         timeline.resetZoom();
-        QTimer::singleShot(300, &app, [&] {
+        if (const QStringList range = cli.value(u"range"_s).split(u':'); range.size() == 2 && range.at(1).toDouble() > range.at(0).toDouble())
+            timeline.setTimeRange(range.at(0).toDouble(), range.at(1).toDouble());
+        const QStringList select = cli.value(u"select"_s).split(u':');
+        const bool selectGiven = select.size() == 2 && select.at(0).toInt() > 0 && select.at(1).toInt() > 0;
+        if (selectGiven)
+            timeline.selectAttempt(select.at(0).toInt(), select.at(1).toInt());
+        QTimer::singleShot(300, &app, [&, selectGiven, select] {
             save(&timeline, out.filePath(u"timeline.png"_s));
             save(&delays, out.filePath(u"delays.png"_s));
             delays.tabs()->setCurrentIndex(1);
-            QTimer::singleShot(100, &app, [&] {
+            QTimer::singleShot(100, &app, [&, selectGiven, select] {
                 save(&delays, out.filePath(u"delays-histogram.png"_s));
                 save(&limits, out.filePath(u"ratelimits.png"_s));
                 save(&summary, out.filePath(u"summary.png"_s));
@@ -134,7 +144,9 @@ int main(int argc, char** argv)
                         break;
                     }
                 }
-                if (session->finishedAttempts() > 0)
+                if (selectGiven)
+                    attempts.selectAttempt(select.at(0).toInt(), select.at(1).toInt());
+                else if (session->finishedAttempts() > 0)
                     attempts.selectAttempt(session->attempt(shown).runId(), session->attempt(shown).index());
                 save(&attempts, out.filePath(u"attempts.png"_s));
                 QTextStream(stdout) << "runs " << session->runs().size() << ", attempts " << session->finishedAttempts()

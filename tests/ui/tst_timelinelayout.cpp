@@ -28,6 +28,8 @@ private Q_SLOTS:
     void tickStep();
     void agreesWithChart();
     void breakerBands();
+    void copyRows_data();
+    void copyRows();
 };
 
 static TimelineLayout layout(QRectF plot, double t0, double t1, double laneTop, double laneHeight)
@@ -204,5 +206,36 @@ void TestTimelineLayout::breakerBands()
     l.laneTop = 100;
     QCOMPARE(l.clampedLanes(30).laneTop, 30 - 18.0); // the last lane ends at the bands, not at the plot's bottom
 }
+// A hedged request's copies: one row each, inside the lane, in order, apart; a plain attempt in the middle.
+void TestTimelineLayout::copyRows_data()
+{
+    QTest::addColumn<int>("rows");
+    QTest::addRow("plain attempt: the lane's middle") << 0;
+    QTest::addRow("one copy: as a plain attempt") << 1;
+    QTest::addRow("two copies (one hedge)") << 2;
+    QTest::addRow("three copies") << 3;
+    QTest::addRow("six copies (the most rows drawn)") << 6;
+}
+
+void TestTimelineLayout::copyRows()
+{
+    QFETCH(int, rows);
+    if (rows <= 1) {
+        QCOMPARE(copyRowInLane(0, rows), (std::pair<double, double> { 0.22, 0.78 }));
+        QCOMPARE(copyRowInLane(5, rows), copyRowInLane(0, rows));
+        return;
+    }
+    double above = 0;
+    for (int row = 0; row < rows; ++row) {
+        const auto [top, bottom] = copyRowInLane(row, rows);
+        QVERIFY(top > above); // below the previous row, with a gap
+        QVERIFY(bottom > top);
+        QVERIFY(bottom < 1.0);
+        above = bottom;
+    }
+    QCOMPARE(copyRowInLane(-1, rows), copyRowInLane(0, rows)); // clamped, never outside the lane
+    QCOMPARE(copyRowInLane(rows, rows), copyRowInLane(rows - 1, rows));
+}
+
 QTEST_MAIN(TestTimelineLayout)
 #include "tst_timelinelayout.moc"

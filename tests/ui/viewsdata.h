@@ -37,12 +37,15 @@ public:
         const auto ms = [](double v) { return QString::number(v, 'f', 3); };
         for (int lane = 0; lane < m_timeline.laneCount(); ++lane) {
             QStringList marks;
+            if (const int rows = m_timeline.copyRows(lane))
+                marks << QStringLiteral("(copy rows %1)").arg(rows);
             for (const TimelineMark& m : m_timeline.lane(lane)) {
                 marks << QStringLiteral("%1/%2/%3 %4-%5")
                              .arg(int(m.kind))
                              .arg(m.detail)
                              .arg(m.attempt)
-                             .arg(ms(m.startMs), ms(m.endMs));
+                             .arg(ms(m.startMs), ms(m.endMs))
+                        + (m.hedge ? QStringLiteral(" copy %1/%2").arg(m.hedge).arg(m.flags) : QString());
             }
             // What a lane draws; the order they were added in is the order the refreshes brought them (a file
             // opened at once brings them in one), not something drawn.
@@ -97,6 +100,8 @@ public:
             for (const BreakerSummary& b : s.breakers)
                 out << QStringLiteral("summary ") + breakerSummaryLine(b);
         }
+        if (s.hasHedges)
+            out << QStringLiteral("summary ") + hedgeSummaryLine(s.hedges);
         for (int row = 0; row < m_table.rowCount(); ++row) {
             QStringList cells;
             for (int column = 0; column < m_table.columnCount(); ++column)

@@ -152,6 +152,26 @@ void LegendStrip::paintEvent(QPaintEvent*)
             p.fillRect(QRectF(bar.left() + 2 * third, bar.top(), bar.width() - 2 * third, bar.height()), e.third);
             break;
         }
+        case Swatch::CopyWon: {
+            // A hedged copy that won: its bar (COLOR) outlined in SECOND, a solid cap at its end.
+            const QRectF bar = sw.adjusted(1, 4, -1, -4);
+            p.drawRect(bar);
+            p.setPen(QPen(e.second, 1.5));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(bar.adjusted(-1, -1, 1, 1));
+            p.fillRect(QRectF(bar.right() - 1, bar.top() - 1, 3, bar.height() + 2), e.second);
+            break;
+        }
+        case Swatch::CopyLost: {
+            // A lost copy: its bar faded and struck through, a stop bar (SECOND) where it was cut off.
+            QColor c = e.color;
+            c.setAlphaF(0.45f);
+            const QRectF bar = sw.adjusted(0, 4, -3, -4);
+            p.fillRect(bar, c);
+            p.fillRect(bar, QBrush(palette().color(QPalette::Base), Qt::BDiagPattern));
+            p.fillRect(QRectF(bar.right() - 1, bar.top() - 2, 2.5, bar.height() + 4), e.second);
+            break;
+        }
         case Swatch::Refused: {
             // The timeline's mark of a call never sent: a hollow circle struck through.
             const QRectF c = QRectF(sw).adjusted(1.5, 1.5, -1.5, -1.5);

@@ -15,8 +15,10 @@ class LegendStrip : public QWidget
 {
     Q_OBJECT
 public:
-    // Refused: a hollow circle struck through; States: a bar in three colours (color, second, third).
-    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine, Line, Band, Refused, States };
+    // Refused: a hollow circle struck through; States: a bar in three colours (color, second, third);
+    // CopyWon, CopyLost: a hedged copy's bar (color) that won (outlined in second) or lost (faded, a stop
+    // bar in second).
+    enum class Swatch { Bar, Hatch, Circle, Square, Tick, Triangle, DashedLine, Line, Band, Refused, States, CopyWon, CopyLost };
     struct Entry
     {
         Entry() = default;

@@ -21,6 +21,30 @@ void SessionSummaryBuilder::clear()
     *this = SessionSummaryBuilder();
 }
 
+SessionSummary SessionSummaryBuilder::pacedSummary()
+{
+    const bool due = !m_whole || !m_wholeTaken.isValid() || m_wholeTaken.nsecsElapsed() >= 40 * m_wholeCostNs;
+    if (due) {
+        QElapsedTimer cost;
+        cost.start();
+        const SessionSummary s = summary();
+        m_wholeCostNs = cost.nsecsElapsed();
+        m_wholeTaken.start();
+        m_whole = WholeSessionFigures { s.hasBreaker, s.refusedByBreaker, s.breakerOpenings, s.breakerOpenMs, s.breakers,
+            s.hasHedges, s.hedges };
+        return s;
+    }
+    SessionSummary s = counted();
+    s.hasBreaker = m_whole->hasBreaker;
+    s.refusedByBreaker = m_whole->refusedByBreaker;
+    s.breakerOpenings = m_whole->breakerOpenings;
+    s.breakerOpenMs = m_whole->breakerOpenMs;
+    s.breakers = m_whole->breakers;
+    s.hasHedges = m_whole->hasHedges;
+    s.hedges = m_whole->hedges;
+    return s;
+}
+
 void SessionSummaryBuilder::update(const LiveSession& session, const LiveSessionDelta& delta)
 {
     m_live = &session;
@@ -70,6 +94,14 @@ void SessionSummaryBuilder::update(const LiveSession& session, const LiveSession
 
 SessionSummary SessionSummaryBuilder::summary() const
 {
+    SessionSummary s = counted();
+    addBreakers(s);
+    addHedges(s);
+    return s;
+}
+
+SessionSummary SessionSummaryBuilder::counted() const
+{
     SessionSummary s;
     s.runs = m_runs;
     s.finishedRuns = m_finishedRuns;
@@ -94,8 +126,23 @@ SessionSummary SessionSummaryBuilder::summary() const
     for (auto it = m_attemptCounts.cbegin(); it != m_attemptCounts.cend(); ++it)
         s.attemptCounts.append({ it.key(), it.value() });
     std::stable_sort(s.outcomes.begin(), s.outcomes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    addBreakers(s);
     return s;
+}
+
+void SessionSummaryBuilder::addHedges(SessionSummary& s) const
+{
+    const Session* session = m_live ? m_live->session() : nullptr;
+    if (!session)
+        return;
+    const auto hedges = [](const RetryPolicy& p) {
+        return std::any_of(p.pipeline.cbegin(), p.pipeline.cend(),
+            [](const ResilienceStrategy& st) { return st.kind == ResilienceStrategy::Kind::Hedging; });
+    };
+    s.hasHedges = std::any_of(session->policies.cbegin(), session->policies.cend(), hedges);
+    if (!s.hasHedges)
+        return;
+    // Up to what the views show, as the breakers' figures.
+    s.hedges = summarizeHedges(*session, MonoTime(qint64(std::llround(m_live->nowMs() * 1e6))));
 }
 
 void SessionSummaryBuilder::addBreakers(SessionSummary& s) const

@@ -121,11 +121,18 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
     const double h = l.laneHeight;
     switch (mark.kind) {
     case TimelineMark::Kind::Phase: {
-        const QRectF r(x0, y + h * 0.22, std::max(2.0, x1 - x0), h * 0.56);
+        // A hedged copy in its own row of the lane (copies overlap in time); any other attempt in the middle.
+        const int rows = mark.hedge ? m_model->copyRows(lane) : 0;
+        const auto [top, bottom] = copyRowInLane(TimelineModel::copyRow(mark.attempt), rows);
+        const QRectF r(x0, y + h * top, std::max(2.0, x1 - x0), h * (bottom - top));
         QColor c = m_palette.phaseColor(mark.detail);
         if (mark.live)
             c.setAlphaF(0.55f);
+        else if (mark.flags & TimelineMark::Lost)
+            c.setAlphaF(0.45f);
         painter->fillRect(r, c);
+        if (mark.hedge)
+            paintCopyEnd(painter, r, mark);
         break;
     }
     case TimelineMark::Kind::Wait: {
@@ -192,6 +199,29 @@ void TimelineItem::paintMark(QPainter* painter, int lane, const TimelineMark& ma
         break;
     }
     }
+}
+
+void TimelineItem::paintCopyEnd(QPainter* painter, const QRectF& r, const TimelineMark& mark) const
+{
+    // A lost copy was cancelled in flight: struck through with hatching, and a stop bar where it was cut
+    // off. The winner: outlined in the success colour, its end a solid cap (the run's outcome is just after
+    // it). Each of a copy's phase spans draws its part of the outline.
+    if (mark.flags & TimelineMark::Lost) {
+        painter->fillRect(r, QBrush(m_palette.plotBackground, Qt::BDiagPattern));
+        if (mark.flags & TimelineMark::LastSpan)
+            painter->fillRect(QRectF(r.right() - 1, r.top() - 2, 2.5, r.height() + 4), m_palette.mutedText);
+        return;
+    }
+    if (!(mark.flags & TimelineMark::Won))
+        return;
+    painter->setPen(QPen(m_palette.success, 1.5));
+    const QRectF o = r.adjusted(-1, -1, 1, 1);
+    painter->drawLine(QPointF(o.left(), o.top()), QPointF(o.right(), o.top()));
+    painter->drawLine(QPointF(o.left(), o.bottom()), QPointF(o.right(), o.bottom()));
+    if (mark.flags & TimelineMark::FirstSpan)
+        painter->drawLine(QPointF(o.left(), o.top()), QPointF(o.left(), o.bottom()));
+    if (mark.flags & TimelineMark::LastSpan)
+        painter->fillRect(QRectF(o.right() - 1.5, o.top(), 3, o.height()), m_palette.success);
 }
 
 void TimelineItem::paintBands(QPainter* painter) const
@@ -297,8 +327,16 @@ void TimelineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     if (m_selectedLane >= first && m_selectedLane <= last) {
         if (const auto span = m_model->attemptSpan(m_selectedLane, m_selectedAttempt)) {
             const double y = l.yForLane(m_selectedLane);
-            const QRectF r(QPointF(l.xForTime(span->first / 1000.0) - 2, y + l.laneHeight * 0.12),
-                           QPointF(l.xForTime(span->second / 1000.0) + 2, y + l.laneHeight * 0.88));
+            // Around the whole lane's bar, or a hedged copy's row only.
+            double top = 0.12;
+            double bottom = 0.88;
+            if (m_model->isHedgedCopy(m_selectedLane, m_selectedAttempt)) {
+                const auto [t, b] = copyRowInLane(TimelineModel::copyRow(m_selectedAttempt), m_model->copyRows(m_selectedLane));
+                top = t - 2.5 / l.laneHeight;
+                bottom = b + 2.5 / l.laneHeight;
+            }
+            const QRectF r(QPointF(l.xForTime(span->first / 1000.0) - 2, y + l.laneHeight * top),
+                           QPointF(l.xForTime(span->second / 1000.0) + 2, y + l.laneHeight * bottom));
             painter->setPen(QPen(m_palette.selection, 2));
             painter->setBrush(Qt::NoBrush);
             painter->drawRoundedRect(r.adjusted(0, 0, r.width() < 4 ? 4 : 0, 0), 2, 2);

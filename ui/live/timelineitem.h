@@ -32,6 +32,7 @@ public:
 
 private:
     void paintMark(QPainter* painter, int lane, const TimelineMark& mark) const;
+    void paintCopyEnd(QPainter* painter, const QRectF& bar, const TimelineMark& mark) const; // a hedged copy's
     void paintWaitLabel(QPainter* painter, const QRectF& rect, const TimelineMark& mark) const;
     void paintBands(QPainter* painter) const;
 

@@ -128,6 +128,21 @@ TimelineLayout TimelineLayout::clampedTime(double minSeconds) const
     return out;
 }
 
+std::pair<double, double> copyRowInLane(int row, int rows)
+{
+    constexpr double kBarTop = 0.22; // a plain attempt's bar: the middle 56 % of the lane
+    constexpr double kBarBottom = 0.78;
+    if (rows <= 1)
+        return { kBarTop, kBarBottom };
+    constexpr double kTop = 0.1; // copies: 80 % of the lane, 4 % between rows
+    constexpr double kHeight = 0.8;
+    constexpr double kGap = 0.04;
+    const double each = (kHeight - kGap * (rows - 1)) / rows;
+    const int r = std::clamp(row, 0, rows - 1);
+    const double top = kTop + r * (each + kGap);
+    return { top, top + each };
+}
+
 double niceTickStep(double span, int targetTicks)
 {
     if (!(span > 0) || targetTicks < 1)

@@ -8,6 +8,8 @@
 
 #include <QRectF>
 
+#include <utility>
+
 struct TimelineLayout
 {
     QRectF plot { 0, 0, 800, 400 }; // plot area, in the coordinates the item paints in
@@ -45,6 +47,12 @@ struct TimelineLayout
     // Shifted right so that it never starts before MIN_SECONDS (time before the session does not exist).
     TimelineLayout clampedTime(double minSeconds = 0) const;
 };
+
+// Where an attempt's bar sits in its lane, as fractions of the lane's height (top, bottom): the middle of
+// the lane for a plain attempt (ROWS 0 or 1), and for a hedged request's copies one row each of ROWS,
+// stacked in order (ROW 0 at the top) in most of the lane with a gap between, so overlapping copies are
+// all seen. ROW is clamped to [0, ROWS).
+std::pair<double, double> copyRowInLane(int row, int rows);
 
 // A 1-2-5 step giving about TARGET_TICKS intervals over SPAN (both > 0), e.g. span 7 s, 8 ticks → 1 s.
 double niceTickStep(double span, int targetTicks);

@@ -2,7 +2,9 @@
 #include "live/timelinemodel.h"
 
 #include "live/phasespans.h"
+#include "live/timelinelayout.h"
 #include "run/answerwords.h"
+#include "run/hedgewords.h"
 #include "policy/retrydecision.h"
 
 #include <algorithm>
@@ -32,6 +34,16 @@ bool isLab(TimelineMark::Kind kind)
 bool endsRefused(FinalKind kind)
 {
     return kind == FinalKind::CircuitOpen || kind == FinalKind::LimiterFull;
+}
+
+// A hedged copy's facts on its mark: why it went, and whether it won or was cancelled when another won.
+void markCopy(TimelineMark& mark, const std::optional<HedgeFacts>& hedge, AbortReason abort)
+{
+    mark.hedge = hedge ? quint8(hedge->trigger) : 0;
+    mark.flags = !hedge ? 0
+        : hedge->won    ? quint8(TimelineMark::Won)
+        : abort == AbortReason::HedgeLost ? quint8(TimelineMark::Lost)
+                                          : 0;
 }
 
 } // namespace
@@ -87,6 +99,8 @@ TimelineLaneMarks::const_iterator& TimelineLaneMarks::const_iterator::operator++
         m_mark.detail = quint8(span.phase);
         m_mark.startMs = span.startMs;
         m_mark.endMs = span.endMs;
+        m_mark.flags &= ~quint8(TimelineMark::FirstSpan | TimelineMark::LastSpan);
+        m_mark.flags |= m_span + 1 == m_spans.count ? TimelineMark::LastSpan : 0;
         return *this;
     }
     m_entry = m_model->m_entries[m_entry].next;
@@ -109,10 +123,13 @@ void TimelineLaneMarks::const_iterator::load()
             if (m_spans.count == 0)
                 continue; // nothing drawn for this attempt (its entry is not added then, but be safe)
             const PhaseSpan& span = m_spans.spans[0];
+            const StoredAttempt a = session->attempt(e.ref);
             m_mark.detail = quint8(span.phase);
-            m_mark.attempt = session->attempt(e.ref).index();
+            m_mark.attempt = a.index();
             m_mark.startMs = span.startMs;
             m_mark.endMs = span.endMs;
+            markCopy(m_mark, a.hedge(), a.abortReason());
+            m_mark.flags |= TimelineMark::FirstSpan | (m_spans.count == 1 ? TimelineMark::LastSpan : 0);
             return;
         }
         case TimelineMark::Kind::Wait: {
@@ -136,6 +153,7 @@ void TimelineLaneMarks::const_iterator::load()
         case TimelineMark::Kind::Refused: {
             const StoredAttempt a = session->attempt(e.ref);
             m_mark.attempt = a.index();
+            markCopy(m_mark, a.hedge(), a.abortReason());
             const std::optional<MonoTime> at = a.finished() ? a.finished() : a.scheduled();
             m_mark.startMs = m_mark.endMs = at ? toMs(*at) : 0.0;
             return;
@@ -210,6 +228,12 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
         if (lane < 0 || lane >= m_lanes.size())
             continue;
         const PhaseSpanArray spans = attemptPhaseSpanArray(session.attemptMoments(i));
+        // A hedged copy: its lane gets a row for it (copies overlap in time; each is drawn whole in its row).
+        if (attempt.hedge()) {
+            Lane& l = m_lanes[lane];
+            l.copies = quint8(std::max<int>(l.copies, std::min(attempt.index(), kMaxCopyRows)));
+            ++m_hedgedCopies;
+        }
         if (spans.count > 0) {
             appendEntry(lane, TimelineMark::Kind::Phase, int(i));
             for (const PhaseSpan& span : spans) {
@@ -269,11 +293,19 @@ void TimelineModel::update(const LiveSession& session, const LiveSessionDelta& d
             continue;
         if (!a.attemptId.isEmpty())
             m_liveIdLane.insert(a.attemptId.toUtf8(), lane);
+        if (a.hedge) { // its row from when it went: the row count only grows (the copy is stored when it ends)
+            m_lanes[lane].copies = quint8(std::max<int>(m_lanes[lane].copies, std::min(a.index, kMaxCopyRows)));
+            m_liveHedge = true;
+        }
         const QList<PhaseSpan> spans = attemptPhaseSpans(a, now);
-        for (const PhaseSpan& span : spans) {
+        for (qsizetype s = 0; s < spans.size(); ++s) {
+            const PhaseSpan& span = spans.at(s);
             m_liveVerdictWait = m_liveVerdictWait || span.phase == TimelinePhase::VerdictWait;
-            m_live.append({ lane, TimelineMark { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .live = true, .attempt = a.index,
-                                                 .ref = i, .startMs = span.startMs, .endMs = span.endMs } });
+            TimelineMark mark { .kind = TimelineMark::Kind::Phase, .detail = quint8(span.phase), .live = true, .attempt = a.index,
+                .ref = i, .startMs = span.startMs, .endMs = span.endMs };
+            markCopy(mark, a.hedge, a.abortReason);
+            mark.flags |= (s == 0 ? TimelineMark::FirstSpan : 0) | (s + 1 == spans.size() ? TimelineMark::LastSpan : 0);
+            m_live.append({ lane, mark });
         }
     }
 
@@ -337,10 +369,19 @@ TimelineMark TimelineModel::clipped(const TimelineMark& mark) const
     return m;
 }
 
-std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double toleranceMs) const
+std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double toleranceMs, double laneFraction) const
 {
     if (lane < 0 || lane >= m_lanes.size())
         return std::nullopt;
+    const int rows = m_lanes[lane].copies;
+    // How far LANE_FRACTION is from a hedged copy's row (0 inside it): copies overlapping in time are told
+    // apart by their rows.
+    const auto rowDistance = [&](const TimelineMark& m) {
+        if (!m.hedge || rows < 2 || laneFraction < 0)
+            return 0.0;
+        const auto [top, bottom] = copyRowInLane(copyRow(m.attempt), rows);
+        return laneFraction < top ? top - laneFraction : laneFraction > bottom ? laneFraction - bottom : 0.0;
+    };
     std::optional<TimelineHit> best;
     double bestDistance = toleranceMs;
     int bestRank = 99;
@@ -360,6 +401,13 @@ std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double to
                 return;
         } else if (ms >= m.startMs && ms <= m.endMs) {
             rank = m.kind == TimelineMark::Kind::Phase ? 2 : 3;
+            distance = m.kind == TimelineMark::Kind::Phase ? rowDistance(m) : 0.0; // compared among phases only
+            // Inside a hedged copy's own row: the copy, before a lab tick drawn over it (ticks at the lane's
+            // top) — ranked with the ticks, ahead of any of them.
+            if (m.kind == TimelineMark::Kind::Phase && m.hedge && rows >= 2 && laneFraction >= 0 && distance == 0) {
+                rank = 1;
+                distance = -1;
+            }
         } else {
             return;
         }
@@ -376,6 +424,19 @@ std::optional<TimelineHit> TimelineModel::hitTest(int lane, double ms, double to
             consider(m);
     }
     return best;
+}
+
+bool TimelineModel::isHedgedCopy(int lane, int attempt) const
+{
+    if (lane < 0 || lane >= m_lanes.size() || m_lanes[lane].copies == 0)
+        return false;
+    const auto copy = [&](const TimelineMark& m) { return m.attempt == attempt && m.hedge != 0; };
+    const quint8 kinds = quint8(1u << quint8(TimelineMark::Kind::Phase));
+    for (const TimelineMark& m : this->lane(lane, kinds)) {
+        if (copy(m))
+            return true;
+    }
+    return std::any_of(m_live.cbegin(), m_live.cend(), [&](const auto& l) { return l.first == lane && copy(l.second); });
 }
 
 std::optional<std::pair<double, double>> TimelineModel::attemptSpan(int lane, int attempt) const
@@ -398,10 +459,14 @@ std::optional<std::pair<double, double>> TimelineModel::attemptSpan(int lane, in
     return span;
 }
 
-QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const
+QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMark& mark, const LiveSession& session) const
 {
     QStringList lines;
     lines << tr("Run %1 · attempt %2 — %3 %4").arg(a.runId).arg(a.index).arg(a.method, a.url.path());
+    // A hedged copy: why it went and how it ended, first (its copies overlap: which one is this?).
+    const HedgeWords::CopyContext copy = HedgeWords::contextOf(session.session(), a);
+    if (a.hedge)
+        lines << HedgeWords::sentence(a, copy);
     lines << tr("%1: %2 (%3 → %4)").arg(timelinePhaseName(TimelinePhase(mark.detail)), duration(mark.endMs - mark.startMs),
                                         seconds(mark.startMs), seconds(mark.endMs));
     if (mark.live) {
@@ -410,6 +475,10 @@ QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMar
     }
     if (const auto d = a.duration())
         lines << tr("Attempt took %1%2").arg(duration(toMs(*d)), a.connectionReused ? tr(" on a reused connection") : QString());
+    if (HedgeWords::isLost(a)) {
+        lines << tr("No answer: %1").arg(HedgeWords::lostReason(a, copy));
+        return lines.join(u'\n');
+    }
     lines << tr("Answer: %1").arg(AnswerWords::answer(a));
     if (a.abortReason != AbortReason::None)
         lines << tr("Aborted: %1").arg(abortReasonName(a.abortReason));
@@ -423,10 +492,12 @@ QString TimelineModel::describeAttempt(const AttemptRecord& a, const TimelineMar
     return lines.join(u'\n');
 }
 
-QString TimelineModel::describeRefused(const AttemptRecord& a) const
+QString TimelineModel::describeRefused(const AttemptRecord& a, const LiveSession& session) const
 {
     QStringList lines;
     lines << tr("Run %1 · attempt %2 — %3 %4").arg(a.runId).arg(a.index).arg(a.method, a.url.path());
+    if (a.hedge)
+        lines << HedgeWords::sentence(a, HedgeWords::contextOf(session.session(), a));
     const double at = a.at.finished ? toMs(*a.at.finished) : 0.0;
     lines << tr("Not sent: refused at %1, it never reached the wire").arg(seconds(at));
     lines << AnswerWords::notSent(a);
@@ -478,8 +549,8 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
     switch (m.kind) {
     case TimelineMark::Kind::Phase: {
         if (m.live)
-            return m.ref >= 0 && m.ref < m_liveAttempts.size() ? describeAttempt(m_liveAttempts.at(m.ref), m) : QString();
-        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeAttempt(session.attemptRecord(m.ref), m) : QString();
+            return m.ref >= 0 && m.ref < m_liveAttempts.size() ? describeAttempt(m_liveAttempts.at(m.ref), m, session) : QString();
+        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeAttempt(session.attemptRecord(m.ref), m, session) : QString();
     }
     case TimelineMark::Kind::Wait: {
         if (m.ref < 0 || m.ref >= session.waits().size())
@@ -520,7 +591,7 @@ QString TimelineModel::describe(const TimelineHit& hit, const LiveSession& sessi
         return lines.join(u'\n');
     }
     case TimelineMark::Kind::Refused:
-        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeRefused(session.attemptRecord(m.ref)) : QString();
+        return m.ref >= 0 && m.ref < session.finishedAttempts() ? describeRefused(session.attemptRecord(m.ref), session) : QString();
     case TimelineMark::Kind::LabReceived:
     case TimelineMark::Kind::LabApplied: {
         if (m.ref < 0 || m.ref >= session.labEventCount())

@@ -4,7 +4,8 @@
 // What the timeline draws, derived from a LiveSession: one lane per run (in start order) holding the
 // phase spans of its finished attempts, its waits, its final outcome, the lab's events for its attempts
 // and the calls a pipeline refused (never sent: a mark at the moment of the refusal, no bar); under the
-// lanes, a band per circuit breaker with its states over time. Grows incrementally from each refresh delta; attempts still in flight are rebuilt each
+// lanes, a band per circuit breaker with its states over time. The copies of a hedged request overlap in
+// time: its lane is split into a row per copy (copy N in row N − 1), so each is seen whole. Grows incrementally from each refresh delta; attempts still in flight are rebuilt each
 // refresh (there are at most as many as the concurrency). No widgets here: tested on its own.
 
 #include "live/breakerbands.h"
@@ -15,6 +16,8 @@
 #include <QCoreApplication>
 #include <QHash>
 #include <QList>
+
+#include <algorithm>
 
 #include <iterator>
 #include <optional>
@@ -27,6 +30,15 @@ struct TimelineMark
     Kind kind = Kind::Phase;
     quint8 detail = 0; // TimelinePhase (Phase), DelaySource (Wait), FinalKind (Outcome)
     bool live = false; // Phase of an attempt still in flight: ref indexes liveAttempts()
+    // A copy of a hedged request (Phase, Refused): why it went (HedgeFacts::Trigger), 0 for any other attempt.
+    quint8 hedge = 0;
+    quint8 flags = 0; // Flag bits: a copy's end (won, lost) and which of its spans this is
+    enum Flag : quint8 {
+        Won = 1, // its answer was the request's
+        Lost = 2, // still in flight when another copy won: cancelled (AbortReason::HedgeLost)
+        FirstSpan = 4, // the attempt's first phase span
+        LastSpan = 8, // its last one (where it ended)
+    };
     int attempt = 0; // attempt number (Phase, Refused), the attempt it waits for (Wait), 0 otherwise
     int ref = -1; // attempts() (Phase, Refused), waits() (Wait), runs() (Outcome), labEvents() (Lab*)
     double startMs = 0;
@@ -120,6 +132,14 @@ public:
     int waitCount() const { return m_waits; }
     int outcomeCount() const { return m_outcomes; }
     int labTickCount() const { return m_labTicks; }
+    int hedgedCopyCount() const { return m_hedgedCopies; } // finished copies of hedged requests drawn
+    bool hasHedgedCopies() const { return m_hedgedCopies > 0 || m_liveHedge; } // finished or in flight
+    // The rows LANE is split into for its hedged copies (at most kMaxCopyRows), 0 when it has none.
+    int copyRows(int lane) const { return lane >= 0 && lane < m_lanes.size() ? m_lanes[lane].copies : 0; }
+    static constexpr int kMaxCopyRows = 6;
+    static int copyRow(int attempt) { return std::max(0, attempt - 1) % kMaxCopyRows; } // copy N's row
+    // Whether attempt ATTEMPT of LANE is drawn as a hedged copy (in its own row of the lane).
+    bool isHedgedCopy(int lane, int attempt) const;
     int refusedCount() const { return m_refused; } // calls refused by the pipeline (never sent)
     int verdictWaitCount() const { return m_verdictWaits; } // finished attempts that waited for a verdict
     // Whether anything a circuit breaker does is drawn: a band, a refused call, a wait for a verdict.
@@ -132,8 +152,9 @@ public:
     QString describeBreaker(int band, int segment, const LiveSession& session) const;
 
     // The element under (LANE, MS): outcome marks, refused calls and lab ticks within TOLERANCE_MS first,
-    // then the phase span or wait containing MS.
-    std::optional<TimelineHit> hitTest(int lane, double ms, double toleranceMs) const;
+    // then the phase span or wait containing MS. In a lane split for hedged copies, LANE_FRACTION (where
+    // in the lane, 0 at its top, 1 at its bottom; < 0: unknown) picks the copy whose row is nearest.
+    std::optional<TimelineHit> hitTest(int lane, double ms, double toleranceMs, double laneFraction = -1) const;
     // Every fact about HIT, one per line, for its tooltip.
     QString describe(const TimelineHit& hit, const LiveSession& session) const;
     // The span [start, end] in ms of attempt INDEX of run RUN_ID, if drawn.
@@ -142,8 +163,8 @@ public:
 private:
     friend class TimelineLaneMarks::const_iterator;
     void addLab(const LabEventStore& events, int ref, int lane);
-    QString describeAttempt(const AttemptRecord& a, const TimelineMark& mark) const;
-    QString describeRefused(const AttemptRecord& a) const;
+    QString describeAttempt(const AttemptRecord& a, const TimelineMark& mark, const LiveSession& session) const;
+    QString describeRefused(const AttemptRecord& a, const LiveSession& session) const;
 
     struct Entry
     {
@@ -159,6 +180,7 @@ private:
         qint32 last = -1;
         int runId = 0;
         bool finalMarked = false;
+        quint8 copies = 0; // rows for hedged copies: the highest copy number seen, at most kMaxCopyRows
         quint8 outcome = 0; // FinalKind, once finalMarked
         double outcomeMs = 0;
     };
@@ -188,7 +210,9 @@ private:
     int m_outcomes = 0;
     int m_labTicks = 0;
     int m_refused = 0;
+    int m_hedgedCopies = 0;
     int m_verdictWaits = 0;
     bool m_liveVerdictWait = false;
+    bool m_liveHedge = false; // a hedged copy was seen in flight
     BreakerBands m_breakers;
 };

@@ -56,6 +56,8 @@ QString answer(const AttemptRecord& a)
             return tr("%1, then %2").arg(*a.status).arg(cls);
         return a.qtError.isEmpty() ? cls : u"%1: %2"_s.arg(cls, a.qtError);
     }
+    if (a.abortReason == AbortReason::HedgeLost) // a hedged copy still in flight when another copy won
+        return tr("no answer (cancelled: another copy won)");
     if (a.abortReason != AbortReason::None)
         return tr("no answer (%1)").arg(abortReasonName(a.abortReason));
     return tr("no answer");

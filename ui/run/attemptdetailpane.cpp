@@ -76,11 +76,21 @@ void AttemptDetailPane::showNothing()
                                               "decided what it did."))));
 }
 
-void AttemptDetailPane::showAttempt(const AttemptRecord& a)
+void AttemptDetailPane::showAttempt(const AttemptRecord& a, const HedgeWords::CopyContext& copy)
 {
     QString html;
     html += u"<h2 style='margin-bottom:2px'>%1</h2>"_s.arg(esc(tr("Run %1, attempt %2").arg(a.runId).arg(a.index)));
     html += u"<p>%1</p>"_s.arg(esc(a.method + u' ' + a.url.toDisplayString()));
+
+    if (a.hedge) {
+        // A copy of a hedged request: which one, why it went, how it ended. Its copies overlap in time.
+        html += section(tr("Hedged copy"));
+        html += u"<p><b>%1</b></p>"_s.arg(esc(HedgeWords::label(a, copy)));
+        QString about = HedgeWords::sentence(a, copy) + u'.';
+        if (a.hedge->won)
+            about += u' ' + tr("Its answer became the request's result.");
+        html += u"<p>%1</p>"_s.arg(esc(about));
+    }
 
     if (a.refused) {
         // Never sent: what refused it comes first, and there is no answer or connection to show.
@@ -124,6 +134,8 @@ void AttemptDetailPane::showAttempt(const AttemptRecord& a)
             html += u"<p><b>%1</b></p><p>%2</p>"_s.arg(esc(d.reason), esc(facts.join(u" · "_s)));
             if (const QString unread = AnswerWords::unreadRetryAfter(a); !unread.isEmpty())
                 html += u"<p><i>%1</i></p>"_s.arg(esc(unread));
+        } else if (HedgeWords::isLost(a)) {
+            html += u"<p>%1</p>"_s.arg(esc(tr("Lost: %1.").arg(HedgeWords::lostReason(a, copy))));
         } else {
             html += u"<p>%1</p>"_s.arg(esc(tr("The run was cancelled during this attempt; nothing was decided.")));
         }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "run/hedgewords.h"
+
 #include <QTextBrowser>
 
 struct AttemptRecord;
@@ -14,6 +16,7 @@ class AttemptDetailPane : public QTextBrowser
 public:
     explicit AttemptDetailPane(QWidget* parent = nullptr);
 
-    void showAttempt(const AttemptRecord& attempt);
+    // COPY: what the rest of its run says, for a copy of a hedged request (the copy that won, the delay).
+    void showAttempt(const AttemptRecord& attempt, const HedgeWords::CopyContext& copy = {});
     void showNothing();
 };

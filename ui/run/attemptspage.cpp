@@ -3,6 +3,8 @@
 
 #include "run/attemptdetailpane.h"
 #include "run/attemptstablemodel.h"
+#include "run/hedgewords.h"
+#include "live/wholesessiondelta.h"
 #include "livesession.h"
 #include "sessions/chartexport.h"
 
@@ -23,6 +25,7 @@ using namespace Qt::StringLiterals;
 
 AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     : QWidget(parent)
+    , m_session(session)
     , m_model(new AttemptsTableModel(session, this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_filter(new QLineEdit(this))
@@ -61,25 +64,11 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AttemptsPage::onCurrentChanged);
     // A new batch or another session: the detail of an attempt that is no longer shown goes.
     connect(session, &LiveSession::cleared, m_detail, &AttemptDetailPane::showNothing);
-    connect(session, &LiveSession::cleared, this, [this] { m_fitsRefusals = false; });
-    // A call the pipeline refused says why in its Result ("not sent — circuit open (4.2 s left)"), longer than
-    // any status: the column widens to it once, when the first one comes, instead of cutting every one short.
-    connect(session, &LiveSession::refreshed, this, [this, session](const LiveSessionDelta& delta) {
-        const Session* shown = session->session();
-        if (m_fitsRefusals || !shown
-            || std::none_of(shown->policies.cbegin(), shown->policies.cend(), [](const RetryPolicy& p) { return !p.pipeline.isEmpty(); }))
-            return; // only a pipeline refuses calls
-        for (qsizetype i = delta.attemptsBefore; !m_fitsRefusals && i < delta.attemptsAfter && i < session->finishedAttempts(); ++i) {
-            if (!session->attempt(i).refused())
-                continue;
-            m_fitsRefusals = true;
-            const QString text = AttemptsTableModel::resultText(session->attemptRecord(i));
-            const int width = m_table->fontMetrics().horizontalAdvance(text + u"00"_s) + 18;
-            if (m_table->columnWidth(AttemptsTableModel::Result) < width)
-                m_table->setColumnWidth(AttemptsTableModel::Result, width);
-        }
+    connect(session, &LiveSession::cleared, this, [this] {
+        m_fitsRefusals = false;
+        m_fitsCopies = false;
     });
-
+    connect(session, &LiveSession::refreshed, this, &AttemptsPage::fitColumns);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
     splitter->addWidget(m_detail);
@@ -91,6 +80,41 @@ AttemptsPage::AttemptsPage(LiveSession* session, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_filter);
     layout->addWidget(splitter, 1);
+    fitColumns(wholeSessionDelta(*session)); // a session shown already (a page made later)
+}
+
+// Words longer than a column's sample widen it once, when the first such row comes (or is there already),
+// instead of cutting every one short: a call the pipeline refused says why in its Result ("not sent — circuit
+// open (4.2 s left)"), a hedged request's copy says what it was in its Decision ("copy 2 (after the delay)
+// — won"). Only a pipeline refuses calls or hedges.
+void AttemptsPage::fitColumns(const LiveSessionDelta& delta)
+{
+    const Session* shown = m_session->session();
+    if ((m_fitsRefusals && m_fitsCopies) || !shown
+        || std::none_of(shown->policies.cbegin(), shown->policies.cend(), [](const RetryPolicy& p) { return !p.pipeline.isEmpty(); }))
+        return;
+    const auto widen = [this](int column, const QString& text) {
+        const int width = m_table->fontMetrics().horizontalAdvance(text + u"00"_s) + 18;
+        if (m_table->columnWidth(column) < width)
+            m_table->setColumnWidth(column, width);
+    };
+    for (qsizetype i = delta.attemptsBefore; i < delta.attemptsAfter && i < m_session->finishedAttempts(); ++i) {
+        if (m_fitsRefusals && m_fitsCopies)
+            break;
+        const StoredAttempt a = m_session->attempt(i);
+        if (!m_fitsRefusals && a.refused()) {
+            m_fitsRefusals = true;
+            widen(AttemptsTableModel::Result, AttemptsTableModel::resultText(m_session->attemptRecord(i)));
+        }
+        if (!m_fitsCopies && a.hedge()) {
+            m_fitsCopies = true;
+            AttemptRecord widest; // ended, not won: "copy 2 (after the delay) — failed", as long as most copies' words
+            widest.index = 2;
+            widest.hedge = HedgeFacts { HedgeFacts::Trigger::Delay, false };
+            widest.at.finished = MonoTime(0);
+            widen(AttemptsTableModel::Decision, HedgeWords::label(widest, HedgeWords::CopyContext {}));
+        }
+    }
 }
 
 void AttemptsPage::onCurrentChanged()
@@ -101,7 +125,7 @@ void AttemptsPage::onCurrentChanged()
         m_detail->showNothing();
         return;
     }
-    m_detail->showAttempt(*a);
+    m_detail->showAttempt(*a, HedgeWords::contextOf(m_session->session(), *a));
     emit attemptSelected(a->runId, a->index);
 }
 

@@ -6,6 +6,7 @@
 class AttemptDetailPane;
 class AttemptsTableModel;
 class LiveSession;
+struct LiveSessionDelta;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
@@ -31,11 +32,14 @@ Q_SIGNALS:
 
 private:
     void onCurrentChanged();
+    void fitColumns(const LiveSessionDelta& delta);
 
+    LiveSession* m_session;
     AttemptsTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
     QTableView* m_table;
     AttemptDetailPane* m_detail;
     bool m_fitsRefusals = false; // the Result column was widened for a refused call's words
+    bool m_fitsCopies = false; // the Decision column was widened for a hedged copy's words
 };

@@ -2,6 +2,7 @@
 #include "run/attemptstablemodel.h"
 
 #include "run/answerwords.h"
+#include "run/hedgewords.h"
 
 #include "livesession.h"
 
@@ -81,6 +82,8 @@ QString AttemptsTableModel::resultText(const AttemptRecord& a)
 {
     if (a.refused) // never sent: no status, no error, said as what refused it
         return AnswerWords::notSent(a);
+    if (HedgeWords::isLost(a)) // cancelled in flight by the hedging: its Decision says which copy won
+        return tr("no answer");
     if (a.error)
         return a.status ? u"%1 + %2"_s.arg(*a.status).arg(errorClassName(*a.error)) : errorClassName(*a.error);
     if (a.status)
@@ -88,6 +91,11 @@ QString AttemptsTableModel::resultText(const AttemptRecord& a)
     if (a.abortReason != AbortReason::None)
         return abortReasonName(a.abortReason);
     return tr("no answer");
+}
+
+HedgeWords::CopyContext AttemptsTableModel::copyContext(const AttemptRecord& a) const
+{
+    return HedgeWords::contextOf(m_session->session(), a);
 }
 
 QVariant AttemptsTableModel::display(const AttemptRecord& a, int column) const
@@ -112,6 +120,8 @@ QVariant AttemptsTableModel::display(const AttemptRecord& a, int column) const
     case Decision:
         if (a.observed)
             return tr("observed");
+        if (a.hedge) // what the copy was and how it ended: "copy 2 (after the delay) — won"
+            return HedgeWords::label(a, copyContext(a));
         return a.decision ? verdictName(a.decision->verdict) : tr("cancelled");
     case Wait:
         if (a.observed) // the client's own wait before this attempt
@@ -128,6 +138,8 @@ QVariant AttemptsTableModel::display(const AttemptRecord& a, int column) const
     case Reason:
         if (a.observed)
             return AnswerWords::observedReason(a);
+        if (HedgeWords::isLost(a))
+            return HedgeWords::lostReason(a, copyContext(a));
         return a.decision ? a.decision->reason : QString();
     default:
         return QVariant();
@@ -197,19 +209,30 @@ QVariant AttemptsTableModel::data(const QModelIndex& index, int role) const
         if (index.column() == Reason || index.column() == Decision) {
             if (a->observed)
                 return AnswerWords::observedReason(*a);
+            if (a->hedge) { // the copy in a sentence, then what was decided on its answer (a lost one: nothing)
+                const HedgeWords::CopyContext copy = copyContext(*a);
+                QStringList lines { HedgeWords::sentence(*a, copy) };
+                if (a->decision)
+                    lines << tr("Decision: %1 — %2").arg(verdictName(a->decision->verdict), a->decision->reason);
+                else if (HedgeWords::isLost(*a))
+                    lines << HedgeWords::lostReason(*a, copy);
+                return lines.join(u'\n');
+            }
             return a->decision ? a->decision->reason : tr("The run was cancelled during this attempt.");
         }
         if (index.column() == Result) {
             QStringList lines { AnswerWords::answer(*a) };
             if (a->refused)
                 lines << tr("The call never reached the wire: the policy's pipeline refused it.");
+            if (HedgeWords::isLost(*a))
+                lines << HedgeWords::lostReason(*a, copyContext(*a));
             if (const QString waited = AnswerWords::verdictWait(*a); !waited.isEmpty())
                 lines << waited;
             return lines.join(u'\n');
         }
         return a->url.toDisplayString();
     case Qt::FontRole:
-        if (index.column() == Result && a->refused) { // not an answer: set apart from the statuses
+        if (index.column() == Result && (a->refused || HedgeWords::isLost(*a))) { // not an answer: set apart from the statuses
             QFont italic;
             italic.setItalic(true);
             return italic;
@@ -227,6 +250,8 @@ QVariant AttemptsTableModel::data(const QModelIndex& index, int role) const
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         }
     case Qt::ForegroundRole:
+        if (index.column() == Decision && HedgeWords::isLost(*a)) // a copy the hedging cancelled: muted
+            return QGuiApplication::palette().color(QPalette::PlaceholderText);
         if (index.column() == Decision && a->decision) {
             // Shades derived from the palette's text colour so light and dark themes both read well.
             const bool dark = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;

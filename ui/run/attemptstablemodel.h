@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Every finished attempt of the live session, one row each, in the order they finished. Rows are read
+// Every finished attempt of the live session, one row each, in the order they finished (a hedged request's
+// copies as they ended: copy 2 that won before copy 1 it outran; rows are found by run and index, never by
+// position). A hedged copy's Decision says what it was and how it ended ("copy 1 — lost to copy 2"). Rows are read
 // straight from the LiveSession's store (which only grows between clears); each refresh inserts the new
 // rows with exactly one beginInsertRows. Strings are formatted in data() from a record rebuilt for the few
 // rows on screen; Qt::UserRole gives sortable raw values for a QSortFilterProxyModel, read from the packed
 // row without a record for the numeric columns (sorting a million rows builds no records for those).
 
 #include "engine/attemptrecord.h"
+#include "run/hedgewords.h"
 
 #include <QAbstractTableModel>
 
@@ -43,6 +46,7 @@ private:
     void onRefreshed(const LiveSessionDelta& delta);
     void onCleared();
     QVariant display(const AttemptRecord& a, int column) const;
+    HedgeWords::CopyContext copyContext(const AttemptRecord& a) const; // a hedged copy's run, as the session says
     QVariant sortValue(const AttemptRecord& a, int column) const;
     QVariant fieldSortValue(int row, int column) const; // invalid: the column needs the record
 

@@ -140,6 +140,11 @@ void SessionFeeder::apply(qsizetype eventIndex)
         started.at.verdictWait = p.verdictWait();
         started.at.started = p.started();
         started.phaseReached = AttemptPhase::Started;
+        // A hedged copy goes as a copy (its row in the lane); whether it wins is known when it ends.
+        if (std::optional<HedgeFacts> hedge = p.hedge()) {
+            hedge->won = false;
+            started.hedge = hedge;
+        }
         m_live->onAttemptStarted(started);
         break;
     }
