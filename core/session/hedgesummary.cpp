@@ -6,7 +6,7 @@
 
 #include <QCoreApplication>
 
-QHash<int, int> operationsAppliedPerRun(const Session& s)
+QHash<int, int> operationsAppliedPerRun(const Session& s, std::optional<MonoTime> until)
 {
     // The ids as the stores keep them (UTF-8 views of their pools, no string made per attempt or event, no
     // lab event rebuilt whole): the summary view asks four times a second while a batch grows, and at
@@ -19,6 +19,8 @@ QHash<int, int> operationsAppliedPerRun(const Session& s)
     }
     QHash<int, int> out;
     for (qsizetype i = 0; i < s.labEvents.size(); ++i) {
+        if (until && MonoTime(s.labEvents.atMs(i) * 1000000) > *until)
+            continue;
         if (s.labEvents.kind(i) == LabEvent::Kind::OperationApplied)
             out[runOfAttempt.value(s.labEvents.attemptIdUtf8(i), 0)] += 1;
     }
@@ -35,7 +37,7 @@ HedgeSummary summarizeHedges(const Session& session, MonoTime end)
             const std::optional<HedgeFacts> facts = a.hedge();
             if (!facts || a.began().value_or(MonoTime { 0 }) > end)
                 continue;
-            hedged = true;
+            hedged = hedged || a.index() >= 2;
             if (a.index() < 2 || !a.started())
                 continue; // the first copy, or a copy the pipeline refused (never sent)
             ++h.hedgesSent;
@@ -47,7 +49,7 @@ HedgeSummary summarizeHedges(const Session& session, MonoTime end)
     h.hedgesWasted = h.hedgesSent - h.hedgesWon;
     if (!session.labEvents.isEmpty()) {
         h.appliedTwice = 0;
-        const QHash<int, int> applied = operationsAppliedPerRun(session);
+        const QHash<int, int> applied = operationsAppliedPerRun(session, end);
         for (auto it = applied.cbegin(); it != applied.cend(); ++it)
             h.appliedTwice += it.key() != 0 && it.value() > 1;
     }

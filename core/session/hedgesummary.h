@@ -12,11 +12,13 @@
 #include <QHash>
 #include <QString>
 
+#include <optional>
+
 class Session;
 
 struct HedgeSummary
 {
-    int hedgedRequests = 0; // runs with copies
+    int hedgedRequests = 0; // runs that sent (or had refused) a copy beyond the first
     int hedgesSent = 0; // copies 2, 3, … that reached the wire
     int hedgesWon = 0; // … whose answer was the request's
     int hedgesWasted = 0; // … whose answer was not (lost, or a failure another copy answered for)
@@ -28,5 +30,5 @@ HedgeSummary summarizeHedges(const Session& session, MonoTime end);
 QString hedgeSummaryLine(const HedgeSummary& summary);
 
 // Operations the fault lab applied, per run id (0: an attempt of no run of the session), from the
-// session's lab events.
-QHash<int, int> operationsAppliedPerRun(const Session& session);
+// session's lab events (those up to UNTIL when given: a recording played back to its playhead).
+QHash<int, int> operationsAppliedPerRun(const Session& session, std::optional<MonoTime> until = std::nullopt);
