@@ -186,6 +186,30 @@ def session_with_policy_changes(binary):
     return ("run --set … --export", document)
 
 
+def session_with_hedges(binary):
+    """A hedged request recorded against the lab (issue 28): its copies' hedge, hedge_won and the lost copy's
+    abort_reason hedge-lost must be in the schema."""
+    import tempfile
+
+    scenario = {"format": 1, "name": "slow-first", "routes": [{"name": "pay", "method": "POST", "path": "/pay",
+                "operation": "charge", "mode": "sequence", "steps": [
+                    {"kind": "late", "delay_ms": 800, "status": 201}, {"kind": "respond", "status": 201}]}]}
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario_path = pathlib.Path(tmp) / "slow-first.json"
+        scenario_path.write_text(json.dumps(scenario))
+        path = pathlib.Path(tmp) / "hedged.json"
+        subprocess.run([binary, "run", "--policy", "ms-http-hedging", "--set", "pipeline[1].delay_ms=100",
+                        "--scenario", str(scenario_path), "--data", '{"amount":5}', "--quiet", "--export", str(path)],
+                       capture_output=True, text=True)
+        text = path.read_text() if path.exists() else ""
+        document = json.loads(text) if text else {}
+    for needed in ('"hedge":"delay"', '"hedge_won":true', '"abort_reason":"hedge-lost"'):
+        if needed not in text.replace(" ", ""):
+            print(f"FAIL a hedged session without {needed}")
+            document = {"hedge": "missing"}
+    return ("run --policy ms-http-hedging --export", document)
+
+
 def main():
     source = pathlib.Path(sys.argv[1])
     binary = sys.argv[2] if len(sys.argv) > 2 else None
@@ -231,6 +255,8 @@ def main():
 
     if binary and session_schema.exists():
         failures += check(session_schema, [session_with_policy_changes(binary)], "sessions written with --set")
+        checked += 1
+        failures += check(session_schema, [session_with_hedges(binary)], "hedged sessions")
         checked += 1
 
     exchange_schema = schemas / "exchange.schema.json"
