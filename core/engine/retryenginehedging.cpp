@@ -291,10 +291,12 @@ void RetryEngine::copyEnded(EngineRun& run, AttemptRecord record)
             if (a.index == v.result && a.decision)
                 result = &a;
         const RetryDecision final = result ? *result->decision : d;
-        const QString reason = failure ? tr("every copy of the hedged request failed; the result is copy %1's: %2")
-                                             .arg(v.result)
-                                             .arg(final.reason)
-                                       : final.reason;
+        const QString reason = failure
+            ? tr("all %1 copies of the hedged request failed; the result is copy %2's: %3")
+                  .arg(found->second->hedging->started())
+                  .arg(v.result)
+                  .arg(result ? answerText(*result) : answerText(record))
+            : final.reason;
         finishRun(runId, final.finalKind == FinalKind::None ? FinalKind::Success : final.finalKind, reason, final.serverAskedFor);
         return;
     }
