@@ -253,7 +253,7 @@ private Q_SLOTS:
         qobject_cast<QComboBox*>(strategyEditor->input(u"transition"_s))->setCurrentIndex(1);
         qobject_cast<QComboBox*>(strategyEditor->input(u"scope"_s))->setCurrentIndex(1);
         QVERIFY(editor.policy());
-        const CircuitBreakerOptions& b = jsonPolicy(editor).pipeline.at(row).breaker;
+        const CircuitBreakerOptions b = jsonPolicy(editor).pipeline.at(row).breaker; // a copy: the policy is a temporary
         QCOMPARE(b.window, CircuitBreakerOptions::Window::Count);
         QCOMPARE(b.windowCalls, 20);
         QCOMPARE(b.halfOpenCallers, CircuitBreakerOptions::HalfOpenCallers::Wait);
