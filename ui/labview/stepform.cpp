@@ -116,7 +116,6 @@ StepForm::StepForm(QWidget* parent)
     m_rampTo->setToolTip(tr("The delay the ramp reaches; off: no ramp (the step's Delay applies)"));
     m_rampFrom->setToolTip(tr("The delay at the step's first play"));
     m_rampOver->setToolTip(tr("How long (from the step's first play) or over how many plays the delay moves"));
-    m_rampOver->setPrefix(tr("over "));
     m_rampUnit->addItem(tr("ms"), u"over_ms"_s);
     m_rampUnit->addItem(tr("plays"), u"over_requests"_s);
     // Two lines, so that the form fits a narrow dock: from → to, then over how long or how many plays.
@@ -125,8 +124,9 @@ StepForm::StepForm(QWidget* parent)
     ramp->addWidget(m_rampFrom, 0, 0);
     ramp->addWidget(new QLabel(tr("→"), m_rampRow), 0, 1);
     ramp->addWidget(m_rampTo, 0, 2);
-    ramp->addWidget(m_rampOver, 1, 0);
-    ramp->addWidget(m_rampUnit, 1, 2);
+    ramp->addWidget(new QLabel(tr("over"), m_rampRow), 1, 0, Qt::AlignRight);
+    ramp->addWidget(m_rampOver, 1, 2);
+    ramp->addWidget(m_rampUnit, 2, 2);
     ramp->setColumnStretch(0, 1);
     ramp->setColumnStretch(2, 1);
     m_then->addItem(tr("—"), QString());
