@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "herd/charts/herdchart.h"
+
+#include "live/chartpalette.h"
+#include "live/timelinelayout.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <QGraphicsLayout>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// [0, a 1-2-5 step above HIGH], about TICKS intervals.
+void setValueRange(QValueAxis* axis, double high, int ticks)
+{
+    if (!(high > 0))
+        high = 1;
+    const double step = niceTickStep(high, ticks);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
+    axis->setRange(0, std::ceil(high / step) * step);
+}
+
+} // namespace
+
+HerdChart::HerdChart(const QString& title, bool percent, QWidget* parent)
+    : QChartView(parent)
+    , m_title(title)
+    , m_percent(percent)
+    , m_time(new QValueAxis)
+    , m_value(new QValueAxis)
+{
+    setObjectName(title);
+    auto* c = new QChart;
+    c->legend()->hide(); // the stack's legend strip names the policies once for all charts
+    c->addAxis(m_time, Qt::AlignBottom);
+    c->addAxis(m_value, Qt::AlignLeft);
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setFrameShape(QFrame::NoFrame);
+    m_overlay = new HerdChartOverlay(c, m_time);
+    m_overlay->setTitle(title);
+    connect(c, &QChart::plotAreaChanged, this, [this] { m_overlay->relayout(); });
+    connect(m_time, &QValueAxis::rangeChanged, this, [this] { m_overlay->relayout(); });
+    restyle();
+    setTimeRange(60);
+    setValueRange(m_value, 1, 3);
+}
+
+void HerdChart::setLines(const QList<QList<QPointF>>& lines, const QList<QColor>& colors, const QStringList& names)
+{
+    while (m_lines.size() > lines.size()) {
+        QLineSeries* gone = m_lines.takeLast();
+        chart()->removeSeries(gone); // a series still in a chart must not be deleted
+        delete gone;
+    }
+    while (m_lines.size() < lines.size()) {
+        auto* s = new QLineSeries;
+        chart()->addSeries(s);
+        s->attachAxis(m_time);
+        s->attachAxis(m_value);
+        m_lines.append(s);
+    }
+    m_colors = colors;
+    m_high = 0;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QList<QPointF> points = lines.at(i);
+        if (m_percent) {
+            for (QPointF& p : points)
+                p.ry() *= 100.0;
+        }
+        for (const QPointF& p : std::as_const(points))
+            m_high = std::max(m_high, p.y());
+        m_lines[i]->setName(names.value(i));
+        m_lines[i]->replace(points);
+    }
+    restyle();
+    setValueRange(m_value, m_percent ? std::max(m_high, 10.0) : m_high * 1.05, 3);
+}
+
+void HerdChart::setTimeRange(double seconds)
+{
+    const double span = std::max(seconds, 1.0);
+    const double step = niceTickStep(span, 8);
+    m_time->setTickType(QValueAxis::TicksDynamic);
+    m_time->setTickAnchor(0);
+    m_time->setTickInterval(step);
+    m_time->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
+    m_time->setRange(0, span);
+}
+
+void HerdChart::setTimeLabelsVisible(bool visible)
+{
+    m_time->setLabelsVisible(visible);
+    m_time->setTitleText(visible ? tr("Time since the experiment started (s)") : QString());
+    m_time->setTitleVisible(visible);
+}
+
+void HerdChart::applyPalette(const ChartPalette& palette)
+{
+    applyChartPalette(chart(), palette);
+    QColor band = palette.failure;
+    band.setAlphaF(palette.dark ? 0.22f : 0.13f);
+    QColor backing = palette.plotBackground;
+    backing.setAlphaF(0.85f);
+    m_overlay->setColors(palette.text, band, backing);
+    restyle(); // the theme reset the fonts and the series' pens
+}
+
+void HerdChart::restyle()
+{
+    QChart* c = chart();
+    c->setMargins(QMargins(2, 2, 6, 2));
+    c->setBackgroundRoundness(0);
+    if (c->layout())
+        c->layout()->setContentsMargins(0, 0, 0, 0);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    c->setFont(font());
+    for (QValueAxis* axis : { m_time, m_value }) {
+        axis->setLabelsFont(small);
+        axis->setTitleFont(small);
+        axis->setMinorTickCount(0);
+    }
+    m_value->setLabelsVisible(true);
+    for (qsizetype i = 0; i < m_lines.size(); ++i)
+        m_lines[i]->setPen(QPen(m_colors.value(i, Qt::gray), 1.8));
+}
+
+QRectF HerdChart::automaticPlotArea()
+{
+    chart()->setPlotArea(QRectF()); // back to the automatic layout
+    if (QGraphicsLayout* layout = chart()->layout()) {
+        layout->invalidate();
+        layout->activate();
+    }
+    return chart()->plotArea();
+}
+
+void HerdChart::setFixedPlotArea(const QRectF& area)
+{
+    chart()->setPlotArea(area);
+}
+
+void HerdChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    emit resized();
+}

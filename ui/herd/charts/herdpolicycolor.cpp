@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "herd/charts/herdpolicycolor.h"
+
+#include <iterator>
+
+QColor herdPolicyColor(int index, bool dark)
+{
+    // Blue, orange, green, purple: told apart with the common colour-vision deficiencies by lightness too.
+    static constexpr QRgb kHues[] = { 0x1f6fbf, 0xe0692b, 0x2f9e44, 0x8a4fc9 };
+    const QColor c = QColor::fromRgb(kHues[std::max(0, index) % int(std::size(kHues))]);
+    return dark ? c.lighter(135) : c;
+}
