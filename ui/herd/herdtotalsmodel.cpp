@@ -64,6 +64,12 @@ QString HerdTotalsModel::formatDuration(double ms)
     return tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
+QString HerdTotalsModel::formatMoment(double ms)
+{
+    const double s = ms / 1000.0;
+    return tr("%1 s").arg(QLocale().toString(s, 'f', std::abs(s - std::round(s)) < 1e-9 ? 0 : 1));
+}
+
 QVariant HerdTotalsModel::value(const HerdPolicyResult& r, int column) const
 {
     const HerdTotals& t = r.totals;
@@ -106,7 +112,7 @@ QString HerdTotalsModel::text(const HerdPolicyResult& r, int column) const
     case P99Column: return formatDuration(t.latencyP99Ms);
     case GoodputColumn: return tr("%1/s").arg(locale.toString(r.goodput, 'f', r.goodput < 10 ? 2 : 1));
     case RecoveredColumn: return r.recovered ? (*r.recovered ? tr("yes") : tr("no")) : u"—"_s;
-    case CollapsedColumn: return r.collapsedAt ? formatDuration(double(r.collapsedAt->count())) : u"—"_s;
+    case CollapsedColumn: return r.collapsedAt ? formatMoment(double(r.collapsedAt->count())) : u"—"_s;
     default: return {};
     }
 }
@@ -131,7 +137,7 @@ QVariant HerdTotalsModel::data(const QModelIndex& index, int role) const
         if (index.column() == RecoveredColumn && !r.recovered)
             return tr("Only an open-loop experiment with an outage, a cut or a spike says whether goodput came back");
         if (index.column() == CollapsedColumn && r.collapsedAt)
-            return tr("From %1 on, goodput stayed under 20 % of the offered load").arg(formatDuration(double(r.collapsedAt->count())));
+            return tr("From %1 on, goodput stayed under 20 % of the offered load").arg(formatMoment(double(r.collapsedAt->count())));
         return {};
     default: return {};
     }

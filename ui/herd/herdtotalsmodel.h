@@ -45,6 +45,8 @@ public:
 
     // A duration for people: "850 ms", "12.4 s", "3 min 05 s".
     static QString formatDuration(double ms);
+    // A moment on the experiment's time axis, in the charts' unit: "62 s", "7.5 s".
+    static QString formatMoment(double ms);
 
 private:
     QVariant value(const HerdPolicyResult& r, int column) const;

@@ -22,6 +22,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
@@ -60,6 +61,7 @@ HerdView::HerdView(QWidget* parent)
     auto* column = new DockScrollArea(builder);
     column->setObjectName(u"herdBuilder"_s);
     ChartExport::markControl(column);
+    m_builder = column;
 
     // Right: run and export over the charts and the totals.
     m_table->setModel(m_totals);
@@ -85,16 +87,24 @@ HerdView::HerdView(QWidget* parent)
     rightLayout->addWidget(buildBar());
     rightLayout->addWidget(m_results, 1);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(column);
     split->addWidget(right);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
-    split->setSizes({ column->sizeHint().width(), 4 * column->sizeHint().width() });
+    const int builderWidth = std::min(column->sizeHint().width(), 24 * fontMetrics().height());
+    split->setSizes({ builderWidth, 4 * builderWidth });
+    // A tab smaller than the builder and the charts' least sizes (a small screen at scale 2) scrolls rather
+    // than making the window larger than the screen.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(u"herdScroll"_s);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(split);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(scroll);
 
     connect(m_runner, &HerdRunner::progressChanged, this, &HerdView::onProgress);
     connect(m_runner, &HerdRunner::finished, this, &HerdView::onFinished);
@@ -133,6 +143,14 @@ QWidget* HerdView::buildBar()
     layout->setContentsMargins(6, 6, 6, 0);
     layout->setSpacing(2);
     auto* buttons = new QHBoxLayout;
+    m_builderToggle = new QToolButton(bar);
+    m_builderToggle->setCheckable(true);
+    m_builderToggle->setChecked(true);
+    m_builderToggle->setArrowType(Qt::LeftArrow);
+    m_builderToggle->setToolTip(tr("Show or hide the experiment"));
+    m_builderToggle->setAccessibleName(tr("Experiment"));
+    connect(m_builderToggle, &QToolButton::toggled, this, &HerdView::setBuilderVisible);
+    buttons->addWidget(m_builderToggle);
     m_run = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), bar);
     m_run->setToolTip(tr("Simulate every policy against the experiment"));
     m_cancel = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"), bar);
@@ -176,22 +194,39 @@ bool HerdView::isRunning() const
     return m_runner->isRunning();
 }
 
+void HerdView::setBuilderVisible(bool visible)
+{
+    m_builder->setVisible(visible);
+    const QSignalBlocker block(m_builderToggle);
+    m_builderToggle->setChecked(visible);
+    m_builderToggle->setArrowType(visible ? Qt::LeftArrow : Qt::RightArrow);
+}
+
+bool HerdView::isBuilderVisible() const
+{
+    return m_builder->isVisibleTo(this);
+}
+
 bool HerdView::run()
 {
     const QList<PolicyProblem> problems = m_form->problems();
     if (!problems.isEmpty()) {
         const PolicyProblem& first = problems.first();
-        setStatus(tr("The experiment has %n problem(s); the fields in red say why. First: %1", nullptr, int(problems.size()))
+        setStatus(tr("The experiment has problems; the fields in red say why. First: %1")
                       .arg(first.path.isEmpty() ? first.message : first.path + u": "_s + first.message),
             true);
         return false;
     }
     const HerdExperiment experiment = m_form->experiment();
+    // In a tab too narrow for both, the charts get the room; the builder is a click away.
+    if (isVisible() && width() < m_builder->width() + 34 * fontMetrics().height())
+        setBuilderVisible(false);
     m_elapsed.start();
     m_progress->setValue(0);
     m_runner->start(experiment);
-    setStatus(tr("Running %1: %n policy(ies)", nullptr, int(experiment.policies.size())).arg(experiment.name)
-        + (experiment.runs > 1 ? tr(", %n runs each…", nullptr, experiment.runs) : tr("…")));
+    const QString policies = experiment.policies.size() == 1 ? tr("1 policy") : tr("%1 policies").arg(experiment.policies.size());
+    setStatus(experiment.runs > 1 ? tr("Running %1: %2, %3 runs each…").arg(experiment.name, policies).arg(experiment.runs)
+                                  : tr("Running %1: %2…").arg(experiment.name, policies));
     updateActions();
     emit runningChanged(true);
     return true;
@@ -250,7 +285,7 @@ QString HerdView::summaryOf(const HerdResult& result) const
     QStringList parts;
     for (const HerdPolicyResult& r : result.results) {
         if (r.collapsedAt)
-            parts << tr("%1 collapsed at %2").arg(r.label, HerdTotalsModel::formatDuration(double(r.collapsedAt->count())));
+            parts << tr("%1 collapsed at %2").arg(r.label, HerdTotalsModel::formatMoment(double(r.collapsedAt->count())));
         else if (r.recovered)
             parts << (*r.recovered ? tr("%1 recovered").arg(r.label) : tr("%1 did not recover").arg(r.label));
         else
@@ -276,9 +311,11 @@ void HerdView::updateActions()
     m_export->setEnabled(m_charts->hasResult());
     if (!running && !m_charts->hasResult()) {
         const HerdExperiment e = m_form->experiment();
-        QString text = tr("Press Run to simulate %1 with %n policy(ies): each measure over time appears here, one line per "
-                          "policy, and the totals below.", nullptr, int(e.policies.size()))
-                           .arg(e.name.isEmpty() ? tr("the experiment") : e.name);
+        const QString name = e.name.isEmpty() ? tr("the experiment") : e.name;
+        QString text = e.policies.size() == 1
+            ? tr("Press Run to simulate %1 with its policy: each measure over time appears here, and the totals below.").arg(name)
+            : tr("Press Run to simulate %1 with its %2 policies: each measure over time appears here, one line per policy, "
+                 "and the totals below.").arg(name).arg(e.policies.size());
         if (!e.claims.isEmpty())
             text += u"\n\n"_s + e.claims;
         m_charts->setPlaceholderText(text);
@@ -316,8 +353,9 @@ QString HerdView::exportSubtitle() const
     QStringList labels;
     for (const HerdPolicyResult& r : m_shown.results)
         labels << r.label;
-    return tr("%1 · policies %2 · %n run(s) · seed %3", nullptr, m_shownExperiment.runs)
-        .arg(m_shownExperiment.title.isEmpty() ? m_shownExperiment.name : m_shownExperiment.title, labels.join(u", "_s))
+    const QString runs = m_shownExperiment.runs == 1 ? tr("1 run") : tr("%1 runs").arg(m_shownExperiment.runs);
+    return tr("%1 · policies %2 · %3 · seed %4")
+        .arg(m_shownExperiment.title.isEmpty() ? m_shownExperiment.name : m_shownExperiment.title, labels.join(u", "_s), runs)
         .arg(m_shownExperiment.seed);
 }
 

@@ -65,6 +65,9 @@ public:
     QPushButton* cancelButton() const { return m_cancel; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* statusLabel() const { return m_status; }
+    // Shows or hides the experiment builder's column (the charts take its room); Run hides it in a narrow tab.
+    void setBuilderVisible(bool visible);
+    bool isBuilderVisible() const;
     // The result the charts and the table show, and the experiment it came from.
     const HerdResult& shownResult() const { return m_shown; }
     const HerdExperiment& shownExperiment() const { return m_shownExperiment; }
@@ -100,6 +103,8 @@ private:
     QLabel* m_status = nullptr;
     QToolButton* m_export = nullptr;
     QSplitter* m_results = nullptr;
+    QWidget* m_builder = nullptr;
+    QToolButton* m_builderToggle = nullptr;
     HerdResult m_shown;
     HerdExperiment m_shownExperiment;
     std::optional<HerdExperiment> m_lastRun; // the last experiment that ran to its end

@@ -17,7 +17,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// [0, a 1-2-5 step above HIGH], about TICKS intervals.
+// [0, HIGH and a little room], labelled every 1-2-5 step, about TICKS of them: a line at the top value is
+// drawn whole, not halved by the plot's edge, and no empty step is added above it.
 void setValueRange(QValueAxis* axis, double high, int ticks)
 {
     if (!(high > 0))
@@ -27,7 +28,7 @@ void setValueRange(QValueAxis* axis, double high, int ticks)
     axis->setTickAnchor(0);
     axis->setTickInterval(step);
     axis->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
-    axis->setRange(0, std::ceil(high / step) * step);
+    axis->setRange(0, std::max(high * 1.08, step));
 }
 
 } // namespace
@@ -84,7 +85,7 @@ void HerdChart::setLines(const QList<QList<QPointF>>& lines, const QList<QColor>
         m_lines[i]->replace(points);
     }
     restyle();
-    setValueRange(m_value, m_percent ? std::max(m_high, 10.0) : m_high * 1.05, 3);
+    setValueRange(m_value, m_percent ? std::max(m_high, 10.0) : m_high, 3);
 }
 
 void HerdChart::setTimeRange(double seconds)
@@ -109,9 +110,9 @@ void HerdChart::applyPalette(const ChartPalette& palette)
 {
     applyChartPalette(chart(), palette);
     QColor band = palette.failure;
-    band.setAlphaF(palette.dark ? 0.22f : 0.13f);
+    band.setAlphaF(palette.dark ? 0.24f : 0.16f);
     QColor backing = palette.plotBackground;
-    backing.setAlphaF(0.85f);
+    backing.setAlphaF(0.7f); // the lines under a label still show through
     m_overlay->setColors(palette.text, band, backing);
     restyle(); // the theme reset the fonts and the series' pens
 }
@@ -119,7 +120,7 @@ void HerdChart::applyPalette(const ChartPalette& palette)
 void HerdChart::restyle()
 {
     QChart* c = chart();
-    c->setMargins(QMargins(2, 2, 6, 2));
+    c->setMargins(baseMargins());
     c->setBackgroundRoundness(0);
     if (c->layout())
         c->layout()->setContentsMargins(0, 0, 0, 0);
@@ -136,19 +137,19 @@ void HerdChart::restyle()
         m_lines[i]->setPen(QPen(m_colors.value(i, Qt::gray), 1.8));
 }
 
-QRectF HerdChart::automaticPlotArea()
+QMargins HerdChart::baseMargins() const
 {
-    chart()->setPlotArea(QRectF()); // back to the automatic layout
+    return QMargins(2, QFontMetrics(font()).height() + 4, 6, 2); // the top: the title's row, drawn by the overlay
+}
+
+QRectF HerdChart::plotAreaWithMargins(const QMargins& extra)
+{
+    chart()->setMargins(baseMargins() + extra);
     if (QGraphicsLayout* layout = chart()->layout()) {
         layout->invalidate();
         layout->activate();
     }
     return chart()->plotArea();
-}
-
-void HerdChart::setFixedPlotArea(const QRectF& area)
-{
-    chart()->setPlotArea(area);
 }
 
 void HerdChart::resizeEvent(QResizeEvent* event)

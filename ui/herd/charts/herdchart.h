@@ -34,9 +34,9 @@ public:
     QValueAxis* timeAxis() const { return m_time; }
     QValueAxis* valueAxis() const { return m_value; }
 
-    // The plot area Qt Charts lays out by itself at the current size, and a fixed one (the stack aligns them).
-    QRectF automaticPlotArea();
-    void setFixedPlotArea(const QRectF& area);
+    // Lays the chart out at once with EXTRA margins beyond its own and returns its plot area: the stack
+    // aligns the plots by widening the margins of the charts whose value labels or time labels are narrower.
+    QRectF plotAreaWithMargins(const QMargins& extra);
 
 Q_SIGNALS:
     void resized();
@@ -46,6 +46,7 @@ protected:
 
 private:
     void restyle();
+    QMargins baseMargins() const;
 
     QString m_title;
     bool m_percent;

@@ -76,9 +76,16 @@ void HerdChartOverlay::place()
     const QFontMetricsF boldFm(bold);
     const double pad = 3;
     const double rowHeight = fm.height() + 2;
-    // The first row, from the top, where RECT overlaps no label placed before; the title takes row 0.
-    const auto placeAt = [&](double left, const QString& text, const QColor& color, bool isTitle = false) {
-        const double width = (isTitle ? boldFm : fm).horizontalAdvance(text) + 2 * pad;
+    // The first row, from the top, where the label overlaps none placed before.
+    // The title sits just above the plot, in the chart's top margin; the other labels in rows inside it.
+    if (!m_title.isEmpty()) {
+        const QRectF rect(m_plot.left() - pad, m_plot.top() - rowHeight - 1, boldFm.horizontalAdvance(m_title) + 2 * pad, rowHeight);
+        m_titleRect = rect;
+    } else {
+        m_titleRect = QRectF();
+    }
+    const auto placeAt = [&](double left, const QString& text, const QColor& color) {
+        const double width = fm.horizontalAdvance(text) + 2 * pad;
         left = std::clamp(left, m_plot.left() + 1, std::max(m_plot.left() + 1, m_plot.right() - width - 1));
         for (int row = 0;; ++row) {
             const QRectF rect(left, m_plot.top() + 1 + row * rowHeight, width, rowHeight - 1);
@@ -86,13 +93,11 @@ void HerdChartOverlay::place()
                 return; // no room left: better no label than one over the axis
             const bool free = std::none_of(m_labels.cbegin(), m_labels.cend(), [&](const Placed& p) { return p.rect.intersects(rect); });
             if (free) {
-                m_labels.append({ rect, text, color, isTitle });
+                m_labels.append({ rect, text, color });
                 return;
             }
         }
     };
-    if (!m_title.isEmpty())
-        placeAt(m_plot.left() + 1, m_title, m_text, true);
     if (m_bandLabels) {
         for (const HerdChartBand& b : std::as_const(m_bands)) {
             if (!b.label.isEmpty())
@@ -112,6 +117,8 @@ void HerdChartOverlay::place()
 QStringList HerdChartOverlay::drawnLabels() const
 {
     QStringList out;
+    if (!m_titleRect.isNull())
+        out << m_title;
     for (const Placed& p : m_labels)
         out << p.text;
     return out;
@@ -119,7 +126,7 @@ QStringList HerdChartOverlay::drawnLabels() const
 
 QRectF HerdChartOverlay::boundingRect() const
 {
-    return m_plot;
+    return m_plot.united(m_titleRect);
 }
 
 void HerdChartOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
@@ -127,12 +134,26 @@ void HerdChartOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*,
     if (m_plot.isEmpty())
         return;
     painter->save();
+    QFont bold = m_chart->font();
+    bold.setBold(true);
+    if (!m_titleRect.isNull()) {
+        painter->setFont(bold);
+        painter->setPen(m_text);
+        painter->drawText(m_titleRect.adjusted(3, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    }
     painter->setClipRect(m_plot);
     for (const HerdChartBand& b : std::as_const(m_bands)) {
         const double from = std::max(m_plot.left(), toPixel(b.from));
         const double to = std::min(m_plot.right(), toPixel(b.to));
-        if (to > from)
+        if (to > from) {
             painter->fillRect(QRectF(from, m_plot.top(), to - from, m_plot.height()), m_band);
+            // Edges a shade stronger: the window reads in print and in a reduced palette too.
+            QColor edge = m_band;
+            edge.setAlphaF(std::min(1.0f, edge.alphaF() * 3.0f));
+            painter->setPen(QPen(edge, 1));
+            painter->drawLine(QPointF(from, m_plot.top()), QPointF(from, m_plot.bottom()));
+            painter->drawLine(QPointF(to, m_plot.top()), QPointF(to, m_plot.bottom()));
+        }
     }
     painter->setRenderHint(QPainter::Antialiasing);
     for (const HerdChartMarker& m : std::as_const(m_markers)) {
@@ -142,10 +163,8 @@ void HerdChartOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*,
         painter->setPen(QPen(m.color, 1.6, Qt::DashLine));
         painter->drawLine(QPointF(x, m_plot.top()), QPointF(x, m_plot.bottom()));
     }
-    QFont bold = m_chart->font();
-    bold.setBold(true);
+    painter->setFont(m_chart->font());
     for (const Placed& p : std::as_const(m_labels)) {
-        painter->setFont(p.title ? bold : m_chart->font());
         painter->setPen(Qt::NoPen);
         painter->setBrush(m_backing);
         painter->drawRoundedRect(p.rect, 2, 2);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// What a herd chart draws over its plot area besides the series: its title in the top-left corner, the
+// What a herd chart draws over its plot area besides the series: its title just above the plot, the
 // trigger's windows (outage, capacity cut, spikes) as shaded bands, and each policy's collapse as a dashed
 // vertical line in its colour. Labels ("outage", "collapsed at 62 s") sit in rows at the top of the plot,
 // each in the first row where it overlaps no other, on a backing that keeps them readable over the lines.
@@ -56,7 +56,6 @@ private:
         QRectF rect;
         QString text;
         QColor color;
-        bool title = false;
     };
     double toPixel(double seconds) const;
     void place();
@@ -72,5 +71,6 @@ private:
     QColor m_band;
     QColor m_backing;
     QRectF m_plot;
+    QRectF m_titleRect; // above the plot, in the chart's top margin
     QList<Placed> m_labels;
 };

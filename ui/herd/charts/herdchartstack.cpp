@@ -147,8 +147,8 @@ void HerdChartStack::showResult(const HerdResult& result, const HerdExperiment& 
     for (qsizetype i = 0; i < result.results.size(); ++i) {
         const HerdPolicyResult& r = result.results.at(i);
         if (r.collapsedAt) {
-            const double at = seconds(*r.collapsedAt);
-            markers.append({ at, colors.at(i), tr("collapsed at %1 s").arg(QLocale().toString(at, 'f', at == std::floor(at) ? 0 : 1)) });
+            markers.append({ seconds(*r.collapsedAt), colors.at(i),
+                tr("collapsed at %1").arg(HerdTotalsModel::formatMoment(double(r.collapsedAt->count()))) });
         }
     }
     if (!markers.isEmpty())
@@ -203,8 +203,10 @@ void HerdChartStack::clear()
 
 void HerdChartStack::alignPlotAreas()
 {
-    // Qt Charts sizes each plot by its own value labels ("0.5" is narrower than "1,500"): every chart takes the
-    // widest left margin and the widest right margin of them all, so one moment is one x in every chart.
+    // Qt Charts sizes each plot by its own labels ("0.5" is narrower than "1,500", and only the bottom chart
+    // has time labels reaching past the plot's right edge): each chart gets extra margins that bring its plot
+    // to the widest left edge and the widest right margin of them all, so one moment is one x in every chart.
+    // Margins, not QChart::setPlotArea(): a fixed plot area leaves its background where the layout had put it.
     QList<HerdChart*> shown;
     for (HerdChart* chart : std::as_const(m_charts)) {
         if (chart->isVisibleTo(this) && chart->width() > 0)
@@ -214,16 +216,17 @@ void HerdChartStack::alignPlotAreas()
     double left = 0;
     double right = 0;
     for (HerdChart* chart : std::as_const(shown)) {
-        const QRectF area = chart->automaticPlotArea();
+        const QRectF area = chart->plotAreaWithMargins({});
         natural.append(area);
         left = std::max(left, area.left());
         right = std::max(right, chart->chart()->size().width() - area.right());
     }
     for (qsizetype i = 0; i < shown.size(); ++i) {
         const QRectF& area = natural.at(i);
-        const double width = shown.at(i)->chart()->size().width() - left - right;
-        if (width > 10 && area.height() > 10)
-            shown.at(i)->setFixedPlotArea(QRectF(left, area.top(), width, area.height()));
+        const int extraLeft = int(std::lround(left - area.left()));
+        const int extraRight = int(std::lround(right - (shown.at(i)->chart()->size().width() - area.right())));
+        if (extraLeft != 0 || extraRight != 0)
+            shown.at(i)->plotAreaWithMargins(QMargins(extraLeft, 0, extraRight, 0));
     }
 }
 

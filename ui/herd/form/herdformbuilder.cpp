@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "herd/form/herdformbuilder.h"
 
+#include "herd/form/herdsecondsspinbox.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -83,6 +85,16 @@ HerdField& HerdFormBuilder::row(const QString& path, const QString& label, QWidg
     box->addWidget(editor);
     box->addWidget(f.message);
     m_form->addRow(f.label, cell);
+    // Spin boxes and combo boxes ask for the width of their largest value ("2,147,483,647 ms"); the column
+    // would be as wide as that. They get a modest least width and grow with the column.
+    const int em = m_parent->fontMetrics().height();
+    QList<QWidget*> inputs = editor->findChildren<QWidget*>();
+    inputs.prepend(editor);
+    for (QWidget* input : std::as_const(inputs)) {
+        // A combo beside a spin box keeps its own least width: "exponential" is read whole.
+        if (qobject_cast<QAbstractSpinBox*>(input) || (editor == input && qobject_cast<QComboBox*>(input)))
+            input->setMinimumWidth(editor == input ? 6 * em : 4 * em);
+    }
     m_fields->append(f);
     return m_fields->last();
 }
@@ -110,8 +122,9 @@ QDoubleSpinBox* HerdFormBuilder::doubleSpin(double min, double max, int decimals
 
 QDoubleSpinBox* HerdFormBuilder::secondsSpin()
 {
-    auto* spin = doubleSpin(0, 1.0e6, 1, QObject::tr(" s"));
-    spin->setSingleStep(1);
+    auto* spin = new HerdSecondsSpinBox(m_parent);
+    spin->setGroupSeparatorShown(true);
+    QObject::connect(spin, &QDoubleSpinBox::valueChanged, m_parent, [edited = m_edited] { edited(); });
     return spin;
 }
 
