@@ -284,12 +284,3 @@ QWidget* HerdExperimentForm::editorFor(const QString& path) const
     }
     return nullptr;
 }
-
-bool HerdExperimentForm::isRelevant(const QString& path) const
-{
-    for (const HerdField& f : m_fields) {
-        if (f.path == path)
-            return !f.relevant || f.relevant(experiment());
-    }
-    return false;
-}

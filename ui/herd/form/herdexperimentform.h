@@ -33,7 +33,6 @@ public:
     QComboBox* experimentBox() const { return m_builtIns; }
     // The editor of the field at JSON path PATH ("clients.rate"), for tests; null when there is none.
     QWidget* editorFor(const QString& path) const;
-    bool isRelevant(const QString& path) const;
 
 Q_SIGNALS:
     void edited();
