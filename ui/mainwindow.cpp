@@ -288,6 +288,13 @@ void MainWindow::exportCurrentView()
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += filter.contains(u"svg"_s) ? u".svg"_s : u".png"_s;
+    if (view == m_herd) { // the Herd tab's charts, named after its experiment, not after the session
+        if (const QString problem = m_herd->exportCharts(path); !problem.isEmpty())
+            warn(tr("Export View"), problem);
+        else
+            showStatus(tr("Saved the %1 view to %2.").arg(title, path));
+        return;
+    }
     // Named in the picture: the view, and the session it shows (policy, size, when recorded).
     QString subtitle;
     const SessionDocument* document = m_files->document();

@@ -60,9 +60,9 @@ HerdExperiment shrunk(HerdExperiment e, Millis duration, int maxClients)
     scale(e.server.latencySpike);
     scale(e.clients.spike);
     e.duration = duration;
-    e.clients.clients = std::min(e.clients.clients, maxClients);
-    if (e.clients.loop == HerdClientModel::Loop::Open)
-        e.clients.clients = std::min(e.clients.clients, std::max(1, int(e.clients.rate * double(duration.count()) / 1000.0)));
+    // Closed: fewer clients. Open: `clients` only caps the arrivals, which the shorter duration already cut.
+    if (e.clients.loop == HerdClientModel::Loop::Closed)
+        e.clients.clients = std::min(e.clients.clients, maxClients);
     e.runs = 1;
     return e;
 }
@@ -386,7 +386,7 @@ private Q_SLOTS:
         HerdExperimentForm* form = view.form();
         QVERIFY(!form->editorFor(u"clients.rate"_s)->isEnabled());
         QVERIFY(form->editorFor(u"clients.requests_per_client"_s)->isEnabled());
-        QVERIFY(!form->editorFor(u"server.outage_answer"_s)->isEnabled());
+        QVERIFY(!form->editorFor(u"server.outage.answer"_s)->isEnabled());
         // Open loop: the rate applies, the requests per client do not.
         auto* loop = qobject_cast<QComboBox*>(form->editorFor(u"clients.loop"_s));
         QVERIFY(loop);

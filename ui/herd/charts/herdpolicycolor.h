@@ -2,7 +2,8 @@
 #pragma once
 
 // The colour of the herd experiment's policy number INDEX, the same in every chart, the legend, the policy
-// list and the totals table; lighter on dark palettes. Four hues far apart (an experiment has 1 to 4).
+// list and the totals table; lighter on dark palettes. Four hues far apart for the four policies one can
+// add, two more for a built-in experiment with more.
 
 #include <QColor>
 

@@ -118,23 +118,23 @@ void HerdExperimentForm::build()
     b.section(tr("Failure"), tr("What strikes the server, and when (seconds from the start)"));
     b.window(u"server.outage"_s, tr("Outage"), [](HerdExperiment& e) -> std::optional<HerdWindow>& { return e.server.outage; },
         tr("The server fails every request in this window"));
-    b.choice<HerdOutageAnswer>(u"server.outage_answer"_s, tr("Answer"), { tr("a status"), tr("reset"), tr("refused"), tr("no answer") },
+    b.choice<HerdOutageAnswer>(u"server.outage.answer"_s, tr("Answer"), { tr("a status"), tr("reset"), tr("refused"), tr("no answer") },
          [](HerdExperiment& e) -> HerdOutageAnswer& { return e.server.outageAnswer; },
          tr("What the failing server does: answer a status, reset the connection after the request arrived, refuse "
             "the connection, or never answer (the attempt timeout ends it)"))
         .relevant = [](const HerdExperiment& e) { return e.server.outage.has_value(); };
-    b.integer(u"server.outage_status"_s, tr("Outage status"), [](HerdExperiment& e) -> int& { return e.server.outageStatus; }, 100,
+    b.integer(u"server.outage.status"_s, tr("Outage status"), [](HerdExperiment& e) -> int& { return e.server.outageStatus; }, 100,
          599, tr("The status answered during the outage"))
         .relevant = [](const HerdExperiment& e) { return e.server.outage && e.server.outageAnswer == HerdOutageAnswer::Status; };
     b.window(u"server.cut"_s, tr("Capacity cut"), [](HerdExperiment& e) -> std::optional<HerdWindow>& { return e.server.cut; },
         tr("The server has only part of its capacity in this window"));
-    b.percent(u"server.cut_fraction"_s, tr("Capacity left"), [](HerdExperiment& e) -> double& { return e.server.cutFraction; },
+    b.percent(u"server.cut.fraction"_s, tr("Capacity left"), [](HerdExperiment& e) -> double& { return e.server.cutFraction; },
          tr("The share of its capacity the server keeps during the cut: service times are divided by it"))
         .relevant = [](const HerdExperiment& e) { return e.server.cut.has_value(); };
     b.window(u"server.latency_spike"_s, tr("Latency spike"),
         [](HerdExperiment& e) -> std::optional<HerdWindow>& { return e.server.latencySpike; },
         tr("Every service started in this window takes longer"));
-    b.number(u"server.latency_spike_ms"_s, tr("Spike adds"), [](HerdExperiment& e) -> double& { return e.server.latencySpikeMs; }, 0,
+    b.number(u"server.latency_spike.extra_ms"_s, tr("Spike adds"), [](HerdExperiment& e) -> double& { return e.server.latencySpikeMs; }, 0,
          1.0e7, 0, tr(" ms"), tr("How much longer a service started in the spike takes"))
         .relevant = [](const HerdExperiment& e) { return e.server.latencySpike.has_value(); };
     b.percent(u"server.error_rate"_s, tr("Error rate"), [](HerdExperiment& e) -> double& { return e.server.errorRate; },
@@ -150,7 +150,7 @@ void HerdExperimentForm::build()
         [](HerdExperiment& e) -> Loop& { return e.clients.loop; },
         tr("Closed: each client sends its next request once the last one ended. Open: requests arrive at a rate, "
            "whatever happened to earlier ones"));
-    b.integer(u"clients.clients"_s, tr("Clients"), [](HerdExperiment& e) -> int& { return e.clients.clients; }, 1, INT_MAX / 2,
+    b.integer(u"clients.count"_s, tr("Clients"), [](HerdExperiment& e) -> int& { return e.clients.clients; }, 1, INT_MAX / 2,
         tr("Closed loop: the clients. Open loop: the requests that arrive in all"));
     b.integer(u"clients.requests_per_client"_s, tr("Requests each"), [](HerdExperiment& e) -> int& { return e.clients.requestsPerClient; },
          1, INT_MAX / 2, tr("Each client's requests, one after the other"))
@@ -167,7 +167,7 @@ void HerdExperimentForm::build()
     b.window(u"clients.spike"_s, tr("Load spike"), [](HerdExperiment& e) -> std::optional<HerdWindow>& { return e.clients.spike; },
          tr("Requests arrive at the spike rate in this window"))
         .relevant = openLoop;
-    b.number(u"clients.spike_rate"_s, tr("Spike rate"), [](HerdExperiment& e) -> double& { return e.clients.spikeRate; }, 0, 1.0e7,
+    b.number(u"clients.spike.rate"_s, tr("Spike rate"), [](HerdExperiment& e) -> double& { return e.clients.spikeRate; }, 0, 1.0e7,
          1, tr(" /s"), tr("New requests per second during the load spike"))
         .relevant = [](const HerdExperiment& e) { return openLoop(e) && e.clients.spike.has_value(); };
     b.integer(u"clients.processes"_s, tr("Processes"), [](HerdExperiment& e) -> int& { return e.clients.processes; }, 1,
@@ -195,6 +195,10 @@ void HerdExperimentForm::build()
     const int em = fontMetrics().height();
     policyLayout->setContentsMargins(em / 2, em / 2, em / 2, em / 2);
     policyLayout->addWidget(m_policies);
+    m_policyProblems = new QLabel(policyGroup);
+    m_policyProblems->setWordWrap(true);
+    m_policyProblems->hide();
+    policyLayout->addWidget(m_policyProblems);
     layout->addWidget(policyGroup);
     layout->addStretch(1);
 }
@@ -240,6 +244,7 @@ void HerdExperimentForm::onEdited()
         f.updateRelevance(e);
     m_problems = validate(e);
     QStringList unplaced;
+    QStringList policyProblems;
     QList<QStringList> messages(m_fields.size());
     for (const PolicyProblem& p : std::as_const(m_problems)) {
         // The most specific field that owns it: "server.service.sd" is the spread's, not the service time's.
@@ -250,6 +255,8 @@ void HerdExperimentForm::onEdited()
         }
         if (owner >= 0)
             messages[owner] << p.message;
+        else if (p.path.startsWith(u"policies"_s))
+            policyProblems << problemText(p);
         else
             unplaced << problemText(p);
     }
@@ -260,6 +267,9 @@ void HerdExperimentForm::onEdited()
     m_otherProblems->setPalette(palette);
     m_otherProblems->setText(unplaced.join(u'\n'));
     m_otherProblems->setVisible(!unplaced.isEmpty());
+    m_policyProblems->setPalette(palette);
+    m_policyProblems->setText(policyProblems.join(u'\n'));
+    m_policyProblems->setVisible(!policyProblems.isEmpty());
     updateTitle();
     emit edited();
 }

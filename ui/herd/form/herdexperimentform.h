@@ -48,6 +48,7 @@ private:
     QComboBox* m_builtIns;
     QLabel* m_title;
     QLabel* m_otherProblems;
+    QLabel* m_policyProblems = nullptr; // under the list: "policies[1].label: … is already the label of policies[0]"
     HerdPolicyList* m_policies;
     bool m_loading = false;
 };

@@ -43,9 +43,6 @@ HerdPolicyList::HerdPolicyList(QWidget* parent)
     m_list->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
     m_list->setToolTip(tr("The policies the clients run, one experiment each; double-click a label to rename it"));
     m_list->setUniformItemSizes(true);
-    // Four rows and no more: the list never scrolls.
-    const int rowHeight = std::max(fontMetrics().height() + 6, 20);
-    m_list->setFixedHeight(rowHeight * kMaxPolicies + 2 * m_list->frameWidth() + 4);
 
     m_addPreset->setText(tr("Add Preset"));
     m_addPreset->setToolTip(tr("Add a built-in policy"));
@@ -88,7 +85,7 @@ void HerdPolicyList::setEditorPolicy(std::function<std::optional<RetryPolicy>()>
 
 void HerdPolicyList::setPolicies(const QList<HerdPolicy>& policies)
 {
-    m_policies = policies.mid(0, kMaxPolicies);
+    m_policies = policies; // a built-in experiment may hold more than the four one can add (aws-2015 has five)
     rebuild();
     emit changed();
 }
@@ -197,6 +194,9 @@ void HerdPolicyList::rebuild()
         item->setToolTip(p.policy.name.isEmpty() ? tr("An edited policy")
                                                  : tr("Policy %1 — %2").arg(p.policy.name, PresetCatalog::summaryOf(p.policy.description)));
     }
+    // Four rows, or as many as there are: the list never scrolls.
+    const int rowHeight = std::max(m_list->sizeHintForRow(0), fontMetrics().height() + 6);
+    m_list->setFixedHeight(rowHeight * std::max<int>(kMaxPolicies, int(m_policies.size())) + 2 * m_list->frameWidth() + 4);
     m_rebuilding = false;
     updateButtons();
 }

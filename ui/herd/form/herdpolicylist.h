@@ -3,6 +3,7 @@
 
 // The policies of a herd experiment: one to four, each with a label the charts and the table use (edited in
 // place), added from the built-in presets or from the policy editor, removed, each row in its chart colour.
+// An experiment opened with more (aws-2015 compares five algorithms) keeps them all; none can be added then.
 
 #include "sim/herdexperiment.h"
 
@@ -27,11 +28,11 @@ public:
 
     QList<HerdPolicy> policies() const { return m_policies; }
     void setPolicies(const QList<HerdPolicy>& policies);
-    // Adds POLICY under a label no other row has ("slen (2)"); false when four are listed.
+    // Adds POLICY under a label no other row has ("slen (2)"); false when four or more are listed.
     bool add(HerdPolicy policy);
     bool addPreset(const QString& name);
     bool addEditorPolicy();
-    // Replaces the row labelled as POLICY is, or adds it; when four are listed already, replaces the last.
+    // Replaces the row labelled as POLICY is, or adds it; when four or more are listed, replaces the last.
     // Returns its row.
     int put(const HerdPolicy& policy);
     void remove(int row);
