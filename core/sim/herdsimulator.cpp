@@ -86,6 +86,27 @@ struct Client
     bool holdsTicket = false;
 };
 
+// Hands decide() the run's draws and keeps a copy of each, for a trace.
+class RecordingRandom final : public RandomSource
+{
+public:
+    RecordingRandom(RandomSource& source, QList<double>& kept)
+        : m_source(source)
+        , m_kept(kept)
+    {
+    }
+    double uniform01() override
+    {
+        const double value = m_source.uniform01();
+        m_kept.append(value);
+        return value;
+    }
+
+private:
+    RandomSource& m_source;
+    QList<double>& m_kept;
+};
+
 struct Queued
 {
     std::uint32_t client;
@@ -445,7 +466,10 @@ void HerdWorld::ended(std::uint32_t c, HerdVerdicts::Code code, Micros now, bool
     const AnswerFacts& facts = code == HerdVerdicts::Code::CircuitOpen
         ? m_verdicts.refusal(std::max(Millis(0), process.breaker->openUntil() - nowMs), client.answerLost)
         : m_verdicts.facts(code, client.answerLost);
-    const RetryDecision d = decide(m_shape.policy, facts, context, client.backoff, m_random);
+    QList<double> draws;
+    RecordingRandom recording(m_random, draws);
+    RandomSource& random = m_trace ? static_cast<RandomSource&>(recording) : static_cast<RandomSource&>(m_random);
+    const RetryDecision d = decide(m_shape.policy, facts, context, client.backoff, random);
     if (process.budget) {
         process.budget->apply(d.effects, client.attempt > 1, client.quotaAcquired);
         client.quotaAcquired = std::uint16_t(std::min(65535, client.quotaAcquired + d.effects.quotaTaken));
@@ -456,6 +480,7 @@ void HerdWorld::ended(std::uint32_t c, HerdVerdicts::Code code, Micros now, bool
         HerdTraceAttempt& t = (*m_trace)[c].last();
         t.verdict = verdictName(d.verdict);
         t.delay = d.verdict == Verdict::Retry ? d.delay : Millis(0);
+        t.draws = draws;
     }
     if (d.verdict == Verdict::Retry) {
         client.phase = Phase::Waiting;
