@@ -39,3 +39,4 @@ CliCommand replayCommand();
 CliCommand importCommand();
 CliCommand observeCommand();
 CliCommand conformCommand();
+CliCommand herdCommand();

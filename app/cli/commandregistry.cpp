@@ -20,6 +20,7 @@ const QList<CliCommand>& cliCommands()
         list << observeCommand();
         list << importCommand();
         list << conformCommand();
+        list << herdCommand();
         return list;
     }();
     return commands;

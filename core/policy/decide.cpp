@@ -86,6 +86,13 @@ QString jitterWords(const Jitter& jitter)
     return {};
 }
 
+// The reason, made only when the caller wants one (DecisionContext::explain).
+template<typename Make>
+QString because(bool explain, Make make)
+{
+    return explain ? make() : QString();
+}
+
 RetryDecision stop(RetryDecision d, FinalKind kind, QString reason)
 {
     d.verdict = Verdict::Stop;
@@ -131,10 +138,9 @@ RetryDecision decide(const RetryPolicy& policy, const AnswerFacts& answer, const
 
     RetryDecision d;
     if (outcome.deadlinePassed) {
-        d = stop(d, FinalKind::Deadline,
-            tr("the %1 deadline passed during attempt %2")
+        d = stop(d, FinalKind::Deadline, because(context.explain, [&] { return tr("the %1 deadline passed during attempt %2")
                 .arg(QString::number(policy.limits.deadline.value_or(Millis(0)).count()) + QStringLiteral(" ms"))
-                .arg(context.attempt));
+                .arg(context.attempt); }));
     } else {
         d = decideOutcome(policy, answer, judged, backoff, random);
         const int status = outcome.status.value_or(0);
@@ -143,7 +149,7 @@ RetryDecision decide(const RetryPolicy& policy, const AnswerFacts& answer, const
             d = RetryDecision {};
             d.verdict = Verdict::Retry;
             d.redirectTo = outcome.redirectTarget;
-            d.reason = tr("%1 redirect followed to %2").arg(status).arg(outcome.redirectTarget->toString());
+            d.reason = because(context.explain, [&] { return tr("%1 redirect followed to %2").arg(status).arg(outcome.redirectTarget->toString()); });
         }
     }
     d.effects.throttlingFailure = throttlingFailure;
@@ -160,7 +166,7 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
     const AttemptOutcome& outcome = answer.outcome;
     const RequestFacts& request = answer.request;
     RetryDecision d;
-    const QString what = describe(outcome, request);
+    const QString what = context.explain ? describe(outcome, request) : QString();
     const RetryRule* rule = answer.rule(policy);
     if (rule) {
         d.ruleName = rule->name;
@@ -179,44 +185,41 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
         if (!outcome.isError() && !outcome.circuitOpen && outcome.status.value_or(0) < 400) {
             d.verdict = Verdict::Success;
             d.finalKind = FinalKind::Success;
-            d.reason = tr("%1 is a success").arg(what);
+            d.reason = because(context.explain, [&] { return tr("%1 is a success").arg(what); });
             return d;
         }
-        return stop(d, finalKindFor(outcome, false), tr("%1 is not retried: no rule of %2 retries it").arg(what, policy.name.isEmpty() ? tr("the policy") : policy.name));
+        return stop(d, finalKindFor(outcome, false), because(context.explain, [&] { return tr("%1 is not retried: no rule of %2 retries it").arg(what, policy.name.isEmpty() ? tr("the policy") : policy.name); }));
     }
     if (rule->action == RuleAction::Success) {
         d.verdict = Verdict::Success;
         d.finalKind = FinalKind::Success;
-        d.reason = tr("%1 counts as a success%2").arg(what, ruleSuffix(rule));
+        d.reason = because(context.explain, [&] { return tr("%1 counts as a success%2").arg(what, ruleSuffix(rule)); });
         return d;
     }
     if (rule->action == RuleAction::Stop)
-        return stop(d, finalKindFor(outcome, rule->throttling), tr("%1 is not retried%2").arg(what, ruleSuffix(rule)));
+        return stop(d, finalKindFor(outcome, rule->throttling), because(context.explain, [&] { return tr("%1 is not retried%2").arg(what, ruleSuffix(rule)); }));
 
     // The rule says retry; now every limit gets its say, in order.
-    const QString retried = tr("%1 is retried%2").arg(what, ruleSuffix(rule));
+    const QString retried = because(context.explain, [&] { return tr("%1 is retried%2").arg(what, ruleSuffix(rule)); });
     const FinalKind failure = finalKindFor(outcome, rule->throttling);
     if (context.attempt >= policy.limits.maxAttempts) {
-        return stop(d, failure,
-            tr("%1 would be retried%2, but all %3 attempts are used").arg(what, ruleSuffix(rule)).arg(policy.limits.maxAttempts));
+        return stop(d, failure, because(context.explain, [&] { return tr("%1 would be retried%2, but all %3 attempts are used").arg(what, ruleSuffix(rule)).arg(policy.limits.maxAttempts); }));
     }
     if (!request.bodyRewindable)
-        return stop(d, FinalKind::BodyNotRewindable, tr("%1 would be retried, but its body cannot be sent again").arg(what));
+        return stop(d, FinalKind::BodyNotRewindable, because(context.explain, [&] { return tr("%1 would be retried, but its body cannot be sent again").arg(what); }));
     if (context.budget.throttlingTokens && policy.throttling.enabled
         && *context.budget.throttlingTokens <= policy.throttling.maxTokens / 2.0) {
-        return stop(d, FinalKind::BudgetExhausted,
-            tr("%1 would be retried, but retry throttling has %2 tokens left and retries need more than %3")
+        return stop(d, FinalKind::BudgetExhausted, because(context.explain, [&] { return tr("%1 would be retried, but retry throttling has %2 tokens left and retries need more than %3")
                 .arg(what)
                 .arg(*context.budget.throttlingTokens, 0, 'g', 4)
-                .arg(policy.throttling.maxTokens / 2.0, 0, 'g', 4));
+                .arg(policy.throttling.maxTokens / 2.0, 0, 'g', 4); }));
     }
     d.quotaCost = retryQuotaCost(policy, outcome, rule->throttling);
     if (context.budget.quotaTokens && *context.budget.quotaTokens < d.quotaCost) {
-        return stop(d, FinalKind::BudgetExhausted,
-            tr("%1 would be retried, but the retry quota has %2 tokens and a retry costs %3")
+        return stop(d, FinalKind::BudgetExhausted, because(context.explain, [&] { return tr("%1 would be retried, but the retry quota has %2 tokens and a retry costs %3")
                 .arg(what)
                 .arg(*context.budget.quotaTokens)
-                .arg(d.quotaCost));
+                .arg(d.quotaCost); }));
     }
 
     const BackoffState beforeDraw = backoff;
@@ -226,9 +229,11 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
     d.delayLow = draw.low;
     d.delayHigh = draw.high;
     d.source = policy.backoff.kind == BackoffKind::None ? DelaySource::None : DelaySource::Backoff;
-    QString how = policy.backoff.kind == BackoffKind::None
-        ? tr("no wait")
-        : tr("waiting %1 (backoff ceiling %2, %3)").arg(formatMillis(d.delay), formatMillis(d.ceiling), jitterWords(policy.jitter));
+    QString how = because(context.explain, [&] {
+        return policy.backoff.kind == BackoffKind::None
+            ? tr("no wait")
+            : tr("waiting %1 (backoff ceiling %2, %3)").arg(formatMillis(d.delay), formatMillis(d.ceiling), jitterWords(policy.jitter));
+    });
 
     for (qsizetype i = 0; i < policy.hints.size() && i < answer.hints.size(); ++i) {
         const DelayHint& hint = policy.hints.at(i);
@@ -238,36 +243,41 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
         const QString label = hintLabel(*value);
         if (!value->delay) {
             if (hint.invalidMeansStop)
-                return stop(d, failure, tr("%1 would be retried, but %2 \"%3\" is not a valid value, which means \"don't retry\"").arg(what, label, QString::fromLatin1(value->raw)));
-            how += tr("; %1 \"%2\" ignored (not a valid value)").arg(label, QString::fromLatin1(value->raw));
+                return stop(d, failure, because(context.explain, [&] { return tr("%1 would be retried, but %2 \"%3\" is not a valid value, which means \"don't retry\"").arg(what, label, QString::fromLatin1(value->raw)); }));
+            if (context.explain)
+                how += tr("; %1 \"%2\" ignored (not a valid value)").arg(label, QString::fromLatin1(value->raw));
             continue;
         }
         Millis asked = *value->delay;
         if (asked.count() < 0) {
             if (hint.negativeMeansStop)
-                return stop(d, failure, tr("%1 would be retried, but %2 %3 means \"don't retry\"").arg(what, label, QString::fromLatin1(value->raw)));
-            how += tr("; negative %1 ignored").arg(label);
+                return stop(d, failure, because(context.explain, [&] { return tr("%1 would be retried, but %2 %3 means \"don't retry\"").arg(what, label, QString::fromLatin1(value->raw)); }));
+            if (context.explain)
+                how += tr("; negative %1 ignored").arg(label);
             continue;
         }
         if (asked.count() == 0 && hint.zeroFallsBackToBackoff) {
-            how += tr("; %1 0 falls back to the backoff").arg(label);
+            if (context.explain)
+                how += tr("; %1 0 falls back to the backoff").arg(label);
             break;
         }
         QString capNote;
         if (hint.max && asked > *hint.max) {
             if (hint.overMax == HintOverMax::GiveUp) {
-                return stop(d, FinalKind::RetryAfterTooLong,
-                    tr("%1 would be retried, but %2 asks for %3, more than the %4 this policy waits")
-                        .arg(what, label, formatMillis(asked), formatMillis(*hint.max)));
+                return stop(d, FinalKind::RetryAfterTooLong, because(context.explain, [&] { return tr("%1 would be retried, but %2 asks for %3, more than the %4 this policy waits")
+                        .arg(what, label, formatMillis(asked), formatMillis(*hint.max)); }));
             }
             if (hint.overMax == HintOverMax::Ignore) {
-                how += tr("; %1 %2 ignored (over the %3 limit)").arg(label, formatMillis(asked), formatMillis(*hint.max));
+                if (context.explain)
+                    how += tr("; %1 %2 ignored (over the %3 limit)").arg(label, formatMillis(asked), formatMillis(*hint.max));
                 continue;
             }
-            capNote = tr(", clamped to %1").arg(formatMillis(*hint.max));
+            if (context.explain)
+                capNote = tr(", clamped to %1").arg(formatMillis(*hint.max));
             asked = *hint.max;
         } else if (hint.max) {
-            capNote = tr(" (≤ %1 cap)").arg(formatMillis(*hint.max));
+            if (context.explain)
+                capNote = tr(" (≤ %1 cap)").arg(formatMillis(*hint.max));
         }
         Millis chosen = asked;
         Millis low = asked;
@@ -298,7 +308,8 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
             chosen = std::max(policy.jitter.floor, toMillis(drawn));
             low = std::max(policy.jitter.floor, toMillis(applyJitter(policy.jitter, double(low.count()), 0.0)));
             high = std::max(policy.jitter.floor, toMillis(applyJitter(policy.jitter, double(high.count()), 1.0)));
-            capNote += tr(", %1").arg(jitterWords(policy.jitter));
+            if (context.explain)
+                capNote += tr(", %1").arg(jitterWords(policy.jitter));
         }
         if (!hint.advancesBackoff)
             backoff = beforeDraw;
@@ -310,10 +321,11 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
         d.source = sourceFor(*value);
         if (d.source == DelaySource::ServerHint)
             d.hintHeader = hint.header;
-        how = chosen == asked ? tr("%1 %2 honoured%3").arg(label, formatMillis(asked), capNote)
-                              : tr("waiting %1 (%2 asked %3%4, backoff %5)")
-                                    .arg(formatMillis(chosen), label, formatMillis(asked), capNote, formatMillis(draw.delay));
-        if (!value->conformant && !value->warnings.isEmpty())
+        if (context.explain)
+            how = chosen == asked ? tr("%1 %2 honoured%3").arg(label, formatMillis(asked), capNote)
+                                  : tr("waiting %1 (%2 asked %3%4, backoff %5)")
+                                        .arg(formatMillis(chosen), label, formatMillis(asked), capNote, formatMillis(draw.delay));
+        if (context.explain && !value->conformant && !value->warnings.isEmpty())
             how += tr(" [non-conformant: %1]").arg(value->warnings.first());
         break;
     }
@@ -321,36 +333,35 @@ RetryDecision decideOutcome(const RetryPolicy& policy, const AnswerFacts& answer
     if (policy.hostThrottle.enabled && context.budget.hostResetIn) {
         const Millis reset = *context.budget.hostResetIn;
         if (reset > policy.hostThrottle.maxWait) {
-            return stop(d, FinalKind::RateLimited,
-                tr("%1 would be retried, but the host's rate limit resets in %2, beyond the throttle's %3 maximum wait")
-                    .arg(what, formatMillis(reset), formatMillis(policy.hostThrottle.maxWait)));
+            return stop(d, FinalKind::RateLimited, because(context.explain, [&] { return tr("%1 would be retried, but the host's rate limit resets in %2, beyond the throttle's %3 maximum wait")
+                    .arg(what, formatMillis(reset), formatMillis(policy.hostThrottle.maxWait)); }));
         }
         if (reset > d.delay) {
             d.delay = reset;
             d.delayLow = std::max(d.delayLow, reset);
             d.delayHigh = std::max(d.delayHigh, reset);
             d.source = DelaySource::Throttle;
-            how = tr("waiting %1 for the host's rate-limit reset (throttle)").arg(formatMillis(reset));
+            if (context.explain)
+                how = tr("waiting %1 for the host's rate-limit reset (throttle)").arg(formatMillis(reset));
         }
     }
 
     if (policy.limits.deadline) {
         const Millis deadline = *policy.limits.deadline;
         if (policy.limits.deadlineMode == DeadlineMode::StopBeforeWait && context.elapsed + d.delay > deadline) {
-            return stop(d, FinalKind::Deadline,
-                tr("%1 would be retried, but waiting %2 after %3 would pass the %4 deadline")
-                    .arg(what, formatMillis(d.delay), formatMillis(context.elapsed), formatMillis(deadline)));
+            return stop(d, FinalKind::Deadline, because(context.explain, [&] { return tr("%1 would be retried, but waiting %2 after %3 would pass the %4 deadline")
+                    .arg(what, formatMillis(d.delay), formatMillis(context.elapsed), formatMillis(deadline)); }));
         }
         if (policy.limits.deadlineMode == DeadlineMode::StopAfterWait && context.elapsed >= deadline) {
-            return stop(d, FinalKind::Deadline,
-                tr("%1 would be retried, but %2 have passed, the %3 deadline")
-                    .arg(what, formatMillis(context.elapsed), formatMillis(deadline)));
+            return stop(d, FinalKind::Deadline, because(context.explain, [&] { return tr("%1 would be retried, but %2 have passed, the %3 deadline")
+                    .arg(what, formatMillis(context.elapsed), formatMillis(deadline)); }));
         }
     }
 
     d.verdict = Verdict::Retry;
     d.finalKind = FinalKind::None;
-    d.reason = retried + QStringLiteral("; ") + how;
+    if (context.explain)
+        d.reason = retried + QStringLiteral("; ") + how;
     return d;
 }
 

@@ -32,6 +32,9 @@ struct DecisionContext
     bool followRedirects = false; // the request follows 3xx answers (as new attempts)
     int redirectsFollowed = 0; // by this logical request so far
     int maxRedirects = 10;
+    // false: the decision's reason is left empty and never formatted (the herd simulator decides millions
+    // of times and shows none of them); everything else is the same.
+    bool explain = true;
 };
 
 struct AnswerFacts;

@@ -33,6 +33,7 @@ struct HerdTraceAttempt
     QString error; // the error class's name, when it ended in one
     Millis delay { 0 }; // the wait decide() chose before the next attempt (0 after the last)
     QString verdict; // "retry", "stop", "success"
+    QList<double> draws; // the uniform draws decide() took for this decision (the jitter's), in order
 };
 
 class HerdSimulator
