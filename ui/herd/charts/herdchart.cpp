@@ -45,6 +45,7 @@ HerdChart::HerdChart(const QString& title, bool percent, QWidget* parent)
     c->legend()->hide(); // the stack's legend strip names the policies once for all charts
     c->addAxis(m_time, Qt::AlignBottom);
     c->addAxis(m_value, Qt::AlignLeft);
+    c->setLocalizeNumbers(true); // "100,000" in the user's locale, not "100000"
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
     setFrameShape(QFrame::NoFrame);
@@ -54,7 +55,7 @@ HerdChart::HerdChart(const QString& title, bool percent, QWidget* parent)
     connect(m_time, &QValueAxis::rangeChanged, this, [this] { m_overlay->relayout(); });
     restyle();
     setTimeRange(60);
-    setValueRange(m_value, 1, 3);
+    setValueRange(m_value, 1, 4);
 }
 
 void HerdChart::setLines(const QList<QList<QPointF>>& lines, const QList<QColor>& colors, const QStringList& names)
@@ -85,7 +86,7 @@ void HerdChart::setLines(const QList<QList<QPointF>>& lines, const QList<QColor>
         m_lines[i]->replace(points);
     }
     restyle();
-    setValueRange(m_value, m_percent ? std::max(m_high, 10.0) : m_high, 3);
+    setValueRange(m_value, m_percent ? std::max(m_high, 10.0) : m_high, 4);
 }
 
 void HerdChart::setTimeRange(double seconds)
@@ -95,15 +96,16 @@ void HerdChart::setTimeRange(double seconds)
     m_time->setTickType(QValueAxis::TicksDynamic);
     m_time->setTickAnchor(0);
     m_time->setTickInterval(step);
-    m_time->setLabelFormat(u"%.%1f"_s.arg(decimalsForStep(step)));
+    // The unit in the labels ("40 s"), not in an axis title: a short bottom chart would elide its labels
+    // to make room for the title.
+    m_time->setLabelFormat(tr("%1 s").arg(u"%.%1f"_s.arg(decimalsForStep(step))));
     m_time->setRange(0, span);
 }
 
 void HerdChart::setTimeLabelsVisible(bool visible)
 {
     m_time->setLabelsVisible(visible);
-    m_time->setTitleText(visible ? tr("Time since the experiment started (s)") : QString());
-    m_time->setTitleVisible(visible);
+    m_time->setTitleVisible(false);
 }
 
 void HerdChart::applyPalette(const ChartPalette& palette)

@@ -70,7 +70,7 @@ HerdChartStack::HerdChartStack(QWidget* parent)
         m_charts.append(chart);
     }
     m_charts.last()->setTimeLabelsVisible(true);
-    m_charts.last()->setMinimumHeight(least + fontMetrics().height() * 2);
+    m_charts.last()->setMinimumHeight(least + fontMetrics().height());
 
     // A short window scrolls the charts rather than squeezing them flat.
     auto* scroll = new QScrollArea;
@@ -182,7 +182,7 @@ void HerdChartStack::showResult(const HerdResult& result, const HerdExperiment& 
     m_charts.at(Queue)->setTimeLabelsVisible(!anyBreaker);
     m_charts.at(BreakerOpen)->setTimeLabelsVisible(anyBreaker);
     const int least = fontMetrics().height() * 5;
-    m_charts.at(Queue)->setMinimumHeight(anyBreaker ? least : least + fontMetrics().height() * 2);
+    m_charts.at(Queue)->setMinimumHeight(anyBreaker ? least : least + fontMetrics().height());
     m_stack->setCurrentIndex(1);
     m_align->start();
 }
