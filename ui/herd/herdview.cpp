@@ -289,7 +289,9 @@ QString HerdView::summaryOf(const HerdResult& result) const
         else if (r.recovered)
             parts << (*r.recovered ? tr("%1 recovered").arg(r.label) : tr("%1 did not recover").arg(r.label));
         else
-            parts << tr("%1 %2 % success").arg(r.label, QLocale().toString(r.totals.successRate() * 100.0, 'f', 1));
+            parts << tr("%1 %2 % success, %3× attempts")
+                         .arg(r.label, QLocale().toString(r.totals.successRate() * 100.0, 'f', 1),
+                             QLocale().toString(r.totals.amplification(), 'f', 2));
     }
     return tr("%1 in %2: %3.").arg(result.experiment, HerdTotalsModel::formatDuration(double(m_elapsed.elapsed())), parts.join(u"; "_s));
 }
