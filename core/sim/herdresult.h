@@ -63,7 +63,7 @@ struct HerdPolicyResult
     // The first run: the start of the bucket from which goodput stayed under 20 % of the offered load.
     std::optional<Millis> collapsedAt;
     HerdSeries series; // the first run
-    double wallMs = 0; // how long the simulation of all its runs took on this machine
+    double wallMs = 0; // how long its runs took on this machine, added up (CPU time when they ran side by side)
 };
 
 struct HerdResult

@@ -296,14 +296,14 @@ void HerdWorld::send(std::uint32_t c, Micros now)
     client.attemptStart = now;
     if (m_shape.breaker() && m_shape.breakerPerAttempt && !client.holdsTicket) {
         if (m_trace)
-            (*m_trace)[c].append(HerdTraceAttempt { double(now) / 1000.0, 0, QStringLiteral("circuit-open"), Millis(0), {} });
+            (*m_trace)[c].append(HerdTraceAttempt { double(now) / 1000.0, 0, QStringLiteral("circuit-open"), Millis(0), {}, {} });
         ended(c, HerdVerdicts::Code::CircuitOpen, now, false);
         return;
     }
     client.phase = Phase::InFlight;
     m_totals.attempts += 1;
     if (m_trace)
-        (*m_trace)[c].append(HerdTraceAttempt { double(now) / 1000.0, 0, {}, Millis(0), {} });
+        (*m_trace)[c].append(HerdTraceAttempt { double(now) / 1000.0, 0, {}, Millis(0), {}, {} });
     const Micros arrive = now + micros(hop());
     push(arrive, EventKind::ServerArrive, c, client.attemptId);
     // The attempt timeout, or the deadline when it comes first.

@@ -45,7 +45,8 @@ public:
         QList<QList<HerdTraceAttempt>>* trace = nullptr);
 };
 
-// Runs every policy of EXPERIMENT `runs` times (seeds seed, seed + 1, …) and averages the totals. PROGRESS
-// gets the share of the whole experiment done.
+// Runs every policy of EXPERIMENT `runs` times (seeds seed, seed + 1, …) and averages the totals. The runs
+// spread over THREADS threads (0: one per core), the calling thread among them; the result is the same for any
+// number. PROGRESS gets the share of the whole experiment done, always on the calling thread.
 HerdResult runHerdExperiment(const HerdExperiment& experiment, const std::atomic_bool* cancel = nullptr,
-    const std::function<void(double)>& progress = {});
+    const std::function<void(double)>& progress = {}, int threads = 0);

@@ -247,6 +247,21 @@ def main():
         if scenario_schema.exists():
             failures += check_steps_by_both(scenario_schema, binary)
 
+    herd_schema = schemas / "herd.schema.json"
+    if binary and herd_schema.exists():
+        import tempfile
+        herds = []
+        with tempfile.TemporaryDirectory() as folder:
+            names = subprocess.run([binary, "herd", "--list"], capture_output=True, text=True, check=True).stdout
+            for name in [line for line in names.split("\n") if line and not line.startswith(" ")]:
+                path = pathlib.Path(folder) / (name + ".json")
+                # --save writes the experiment, then runs it: a small run keeps this quick.
+                subprocess.run([binary, "herd", "--experiment", name, "--save", str(path), "--clients", "10", "--runs", "1",
+                                "--json"], capture_output=True, check=True)
+                herds.append((f"{name} (as written by herd --save)", load(path)))
+        failures += check(herd_schema, herds, "herd experiments")
+        checked += len(herds)
+
     session_schema = schemas / "session.schema.json"
     fixtures = [(p.name, load(p)) for p in sorted((source / "tests" / "data" / "sessions").glob("*v1*.json"))]
     if session_schema.exists() and fixtures:
