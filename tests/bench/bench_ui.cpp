@@ -34,6 +34,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -535,6 +536,8 @@ double measureHerd(QApplication& app, const QCommandLineParser& cli)
     }
     experiment->runs = cli.value(u"herd-runs"_s).toInt();
     HerdView view;
+    if (const int threads = cli.value(u"herd-threads"_s).toInt(); threads >= 0)
+        view.runner()->setThreads(threads);
     view.resize(1400, 800);
     view.show();
     view.form()->setExperiment(*experiment);
@@ -579,9 +582,10 @@ double measureHerd(QApplication& app, const QCommandLineParser& cli)
     app.exec();
     probe.stop();
 
-    std::printf("\n[herd: %s, %lld policies × %d runs, %d clients, %.0f s of virtual time]\n", qPrintable(name),
-        static_cast<long long>(experiment->policies.size()), experiment->runs, experiment->clients.clients,
-        double(experiment->duration.count()) / 1000.0);
+    std::printf("\n[herd: %s, %lld policies × %d runs, %d clients, %.0f s of virtual time, %d simulation thread(s) on %d cores]\n",
+        qPrintable(name), static_cast<long long>(experiment->policies.size()), experiment->runs, experiment->clients.clients,
+        double(experiment->duration.count()) / 1000.0,
+        view.runner()->threads() > 0 ? view.runner()->threads() : QThread::idealThreadCount(), QThread::idealThreadCount());
     std::printf("run: %.1f s on the worker thread (%s), %d progress reports (%.1f/s)\n", runMs / 1000.0,
         cancelled ? "cancelled" : "finished", view.runner()->progressReports(),
         runMs > 0 ? view.runner()->progressReports() * 1000.0 / runMs : 0.0);
@@ -611,6 +615,8 @@ int main(int argc, char** argv)
         u"name"_s, u"plain"_s });
     cli.addOption({ u"experiment"_s, u"--case herd: the built-in experiment"_s, u"name"_s, u"metastable-osdi22"_s });
     cli.addOption({ u"herd-runs"_s, u"--case herd: runs of each policy"_s, u"n"_s, u"10"_s });
+    cli.addOption({ u"herd-threads"_s, u"--case herd: simulation threads (0: one per core, as the view; -1: the view's own)"_s,
+                    u"n"_s, u"-1"_s });
     cli.process(app);
     const QString which = cli.value(u"case"_s);
     if (which == u"herd"_s) {

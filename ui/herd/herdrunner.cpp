@@ -42,7 +42,7 @@ quint64 HerdRunner::start(const HerdExperiment& experiment)
     m_progress = 0;
     m_reports = 0;
     emit started();
-    m_pool.start([this, experiment, generation, cancel = m_cancel] {
+    m_pool.start([this, experiment, generation, cancel = m_cancel, threads = m_threads] {
         // Called on this worker thread only: the throttle's state needs no lock.
         QElapsedTimer sinceReport;
         const auto progress = [this, generation, &sinceReport](double share) {
@@ -55,7 +55,7 @@ quint64 HerdRunner::start(const HerdExperiment& experiment)
                 emit progressChanged(share);
             });
         };
-        HerdResult result = runHerdExperiment(experiment, cancel.get(), progress);
+        HerdResult result = runHerdExperiment(experiment, cancel.get(), progress, threads);
         if (cancel->load())
             result.cancelled = true;
         deliver(generation, [this, result = std::move(result)]() mutable {
