@@ -33,20 +33,21 @@ void setValueRange(QValueAxis* axis, double high, int ticks)
 
 } // namespace
 
+// The chart is handed to QChartView's constructor: one made without it creates a chart of its own, which
+// setChart() would release but not delete (ASan saw it leak).
 HerdChart::HerdChart(const QString& title, bool percent, QWidget* parent)
-    : QChartView(parent)
+    : QChartView(new QChart, parent)
     , m_title(title)
     , m_percent(percent)
     , m_time(new QValueAxis)
     , m_value(new QValueAxis)
 {
     setObjectName(title);
-    auto* c = new QChart;
+    QChart* c = chart();
     c->legend()->hide(); // the stack's legend strip names the policies once for all charts
     c->addAxis(m_time, Qt::AlignBottom);
     c->addAxis(m_value, Qt::AlignLeft);
     c->setLocalizeNumbers(true); // "100,000" in the user's locale, not "100000"
-    setChart(c);
     setRenderHint(QPainter::Antialiasing);
     setFrameShape(QFrame::NoFrame);
     m_overlay = new HerdChartOverlay(c, m_time);
