@@ -142,9 +142,9 @@ int main(int argc, char** argv)
         return 0;
 
     // ---- open-loop clients through a 60 s outage: arrivals over 180 s, the outage from 60 s to 120 s, a
-    // server sized to the load (10 ms a request, one worker per 1 000 clients), the clients on Polly's
-    // standard retry (preset polly) spread over 100 processes.
-    out << "\nopen loop, arrivals over 180 s, outage 60–120 s (503 with Retry-After: 5), preset polly\n";
+    // server sized to the load (10 ms a request, one worker per 1 000 clients), the clients on
+    // go-retryablehttp's defaults (5 attempts, 1 s doubling to 30 s, Retry-After honoured) over 100 processes.
+    out << "\nopen loop, arrivals over 180 s, outage 60–120 s (503 with Retry-After: 5), preset go-retryablehttp\n";
     out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("clients"), 9).arg(QStringLiteral("attempts"), 10)
                .arg(QStringLiteral("seconds"), 9).arg(QStringLiteral("ns/client"), 10).arg(QStringLiteral("peak MiB"), 9)
                .arg(QStringLiteral("bytes/client"), 13);
@@ -160,7 +160,7 @@ int main(int argc, char** argv)
         e.clients.rate = double(n) / 180.0;
         e.clients.processes = 100;
         e.duration = Millis(240000);
-        e.policies.append(HerdPolicy { QStringLiteral("polly"), *PresetCatalog::load(QStringLiteral("polly")).policy });
+        e.policies.append(HerdPolicy { QStringLiteral("go-retryablehttp"), *PresetCatalog::load(QStringLiteral("go-retryablehttp")).policy });
         const qint64 before = currentRss();
         resetPeak();
         timer.start();

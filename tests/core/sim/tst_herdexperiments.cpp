@@ -53,7 +53,8 @@ void TestHerdExperiments::catalogIsComplete()
     }
     QVERIFY(!HerdCatalog::experiment(QStringLiteral("nope")));
     QStringList labels;
-    for (const HerdPolicy& p : HerdCatalog::experiment(QStringLiteral("aws-2015"))->policies)
+    const HerdExperiment aws = *HerdCatalog::experiment(QStringLiteral("aws-2015"));
+    for (const HerdPolicy& p : aws.policies)
         labels << p.label;
     QCOMPARE(labels, (QStringList { QStringLiteral("none"), QStringLiteral("exponential"), QStringLiteral("equal-jitter"), QStringLiteral("full-jitter"), QStringLiteral("decorrelated") }));
 }
