@@ -84,9 +84,9 @@ void HerdChart::setLines(const QList<QList<QPointF>>& lines, const QList<QColor>
         for (const QPointF& p : std::as_const(points))
             m_high = std::max(m_high, p.y());
         m_lines[i]->setName(names.value(i));
+        m_lines[i]->setPen(QPen(m_colors.value(i, Qt::gray), 1.8));
         m_lines[i]->replace(points);
     }
-    restyle();
     setValueRange(m_value, m_percent ? std::max(m_high, 10.0) : m_high, 4);
 }
 
