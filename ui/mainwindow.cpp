@@ -5,6 +5,7 @@
 #include "conformance/conformanceview.h"
 #include "editors/policyeditor.h"
 #include "editors/requesteditor.h"
+#include "herd/herdview.h"
 #include "labview/labpanel.h"
 #include "livesession.h"
 #include "delaychartview.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     m_summary = new SummaryView(session, m_views);
     m_compare = new CompareView(m_views);
     m_conformance = new ConformanceView(clock, scheduler, m_views);
+    m_herd = new HerdView(m_views);
     m_views->addTab(m_timeline, tr("&Timeline"));
     m_views->addTab(m_delayChart, tr("&Delays"));
     m_views->addTab(m_rateLimitChart, tr("Rate &limits"));
@@ -88,6 +90,7 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     m_views->addTab(m_summary, tr("S&ummary"));
     m_views->addTab(m_compare, tr("Co&mpare"));
     m_views->addTab(m_conformance, tr("Co&nformance"));
+    m_views->addTab(m_herd, tr("&Herd"));
     // The same attempt is highlighted in the timeline and the table, whichever the user picked it in.
     connect(m_timeline, &TimelineView::attemptSelected, m_attempts, &AttemptsPage::selectAttempt);
     connect(m_attempts, &AttemptsPage::attemptSelected, m_timeline, &TimelineView::selectAttempt);
@@ -142,6 +145,10 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
             m_timeline->selectAttempt(runId, attempt);
             m_attempts->selectAttempt(runId, attempt);
         });
+    // The Herd view takes the editor's policy ("Add Edited", Send to Herd) and reports in the status bar.
+    m_herd->setEditorPolicy([this] { return m_policy->policy(); });
+    connect(m_herd, &HerdView::statusMessage, this, &MainWindow::showStatus);
+    connect(m_policy, &PolicyEditor::sendToHerdRequested, this, &MainWindow::sendPolicyToHerd);
     // "The policy has problems" goes once the policy is fixed.
     connect(m_policy, &PolicyEditor::policyChanged, this, [this] {
         if (m_showingPolicyProblem && m_policy->policy())
@@ -281,6 +288,13 @@ void MainWindow::exportCurrentView()
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += filter.contains(u"svg"_s) ? u".svg"_s : u".png"_s;
+    if (view == m_herd) { // the Herd tab's charts, named after its experiment, not after the session
+        if (const QString problem = m_herd->exportCharts(path); !problem.isEmpty())
+            warn(tr("Export View"), problem);
+        else
+            showStatus(tr("Saved the %1 view to %2.").arg(title, path));
+        return;
+    }
     // Named in the picture: the view, and the session it shows (policy, size, when recorded).
     QString subtitle;
     const SessionDocument* document = m_files->document();
@@ -343,6 +357,17 @@ void MainWindow::showStatus(const QString& text)
 {
     m_showingPolicyProblem = false;
     m_status->setText(text);
+}
+
+void MainWindow::sendPolicyToHerd()
+{
+    const std::optional<RetryPolicy> policy = m_policy->policy();
+    if (!policy) {
+        showPolicyProblem();
+        return;
+    }
+    m_views->setCurrentWidget(m_herd);
+    m_herd->runPolicy(*policy);
 }
 
 void MainWindow::showPolicyProblem()
@@ -456,6 +481,8 @@ void MainWindow::createMenus()
     run->addAction(m_runAction);
     run->addAction(m_runManyAction);
     run->addAction(m_stopAction);
+    run->addSeparator();
+    run->addAction(m_policy->sendToHerdAction());
 
     QMenu* sessionMenu = menuBar()->addMenu(tr("&Session"));
     sessionMenu->addAction(m_playPause);
@@ -656,6 +683,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     m_controller->stop();
+    m_herd->cancel();
     AppSettings().saveWindow(*this);
     QMainWindow::closeEvent(event);
 }

@@ -16,6 +16,7 @@ class CompareView;
 class ConformanceView;
 class ElidedLabel;
 class HelpWindow;
+class HerdView;
 class PlaybackBar;
 class RecentFilesMenu;
 class RecoveryPrompt;
@@ -58,6 +59,7 @@ public:
     SummaryView* summary() const { return m_summary; }
     CompareView* compareView() const { return m_compare; }
     ConformanceView* conformanceView() const { return m_conformance; }
+    HerdView* herdView() const { return m_herd; }
     PlaybackBar* playbackBar() const { return m_playback; }
     SessionFileActions* sessionFiles() const { return m_files; }
     ReplayActions* replays() const { return m_replays; }
@@ -112,6 +114,8 @@ private:
     void showHelp(int page);
     void showStatus(const QString& text);
     void showPolicyProblem();
+    // "Send to Herd": the editor's policy against the Herd view's last experiment, the Herd tab shown.
+    void sendPolicyToHerd();
     // Opens within the screen's available area: the saved geometry if it fits there, else WindowFit's,
     // with the fault lab tabbed beside the editors on a narrow screen.
     void placeOnScreen();
@@ -127,6 +131,7 @@ private:
     SummaryView* m_summary = nullptr;
     CompareView* m_compare = nullptr;
     ConformanceView* m_conformance = nullptr;
+    HerdView* m_herd = nullptr;
     PlaybackBar* m_playback = nullptr;
     SessionFileActions* m_files = nullptr;
     ReplayActions* m_replays = nullptr;

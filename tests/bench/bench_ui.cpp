@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// bench_ui [--seconds S] [--runs N] [--rate R] [--views LIST]: drives a LiveSession headless
+// bench_ui [--seconds S] [--runs N] [--rate R] [--views LIST] [--case plain|hedged|both|herd]: drives a LiveSession headless
 // with synthetic traffic
 // (N = 200 runs always in progress, R = 1 000 attempts a second, each attempt with its phase events,
 // rate-limit headers and lab events, waits and final outcomes) for S seconds (default 60) while the four
@@ -10,7 +10,15 @@
 // one hedged request, copy 1 answered by a second copy after a delay half the time (copy 1 then lost), a
 // failed copy answered by another at once; the breaker's band changes state every second. --case both:
 // plain then hedged in this one process, and the hedged p99 stall over the plain one (goal: under 16 ms).
+// --case herd (issue 29 §3): the Herd view, shown at 1400×800, runs a big experiment (--experiment, default
+// metastable-osdi22, --herd-runs runs of each policy) on its worker thread for at most S seconds, then the
+// result is drawn (or the run cancelled); prints the stall p50/p99/max while it runs and while it is drawn
+// (goal: p99 under 16 ms), and how long a cancel took to end the run.
 #include "delaychartview.h"
+#include "herd/form/herdexperimentform.h"
+#include "herd/herdrunner.h"
+#include "herd/herdview.h"
+#include "sim/herdcatalog.h"
 #include "engine/requestheaders.h"
 #include "lab/httpdateformat.h"
 #include "engine/requestspec.h"
@@ -26,6 +34,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -514,6 +523,82 @@ double measure(QApplication& app, const QCommandLineParser& cli, bool hedged)
     return percentile(stalls, 0.99);
 }
 
+// The Herd view running a big experiment: the GUI thread only takes progress reports and, at the end, draws
+// the charts; returns the p99 stall.
+double measureHerd(QApplication& app, const QCommandLineParser& cli)
+{
+    const double seconds = cli.value(u"seconds"_s).toDouble();
+    const QString name = cli.value(u"experiment"_s);
+    std::optional<HerdExperiment> experiment = HerdCatalog::experiment(name);
+    if (!experiment) {
+        std::fprintf(stderr, "bench_ui: no built-in experiment %s\n", qPrintable(name));
+        return 0;
+    }
+    experiment->runs = cli.value(u"herd-runs"_s).toInt();
+    HerdView view;
+    if (const int threads = cli.value(u"herd-threads"_s).toInt(); threads >= 0)
+        view.runner()->setThreads(threads);
+    view.resize(1400, 800);
+    view.show();
+    view.form()->setExperiment(*experiment);
+
+    std::vector<double> stalls;
+    std::vector<double> drawStalls;
+    bool drawing = false;
+    QElapsedTimer probeClock;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(5);
+    QObject::connect(&probe, &QTimer::timeout, &app, [&] {
+        if (probeClock.isValid())
+            (drawing ? drawStalls : stalls).push_back(std::max(0.0, double(probeClock.nsecsElapsed()) / 1e6 - 5.0));
+        probeClock.start();
+    });
+    QElapsedTimer clock;
+    double runMs = 0;
+    double cancelMs = -1;
+    QElapsedTimer cancelClock;
+    bool cancelled = false;
+    // The result is drawn inside runFinished's handlers: the half second after it is the drawing's.
+    QObject::connect(view.runner(), &HerdRunner::finished, &app, [&](bool wasCancelled) {
+        runMs = double(clock.elapsed());
+        cancelled = wasCancelled;
+        if (cancelClock.isValid())
+            cancelMs = double(cancelClock.elapsed());
+        drawing = true;
+        QTimer::singleShot(500, &app, [&] { app.quit(); });
+    });
+    QTimer::singleShot(100, &app, [&] {
+        clock.start();
+        probe.start();
+        view.run();
+        QTimer::singleShot(int(seconds * 1000), &app, [&] {
+            if (view.isRunning()) {
+                cancelClock.start();
+                view.cancel();
+            }
+        });
+    });
+    app.exec();
+    probe.stop();
+
+    std::printf("\n[herd: %s, %lld policies × %d runs, %d clients, %.0f s of virtual time, %d simulation thread(s) on %d cores]\n",
+        qPrintable(name), static_cast<long long>(experiment->policies.size()), experiment->runs, experiment->clients.clients,
+        double(experiment->duration.count()) / 1000.0,
+        view.runner()->threads() > 0 ? view.runner()->threads() : QThread::idealThreadCount(), QThread::idealThreadCount());
+    std::printf("run: %.1f s on the worker thread (%s), %d progress reports (%.1f/s)\n", runMs / 1000.0,
+        cancelled ? "cancelled" : "finished", view.runner()->progressReports(),
+        runMs > 0 ? view.runner()->progressReports() * 1000.0 / runMs : 0.0);
+    if (cancelMs >= 0)
+        std::printf("cancel: the run ended %.1f ms after Cancel\n", cancelMs);
+    std::printf("event-loop stall while it ran (5 ms probe lateness): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n",
+        percentile(stalls, 0.5), percentile(stalls, 0.99), percentile(stalls, 1.0), stalls.size());
+    std::printf("while the result was drawn (the next 500 ms): p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n",
+        percentile(drawStalls, 0.5), percentile(drawStalls, 0.99), percentile(drawStalls, 1.0), drawStalls.size());
+    std::printf("goal: p99 under 16 ms while it runs: %s\n", percentile(stalls, 0.99) < 16.0 ? "met" : "missed");
+    return percentile(stalls, 0.99);
+}
+
 int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -525,12 +610,21 @@ int main(int argc, char** argv)
     cli.addOption({ u"rate"_s, u"attempts per second"_s, u"n"_s, u"1000"_s });
     cli.addOption({ u"views"_s, u"views to create and show: timeline,delays,ratelimits,summary or none"_s, u"list"_s,
                     u"timeline,delays,ratelimits,summary"_s });
-    cli.addOption({ u"case"_s, u"plain, hedged (a breaker and hedging) or both (in this one process, with their ratio)"_s,
-                    u"name"_s, u"plain"_s });
+    cli.addOption({ u"case"_s,
+        u"plain, hedged (a breaker and hedging), both (in this one process, with their ratio) or herd (the Herd view running an experiment)"_s,
+        u"name"_s, u"plain"_s });
+    cli.addOption({ u"experiment"_s, u"--case herd: the built-in experiment"_s, u"name"_s, u"metastable-osdi22"_s });
+    cli.addOption({ u"herd-runs"_s, u"--case herd: runs of each policy"_s, u"n"_s, u"10"_s });
+    cli.addOption({ u"herd-threads"_s, u"--case herd: simulation threads (0: one per core, as the view; -1: the view's own)"_s,
+                    u"n"_s, u"-1"_s });
     cli.process(app);
     const QString which = cli.value(u"case"_s);
+    if (which == u"herd"_s) {
+        measureHerd(app, cli);
+        return 0;
+    }
     if (which != u"plain"_s && which != u"hedged"_s && which != u"both"_s) {
-        std::fprintf(stderr, "bench_ui: --case is plain, hedged or both\n");
+        std::fprintf(stderr, "bench_ui: --case is plain, hedged, both or herd\n");
         return 2;
     }
     const double plain = which != u"hedged"_s ? measure(app, cli, false) : 0.0;

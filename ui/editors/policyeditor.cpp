@@ -10,6 +10,7 @@
 #include "policy/policyjson.h"
 #include "policy/presetcatalog.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
@@ -45,6 +46,7 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     , m_source(new QLabel(this))
     , m_changed(new QLabel(this))
     , m_revert(new QToolButton(this))
+    , m_sendToHerd(new QAction(tr("Send to Herd"), this))
     , m_tabs(new QTabWidget(this))
     , m_form(new PolicyForm(this))
     , m_json(new QPlainTextEdit(this))
@@ -70,6 +72,11 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     m_revert->setText(tr("Revert"));
     m_revert->setToolTip(tr("Go back to the preset as shipped"));
     connect(m_revert, &QToolButton::clicked, this, [this] { loadPreset(m_presetName); });
+    m_sendToHerd->setObjectName(u"sendToHerd"_s);
+    m_sendToHerd->setToolTip(tr("Run this policy against the Herd view's last experiment: many clients at once"));
+    connect(m_sendToHerd, &QAction::triggered, this, &PolicyEditor::sendToHerdRequested);
+    auto* sendToHerd = new QToolButton(this);
+    sendToHerd->setDefaultAction(m_sendToHerd);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_form);
@@ -112,6 +119,7 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     top->addWidget(presetLabel);
     top->addWidget(m_presets, 1);
     top->addWidget(m_revert);
+    top->addWidget(sendToHerd);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(top);

@@ -15,6 +15,7 @@
 class DecisionTableModel;
 class DelayPreview;
 class PolicyForm;
+class QAction;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -49,9 +50,12 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     enum class Page { Form, Json, Decisions, Delays }; // the tabs, in order
     void showPage(Page page);
+    // "Send to Herd": asks for the edited policy to run against the Herd view's last experiment.
+    QAction* sendToHerdAction() const { return m_sendToHerd; }
 
 Q_SIGNALS:
     void policyChanged();
+    void sendToHerdRequested();
 
 private:
     void onPresetPicked(int index);
@@ -67,6 +71,7 @@ private:
     QLabel* m_source;
     QLabel* m_changed;
     QToolButton* m_revert;
+    QAction* m_sendToHerd;
     QTabWidget* m_tabs;
     PolicyForm* m_form;
     QPlainTextEdit* m_json;

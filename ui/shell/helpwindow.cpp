@@ -20,6 +20,7 @@ QList<HelpWindow::Page> HelpWindow::pages()
         { tr("Session format"), u":/retrylab/docs/session-format.md"_s },
         { tr("Exports"), u":/retrylab/docs/exports.md"_s },
         { tr("retrylab inspect"), u":/retrylab/docs/inspect.md"_s },
+        { tr("Herd simulator"), u":/retrylab/docs/herd.md"_s },
         { tr("Keyboard shortcuts"), QString() } };
 }
 
