@@ -55,6 +55,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
@@ -85,12 +86,22 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     m_herd = new HerdView(m_views);
     m_views->addTab(m_timeline, tr("&Timeline"));
     m_views->addTab(m_delayChart, tr("&Delays"));
-    m_views->addTab(m_rateLimitChart, tr("Rate &limits"));
+    m_views->addTab(m_rateLimitChart, tr("&Limits"));
     m_views->addTab(m_attempts, tr("&Attempts"));
     m_views->addTab(m_summary, tr("S&ummary"));
     m_views->addTab(m_compare, tr("Co&mpare"));
-    m_views->addTab(m_conformance, tr("Co&nformance"));
-    m_views->addTab(m_herd, tr("&Herd"));
+    m_views->addTab(m_conformance, tr("Co&nform"));
+    m_views->addTab(m_herd, tr("Herd")); // every letter of it is already a mnemonic (Help, Edit, Run, Delays)
+    // Eight tabs in the centre at 1280×720 with both docks open: short names and a tighter tab padding keep
+    // every one in view instead of hiding the first behind scroll arrows; narrower still, names are shortened
+    // (whole in their tooltips).
+    m_views->tabBar()->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 4px 7px; }"));
+    m_views->setUsesScrollButtons(false);
+    m_views->setElideMode(Qt::ElideRight);
+    const QStringList fullNames { tr("Timeline"), tr("Delays"), tr("Rate limits"), tr("Attempts"), tr("Summary"), tr("Compare"),
+        tr("Conformance"), tr("Herd") };
+    for (int i = 0; i < m_views->count() && i < fullNames.size(); ++i)
+        m_views->setTabToolTip(i, fullNames.at(i));
     // The same attempt is highlighted in the timeline and the table, whichever the user picked it in.
     connect(m_timeline, &TimelineView::attemptSelected, m_attempts, &AttemptsPage::selectAttempt);
     connect(m_attempts, &AttemptsPage::attemptSelected, m_timeline, &TimelineView::selectAttempt);
