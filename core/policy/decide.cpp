@@ -132,9 +132,12 @@ RetryDecision decide(const RetryPolicy& policy, const AnswerFacts& answer, const
     const AttemptOutcome& outcome = answer.outcome;
     // gRFC A6: this outcome's token is taken before the retry is judged, so the judgement sees it gone.
     const bool throttlingFailure = policy.throttling.enabled && answer.takesThrottlingToken(policy);
-    DecisionContext judged = context;
-    if (throttlingFailure && judged.budget.throttlingTokens)
-        judged.budget.throttlingTokens = std::max(0.0, *judged.budget.throttlingTokens - 1.0);
+    std::optional<DecisionContext> lessOneToken; // copied only when a token is taken (the herd decides millions of times)
+    if (throttlingFailure && context.budget.throttlingTokens) {
+        lessOneToken = context;
+        lessOneToken->budget.throttlingTokens = std::max(0.0, *context.budget.throttlingTokens - 1.0);
+    }
+    const DecisionContext& judged = lessOneToken ? *lessOneToken : context;
 
     RetryDecision d;
     if (outcome.deadlinePassed) {

@@ -22,11 +22,6 @@ std::uint64_t rotl(std::uint64_t x, int k)
 
 } // namespace
 
-HerdRandom::HerdRandom(std::uint64_t seed)
-{
-    for (std::uint64_t& s : m_s)
-        s = splitmix(seed);
-}
 
 std::uint64_t HerdRandom::next()
 {
@@ -52,7 +47,7 @@ namespace {
 // a draw interpolates between two of them. A hop's |N(10 ms, 2 ms)| is drawn millions of times per second of
 // wall time: a table and a multiply-add instead of a logarithm and a square root each (the peer comparison
 // of issue 29 §4). The tails beyond the table's ends (|z| > 3.7, one draw in 4 096) are drawn exactly.
-constexpr int kCells = 4096;
+constexpr int kCells = HerdRandom::kCells;
 
 double quantileExact(double p)
 {
@@ -78,20 +73,17 @@ const std::array<double, kCells + 1>& quantileTable()
 
 } // namespace
 
-double HerdRandom::normal(double mean, double sd)
+HerdRandom::HerdRandom(std::uint64_t seed)
+    : m_quantiles(quantileTable().data())
 {
-    const std::array<double, kCells + 1>& table = quantileTable();
-    const double position = uniform01() * kCells;
-    const int cell = int(position);
-    if (cell == 0 || cell == kCells - 1) {
-        // The outermost cells hold the tails: their exact quantile at a fresh point of the cell.
-        double p = (double(cell) + uniform01()) / kCells;
-        p = std::clamp(p, 1e-300, 1.0 - 1e-16);
-        return mean + sd * quantileExact(p);
-    }
-    const double fraction = position - double(cell);
-    const double z = table[std::size_t(cell)] + fraction * (table[std::size_t(cell) + 1] - table[std::size_t(cell)]);
-    return mean + sd * z;
+    for (std::uint64_t& s : m_s)
+        s = splitmix(seed);
+}
+
+double HerdRandom::tailQuantile(int cell)
+{
+    const double p = std::clamp((double(cell) + uniform01()) / kCells, 1e-300, 1.0 - 1e-16);
+    return quantileExact(p);
 }
 
 double HerdRandom::draw(const HerdDistribution& distribution)
