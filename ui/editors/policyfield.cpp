@@ -5,17 +5,11 @@
 #include <QPalette>
 #include <QWidget>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace {
-
-bool under(const QString& path, const QString& prefix)
-{
-    if (path == prefix)
-        return true;
-    return path.startsWith(prefix) && path.size() > prefix.size()
-        && (path.at(prefix.size()) == u'.' || path.at(prefix.size()) == u'[');
-}
 
 QColor blend(const QColor& a, const QColor& b, double t)
 {
@@ -37,30 +31,27 @@ QColor problemBase(const QPalette& palette)
     return blend(palette.color(QPalette::Base), problemColour(palette), 0.25);
 }
 
-bool PolicyField::owns(const QString& problemPath) const
+bool problemPathUnder(const QString& path, const QString& prefix)
 {
-    if (under(problemPath, path))
+    if (path == prefix)
         return true;
-    for (const QString& alias : aliases) {
-        if (under(problemPath, alias))
-            return true;
-    }
-    return false;
+    return path.startsWith(prefix) && path.size() > prefix.size()
+        && (path.at(prefix.size()) == u'.' || path.at(prefix.size()) == u'[');
 }
 
-void PolicyField::setProblems(const QStringList& messages)
+void showFieldProblems(QWidget* editor, QLabel* message, const QStringList& messages, bool tint, const QString& idleTooltip,
+    const char* flag)
 {
     if (!editor || !message)
         return;
     const bool bad = !messages.isEmpty();
-    const bool wasBad = editor->property("policyProblem").toBool();
-    if (bad != wasBad) {
-        editor->setProperty("policyProblem", bad);
-        if (tintEditor && bad) {
+    if (bad != editor->property(flag).toBool()) {
+        editor->setProperty(flag, bad);
+        if (tint && bad) {
             QPalette palette = editor->palette();
             palette.setColor(QPalette::Base, problemBase(palette));
             editor->setPalette(palette);
-        } else if (tintEditor) {
+        } else if (tint) {
             editor->setPalette(QPalette());
         }
     }
@@ -71,8 +62,20 @@ void PolicyField::setProblems(const QStringList& messages)
         message->setText(messages.join(u'\n'));
     }
     message->setVisible(bad);
-    if (tintEditor)
-        editor->setToolTip(bad ? messages.join(u'\n') : QString());
+    if (tint)
+        editor->setToolTip(bad ? messages.join(u'\n') : idleTooltip);
+}
+
+bool PolicyField::owns(const QString& problemPath) const
+{
+    if (problemPathUnder(problemPath, path))
+        return true;
+    return std::any_of(aliases.cbegin(), aliases.cend(), [&](const QString& alias) { return problemPathUnder(problemPath, alias); });
+}
+
+void PolicyField::setProblems(const QStringList& messages)
+{
+    showFieldProblems(editor, message, messages, tintEditor, QString(), "policyProblem");
 }
 
 void PolicyField::setChanged(bool changed)

@@ -39,6 +39,14 @@ struct PolicyField
     void setChanged(bool changed);
 };
 
+// True when PATH is PREFIX or lies below it: "rules[2].when" is under "rules" and "rules[2]".
+bool problemPathUnder(const QString& path, const QString& prefix);
+// Shows MESSAGES (empty: clears) in MESSAGE under EDITOR, in the problem colour; with TINT the editor's
+// background is tinted and its tooltip says them (IDLE_TOOLTIP when there are none). FLAG names the editor's
+// property that records whether it shows a problem (the forms' tests read it).
+void showFieldProblems(QWidget* editor, QLabel* message, const QStringList& messages, bool tint, const QString& idleTooltip,
+    const char* flag);
+
 // The red of a problem, readable on PALETTE: darker on light themes, lighter on dark ones.
 QColor problemColour(const QPalette& palette);
 // PALETTE's base colour tinted towards problemColour(), for the background of a field with a problem.

@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QWidget>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -20,54 +22,18 @@ QString withoutUnits(QString path)
     return path;
 }
 
-bool under(const QString& problem, const QString& field)
-{
-    if (field.isEmpty())
-        return false;
-    const QString path = withoutUnits(problem);
-    const QString prefix = withoutUnits(field);
-    if (path == prefix)
-        return true;
-    return path.startsWith(prefix) && path.size() > prefix.size()
-        && (path.at(prefix.size()) == u'.' || path.at(prefix.size()) == u'[');
-}
-
 } // namespace
 
 bool HerdField::owns(const QString& problemPath) const
 {
-    if (under(problemPath, path))
-        return true;
-    for (const QString& alias : aliases) {
-        if (under(problemPath, alias))
-            return true;
-    }
-    return false;
+    const QString problem = withoutUnits(problemPath);
+    const auto under = [&](const QString& field) { return !field.isEmpty() && problemPathUnder(problem, withoutUnits(field)); };
+    return under(path) || std::any_of(aliases.cbegin(), aliases.cend(), under);
 }
 
 void HerdField::setProblems(const QStringList& messages)
 {
-    if (!editor || !message)
-        return;
-    const bool bad = !messages.isEmpty();
-    if (bad != editor->property("herdProblem").toBool()) {
-        editor->setProperty("herdProblem", bad);
-        if (bad) {
-            QPalette palette = editor->palette();
-            palette.setColor(QPalette::Base, problemBase(palette));
-            editor->setPalette(palette);
-        } else {
-            editor->setPalette(QPalette());
-        }
-    }
-    if (bad) {
-        QPalette palette = message->palette();
-        palette.setColor(QPalette::WindowText, problemColour(palette));
-        message->setPalette(palette);
-        message->setText(messages.join(u'\n'));
-    }
-    message->setVisible(bad);
-    editor->setToolTip(bad ? messages.join(u'\n') : editor->whatsThis());
+    showFieldProblems(editor, message, messages, true, editor ? editor->whatsThis() : QString(), "herdProblem");
 }
 
 void HerdField::updateRelevance(const HerdExperiment& experiment)
