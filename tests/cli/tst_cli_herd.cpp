@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `retrylab herd` as a user runs it (issue 29 §2): the real binary through QProcess. Its JSON, its CSV, a
 // saved experiment run again to the same figures, and every bad argument or file refused with exit 2.
+#include "cliprocess.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -21,19 +23,11 @@ struct Result
     QString err;
 };
 
+// `retrylab herd ARGS…` through the tests' shared runner (cliprocess.h), its output as text.
 Result run(const QStringList& args)
 {
-    QProcess process;
-    process.setProgram(QStringLiteral(RETRYLAB_BINARY));
-    process.setArguments(QStringList { u"herd"_s } + args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(u"DISPLAY"_s);
-    env.insert(u"QT_QPA_PLATFORM"_s, u"minimal"_s);
-    process.setProcessEnvironment(env);
-    process.start();
-    if (!process.waitForFinished(120000))
-        return {};
-    return Result { process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError()) };
+    const CliProcess::Result r = CliProcess::retrylab(QStringList { u"herd"_s } + args, 120000);
+    return Result { r.exit, QString::fromUtf8(r.out), QString::fromUtf8(r.err) };
 }
 
 } // namespace
