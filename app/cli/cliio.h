@@ -23,4 +23,5 @@ namespace CliExit {
 inline constexpr int Ok = 0;
 inline constexpr int Failed = 1;
 inline constexpr int Usage = 2;
+inline constexpr int Lossy = 3; // policy export/import: the target cannot express all of the policy
 }

@@ -4,6 +4,7 @@
 
 #include "cli/cliargs.h"
 #include "cli/policychoice.h"
+#include "cli/policycode.h"
 #include "cli/problemline.h"
 #include "http/httptoken.h"
 #include "policy/backoff.h"
@@ -35,6 +36,11 @@ const QString kUsage = uR"(Usage:
                           [--header 'K: V']... [--body TEXT] [--attempt N] [--idempotency-key]
                           [--after-lost-answer] [--elapsed-ms T] [--json]
   retrylab policy table NAME|FILE [--set PATH=VALUE]...
+  retrylab policy export NAME|FILE [--set PATH=VALUE]... --to TARGET [--target-version V] [--out FILE]
+                         [--allow-lossy]
+  retrylab policy export NAME|FILE --to TARGET|all --check [--json]
+  retrylab policy import --from TARGET FILE|- [--name NAME] [--out FILE] [--allow-lossy]
+  retrylab policy targets
 
 list      every built-in preset with a one-line description
 show      a policy in full: limits, backoff, jitter, hints, rules in order, budgets (--json: the policy file)
@@ -43,6 +49,15 @@ explain   the decision for attempt N (1 = the first attempt) that just ended as 
           {"decision":"retry"|"stop"|"success","delay_ms":{"min":…,"max":…}|null,
            "delay_source":"…"|null,"reason":"…"}; min and max span the jitter's range
 table     the decision matrix, outcomes × methods, and the wait range before each retry
+export    the policy as code or configuration for the library you use (`policy targets` lists them):
+          exact where the target can be, through its own extension points where its options cannot;
+          what even those cannot express is listed on stderr and in the code's header, and the export
+          exits 3 writing nothing unless --allow-lossy. Counts are converted (retries vs attempts).
+          --check only lists what would be lost (for every target with --to all; exit 3 when any is)
+import    a client's configuration read into a policy (envoy retry_policy YAML, grpc service config,
+          resilience4j YAML, a urllib3 Retry(...) call): the policy file on stdout, what could not be
+          read on stderr, exit 3 unless --allow-lossy
+targets   every export target with its versions and where it runs
 
 Error classes: dns, refused, tls, connect-timeout, response-timeout, connection-lost, protocol.
 A policy is a preset name (see `retrylab policy list`) or a path to a policy JSON file
@@ -232,7 +247,7 @@ int printTable(const QStringList& args, CliIo& io)
 int runPolicy(const QStringList& args, CliIo& io)
 {
     if (args.isEmpty()) {
-        io.err << tr("retrylab policy: give an action: list, show, validate, explain or table (see retrylab help policy)\n");
+        io.err << tr("retrylab policy: give an action: list, show, validate, explain, table, export, import or targets (see retrylab help policy)\n");
         return CliExit::Usage;
     }
     const QString& verb = args.first();
@@ -247,7 +262,13 @@ int runPolicy(const QStringList& args, CliIo& io)
         return explainDecision(rest, io);
     if (verb == u"table")
         return printTable(rest, io);
-    io.err << tr("retrylab policy: unknown action \"%1\" (list, show, validate, explain, table)\n").arg(verb);
+    if (verb == u"export")
+        return exportPolicyCode(rest, io);
+    if (verb == u"import")
+        return importPolicyCode(rest, io);
+    if (verb == u"targets")
+        return rest.isEmpty() ? listCodeTargets(io) : (io.err << tr("retrylab policy targets: takes no arguments\n"), CliExit::Usage);
+    io.err << tr("retrylab policy: unknown action \"%1\" (list, show, validate, explain, table, export, import, targets)\n").arg(verb);
     return CliExit::Usage;
 }
 
@@ -255,5 +276,5 @@ int runPolicy(const QStringList& args, CliIo& io)
 
 CliCommand policyCommand()
 {
-    return CliCommand { u"policy"_s, tr("list, show, validate and explain retry policies and presets"), kUsage, runPolicy };
+    return CliCommand { u"policy"_s, tr("list, show, validate and explain retry policies and presets; export them as code, import configs"), kUsage, runPolicy };
 }
