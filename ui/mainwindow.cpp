@@ -160,6 +160,12 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     m_herd->setEditorPolicy([this] { return m_policy->policy(); });
     connect(m_herd, &HerdView::statusMessage, this, &MainWindow::showStatus);
     connect(m_policy, &PolicyEditor::sendToHerdRequested, this, &MainWindow::sendPolicyToHerd);
+    connect(m_policy, &PolicyEditor::statusMessage, this, &MainWindow::showStatus);
+    connect(m_policy, &PolicyEditor::checkWithClientRequested, this, [this](const QString& command, const QString& what) {
+        m_views->setCurrentWidget(m_conformance);
+        if (!m_conformance->judgeCommand(command, what))
+            showStatus(tr("The Conform tab is already running a suite: stop it first."));
+    });
     // "The policy has problems" goes once the policy is fixed.
     connect(m_policy, &PolicyEditor::policyChanged, this, [this] {
         if (m_showingPolicyProblem && m_policy->policy())

@@ -201,6 +201,18 @@ std::optional<RetryPolicy> ConformanceView::chosenPolicy(QString* error) const
     return parsed.policy;
 }
 
+bool ConformanceView::judgeCommand(const QString& command, const QString& what)
+{
+    if (isRunning())
+        return false;
+    m_policy->setCurrentIndex(std::max(0, m_policy->findData(kEditorPolicy)));
+    m_suite->setCurrentIndex(std::max(0, m_suite->findData(u"standard"_s)));
+    m_command->setText(command);
+    Q_EMIT statusMessage(tr("Judging the exported %1 code against the policy editor's policy on the standard suite…").arg(what));
+    runSuite();
+    return isRunning();
+}
+
 void ConformanceView::runSuite()
 {
     if (isRunning())

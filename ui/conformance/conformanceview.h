@@ -50,6 +50,9 @@ public:
     // Adds a suite file to the suite box and selects it; false (the reason in the summary line) when unreadable.
     bool addSuiteFile(const QString& path);
     void runSuite();
+    // Judges COMMAND on the standard suite against the policy editor's policy (the Export pane's "Check with
+    // a real client"; WHAT names the exported code in the summary). False when a run is already going.
+    bool judgeCommand(const QString& command, const QString& what);
     void stop();
     void judgeShownSession();
     // The report of what the table holds, for saving (JUnit, JSON) and for tests.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "editors/policyeditor.h"
+#include "codeexport/codeexportpane.h"
 
 #include "editors/policyform.h"
 #include "previews/decisiontablemodel.h"
@@ -55,6 +56,7 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     , m_decisionView(new QTableView(this))
     , m_waits(new QLabel(this))
     , m_delays(new DelayPreview(this))
+    , m_export(new CodeExportPane(this))
 {
     const QList<PresetInfo> presets = PresetCatalog::list();
     for (const PresetInfo& p : presets) {
@@ -112,6 +114,10 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     m_tabs->addTab(jsonPage, tr("JSON"));
     m_tabs->addTab(decisionPage, tr("Decisions"));
     m_tabs->addTab(m_delays, tr("Delays"));
+    m_tabs->addTab(m_export, tr("Export"));
+    m_tabs->setTabToolTip(int(Page::Export), tr("The policy as code for the library you use, and what it cannot express"));
+    connect(m_export, &CodeExportPane::checkRequested, this, &PolicyEditor::checkWithClientRequested);
+    connect(m_export, &CodeExportPane::statusMessage, this, &PolicyEditor::statusMessage);
 
     auto* top = new QHBoxLayout;
     auto* presetLabel = new QLabel(tr("&Preset"), this);
@@ -252,6 +258,7 @@ void PolicyEditor::updateChangedLabel()
 void PolicyEditor::updatePreviews()
 {
     const std::optional<RetryPolicy> current = policy();
+    m_export->setPolicy(current);
     if (!current)
         return;
     const DecisionTable table = buildDecisionTable(*current, QDateTime::currentDateTimeUtc());

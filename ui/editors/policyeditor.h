@@ -2,7 +2,8 @@
 #pragma once
 
 // Picks and edits the retry policy: a preset picker (each with its source), the form, the JSON kept in
-// sync both ways, and two previews computed as you type — the decision table and the delay distribution.
+// sync both ways, two previews computed as you type — the decision table and the delay distribution — and
+// the policy exported as code for the library the user runs (codeexport/codeexportpane.h).
 
 #include "policy/retrypolicy.h"
 #include "policy/settings/policychanges.h"
@@ -12,6 +13,7 @@
 
 #include <optional>
 
+class CodeExportPane;
 class DecisionTableModel;
 class DelayPreview;
 class PolicyForm;
@@ -46,9 +48,10 @@ public:
     PolicyForm* form() const { return m_form; }
     DecisionTableModel* decisionModel() const { return m_decisions; }
     DelayPreview* delayPreview() const { return m_delays; }
+    CodeExportPane* exportPane() const { return m_export; }
     QPlainTextEdit* jsonEdit() const { return m_json; }
     QTabWidget* tabs() const { return m_tabs; }
-    enum class Page { Form, Json, Decisions, Delays }; // the tabs, in order
+    enum class Page { Form, Json, Decisions, Delays, Export }; // the tabs, in order
     void showPage(Page page);
     // "Send to Herd": asks for the edited policy to run against the Herd view's last experiment.
     QAction* sendToHerdAction() const { return m_sendToHerd; }
@@ -56,6 +59,9 @@ public:
 Q_SIGNALS:
     void policyChanged();
     void sendToHerdRequested();
+    // The Export pane's "Check with a real client": run COMMAND under conformance against this policy.
+    void checkWithClientRequested(const QString& command, const QString& what);
+    void statusMessage(const QString& text);
 
 private:
     void onPresetPicked(int index);
@@ -80,6 +86,7 @@ private:
     QTableView* m_decisionView;
     QLabel* m_waits;
     DelayPreview* m_delays;
+    CodeExportPane* m_export;
     QTimer m_jsonTimer;
     QTimer m_previewTimer;
     RetryPolicy m_preset;
