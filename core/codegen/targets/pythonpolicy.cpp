@@ -202,6 +202,7 @@ QString rulesCode(const RetryPolicy& policy, Imports& imports)
     imports.socket = true;
     QString c;
     c += uR"(
+
 def _error_class(error):
     """Retrylab's name for how an attempt failed without an answer."""
     if isinstance(error, SSLError):
