@@ -104,6 +104,8 @@ private:
             if (!quote.isNull()) {
                 if (c == u'\\' && quote == u'"')
                     ++i;
+                else if (c == u'\'' && quote == c && i + 1 < s.size() && s.at(i + 1) == c)
+                    ++i; // '' inside a single-quoted scalar
                 else if (c == quote)
                     quote = QChar();
                 continue;
