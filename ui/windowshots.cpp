@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "windowshots.h"
 
+#include "codeexport/codeexportpane.h"
 #include "conformance/conformancemodel.h"
 #include "conformance/conformanceview.h"
 #include "editors/policyeditor.h"
@@ -68,7 +69,13 @@ void WindowShots::saveViews()
             w->policyEditor()->showPage(PolicyEditor::Page::Form);
             QTimer::singleShot(300, this, [this, w] {
                 save(w->policyEditor(), u"policy-form.png"_s);
-                saveCompare();
+                w->policyEditor()->showPage(PolicyEditor::Page::Export);
+                w->policyEditor()->exportPane()->selectTarget(u"got"_s);
+                QTimer::singleShot(300, this, [this, w] {
+                    save(w, u"policy-export.png"_s);
+                    w->policyEditor()->showPage(PolicyEditor::Page::Form);
+                    saveCompare();
+                });
             });
         });
     });

@@ -21,6 +21,7 @@ QList<HelpWindow::Page> HelpWindow::pages()
         { tr("Exports"), u":/retrylab/docs/exports.md"_s },
         { tr("retrylab inspect"), u":/retrylab/docs/inspect.md"_s },
         { tr("Herd simulator"), u":/retrylab/docs/herd.md"_s },
+        { tr("Policy as code"), u":/retrylab/docs/code-export.md"_s },
         { tr("Keyboard shortcuts"), QString() } };
 }
 
