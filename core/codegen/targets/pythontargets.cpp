@@ -62,7 +62,7 @@ CodeExport urllib3Unit(const RetryPolicy& p, const QString& version)
     const QString plan = PythonPolicy::planCode(p, imports);
     const QString keys = PythonPolicy::keyLines(p, imports, u"    "_s);
     const QString cls = pascalName(p.name) + u"Retry"_s;
-    const QString fn = snakeName(p.name);
+    const QString fn = snakeName(p.name) + u"_request"_s; // never the name of a module it imports
 
     QString c = headerComment(CommentStyle { u"# "_s }, p, u"urllib3 Retry"_s, version, lost.items());
     c += imports.lines() + u"\nimport urllib3\n"_s;
@@ -127,7 +127,7 @@ CodeExport tenacityUnit(const RetryPolicy& p, const QString& version)
     const QString rules = PythonPolicy::rulesCode(p, imports);
     const QString plan = PythonPolicy::planCode(p, imports);
     const QString keys = PythonPolicy::keyLines(p, imports, u"    "_s);
-    const QString fn = snakeName(p.name);
+    const QString fn = snakeName(p.name) + u"_request"_s; // never the name of a module it imports
 
     QString c = headerComment(CommentStyle { u"# "_s }, p, u"tenacity"_s, version, lost.items());
     c += imports.lines() + u"\nimport urllib3\n"_s;

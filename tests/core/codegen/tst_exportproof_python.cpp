@@ -38,7 +38,7 @@ QList<Subject> subjects()
         subject(u"stripe"_s, u"stripe"_s, shortTimeout),
         subject(u"urllib3_preset"_s, u"urllib3"_s, shortTimeout),
         subject(u"polly_gateway"_s, u"polly-gateway"_s, shortTimeout),
-        subject(u"body_and_cap"_s, QStringLiteral(RETRYLAB_TEST_DATA "/python/body-and-cap.json"), {}),
+        subject(u"body_and_cap"_s, QStringLiteral(RETRYLAB_SOURCE_DIR "/tests/core/codegen/data/python/body-and-cap.json"), {}),
     };
 }
 
