@@ -8,3 +8,4 @@ retrylab_add_test(NAME tst_exportproof_go SOURCES tst_exportproof_go.cpp exportp
 target_compile_definitions(tst_exportproof_go PRIVATE RETRYLAB_BINARY="$<TARGET_FILE:retrylab>")
 add_dependencies(tst_exportproof_go retrylab)
 retrylab_add_test(NAME tst_codeimport SOURCES tst_codeimport.cpp LIBS retrylab_codegen retrylab_policy)
+retrylab_add_test(NAME tst_export_proxies SOURCES tst_export_proxies.cpp LIBS retrylab_codegen retrylab_policy)
