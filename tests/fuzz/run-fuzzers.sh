@@ -42,7 +42,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
 all=(httprequest httprequest_split upstreamresponse structuredfield retryafter ratelimit idempotencykey policyjson
-    scenariojson sessionreader journal inspect herdexperiment)
+    scenariojson sessionreader journal inspect herdexperiment yamlreader)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 
