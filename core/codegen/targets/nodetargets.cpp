@@ -94,6 +94,12 @@ CodeExport generate(const NodeTarget& t, const RetryPolicy& p, const QString& ve
         }
     }
     LossList lost;
+    if (t.library == Library::Cockatiel) {
+        // cockatiel has a breaker, it is just not written here: say so before the common wording does.
+        for (qsizetype i = 0; i < p.pipeline.size(); ++i)
+            if (p.pipeline.at(i).kind == ResilienceStrategy::Kind::CircuitBreaker)
+                lost.add(u"pipeline[%1]"_s.arg(i), u"the circuit breaker is not written here: wrap this unit's retry with cockatiel's own circuitBreaker() (wrap(retry, breaker))"_s);
+    }
     TargetAbilities can;
     can.attemptTimeout = true;
     can.connectTimeout = t.library == Library::Got;

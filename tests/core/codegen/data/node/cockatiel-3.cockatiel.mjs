@@ -3,7 +3,8 @@
 // opening at 5 failures in a row for 10 s, a 2 s timeout.
 // Source: cockatiel 3.2.1 — wrap(retry, circuitBreaker, timeout) as its README composes them
 // NOT EXPRESSED by cockatiel 3 (1), so this code differs from the policy here:
-//   - pipeline[1]: the circuit breaker: cockatiel has none; put the library's own breaker around this code
+//   - pipeline[1]: the circuit breaker is not written here: wrap this unit's retry with cockatiel's own
+//     circuitBreaker() (wrap(retry, breaker))
 // npm install cockatiel@3.2.1 (ES module, Node 20)
 
 import { handleWhen, retry } from "cockatiel";
