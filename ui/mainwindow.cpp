@@ -491,6 +491,7 @@ void MainWindow::createMenus()
         [] { AppSettings().clearRecentFiles(); }, { tr("No recent policy files"), tr("Clear Recent Files") }, this);
     connect(m_recentPolicies, &RecentFilesMenu::chosen, this, [this](const QString& path) { openPolicyFile(path); });
     file->addAction(m_saveAction);
+    file->addAction(m_policy->exportAsCodeAction());
     file->addSeparator();
     file->addAction(m_quitAction);
 

@@ -3,12 +3,14 @@
 //   xvfb-run -s '-screen 0 1280x720x24', or with QT_SCALE_FACTOR=2 on 1600x1000), after a real Run N× of
 // the demo against the built-in lab, and then its dialogs, playback and Compare. Saves:
 //   main.png main-attempts.png lab-panel.png (editing the scenario) main-lab-editor.png policy-form.png policy-decisions.png policy-editor.png
+//   policy-export-tab.png policy-export.png (the Export tab, and Export as Code… in its own window)
 //   curl-paste.png request-options.png help.png playback.png compare.png
 // Used to look at the window as a user would, and for packaging/screenshots/ (the README's main views).
 //   shot_window [--out DIR] [--repeat N]
 #include "mainwindow.h"
 #include "testtime.h"
 
+#include "codeexport/codeexportpane.h"
 #include "editors/curlpastedialog.h"
 #include "editors/policyeditor.h"
 #include "editors/requesteditor.h"
@@ -124,7 +126,20 @@ int main(int argc, char** argv)
         settle(500);
         save(w.policyEditor(), policyShots[tab]);
     }
+    // The Export tab in the dock, then "Export as Code…" in its own window: the demo's policy for got.
+    w.policyEditor()->showPage(PolicyEditor::Page::Export);
+    w.policyEditor()->exportPane()->selectTarget(u"urllib3"_s);
+    settle(300);
+    save(w.policyEditor(), u"policy-export-tab.png"_s);
     w.policyEditor()->tabs()->setCurrentIndex(0);
+    w.policyEditor()->exportAsCodeAction()->trigger();
+    if (QDialog* exportWindow = w.policyEditor()->exportWindow()) {
+        if (auto* pane = exportWindow->findChild<CodeExportPane*>())
+            pane->selectTarget(u"got"_s);
+        settle(500);
+        save(exportWindow, u"policy-export.png"_s);
+        exportWindow->close();
+    }
     raiseDock(w, u"RequestDock"_s);
 
     // Paste curl, with options of every kind: applied, reported, and the curl preset's.

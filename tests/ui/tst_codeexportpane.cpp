@@ -11,13 +11,16 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QAction>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -35,6 +38,7 @@ private slots:
     void copy();
     void checkWhereTheTargetRuns();
     void editorTabFollowsEdits();
+    void exportWindow();
 };
 
 namespace {
@@ -146,6 +150,31 @@ void TestCodeExportPane::editorTabFollowsEdits()
     QString error;
     const QString expected = exportPolicy(*CodeTargets::find(u"urllib3"_s), changed, QString(), &error)->code;
     QTRY_COMPARE(pane->codeView()->toPlainText(), expected);
+}
+
+// "Export as Code…" opens the pane in a window of its own that follows the edited policy, and forwards
+// its check as the tab's does.
+void TestCodeExportPane::exportWindow()
+{
+    PolicyEditor editor;
+    QVERIFY(editor.loadPreset(u"slen"_s));
+    QCOMPARE(editor.exportWindow(), nullptr);
+    editor.exportAsCodeAction()->trigger();
+    QDialog* window = editor.exportWindow();
+    QVERIFY(window);
+    QVERIFY(window->isVisible());
+    auto* pane = window->findChild<CodeExportPane*>();
+    QVERIFY(pane);
+    // Roomy (1000 px wide where the screen allows) and inside the screen.
+    const QRect available = window->screen()->availableGeometry();
+    QCOMPARE(window->width(), std::min(1000, available.width() - 80));
+    QVERIFY(available.contains(window->geometry()));
+    QVERIFY(pane->codeView()->toPlainText().contains(u"\"slen\""_s));
+    editor.setPolicy(preset(u"stripe"_s), u"test"_s);
+    QTRY_VERIFY(pane->codeView()->toPlainText().contains(u"\"stripe\""_s));
+    editor.exportAsCodeAction()->trigger(); // again: the same window
+    QCOMPARE(editor.exportWindow(), window);
+    window->close();
 }
 
 QTEST_MAIN(TestCodeExportPane)

@@ -3,6 +3,7 @@
 
 #include "codeexport/codehighlighter.h"
 #include "codegen/codewriter.h"
+#include "shell/elidedlabel.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -75,10 +76,11 @@ CodeExportPane::CodeExportPane(QWidget* parent)
     , m_copy(new QPushButton(tr("Copy"), this))
     , m_save(new QPushButton(tr("Save…"), this))
     , m_check(new QPushButton(tr("Check with a Real Client"), this))
+    , m_checkNote(new ElidedLabel(this))
 {
     setObjectName(u"CodeExportPane"_s);
     for (const CodeTarget& t : CodeTargets::all())
-        m_target->addItem(u"%1 — %2"_s.arg(t.id, t.title), t.id);
+        m_target->addItem(t.title.compare(t.id, Qt::CaseInsensitive) == 0 ? t.id : u"%1 — %2"_s.arg(t.id, t.title), t.id);
     m_target->setToolTip(tr("The library or proxy the policy is written for"));
     m_version->setToolTip(tr("The target's version: options and defaults differ between versions"));
     m_code->setReadOnly(true);
@@ -106,7 +108,8 @@ CodeExportPane::CodeExportPane(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
     buttons->addWidget(m_save);
-    buttons->addStretch(1);
+    buttons->addSpacing(12);
+    buttons->addWidget(m_checkNote, 1);
     buttons->addWidget(m_check);
 
     auto* side = new QWidget(this);
@@ -130,6 +133,7 @@ CodeExportPane::CodeExportPane(QWidget* parent)
     connect(m_target, &QComboBox::currentIndexChanged, this, [this] {
         fillVersions();
         regenerate();
+        m_code->verticalScrollBar()->setValue(0); // another target's code: from its top
     });
     connect(m_version, &QComboBox::currentIndexChanged, this, &CodeExportPane::regenerate);
     connect(m_copy, &QPushButton::clicked, this, &CodeExportPane::copy);
@@ -212,6 +216,7 @@ void CodeExportPane::regenerate()
     m_save->setEnabled(m_export.has_value());
     const QString unavailable = checkUnavailableReason();
     m_check->setEnabled(m_export.has_value() && unavailable.isEmpty());
+    m_checkNote->setText(m_export ? unavailable : QString());
     m_check->setToolTip(unavailable.isEmpty()
             ? tr("Run the exported code on the standard suite in the Conform tab, judged against this policy")
             : unavailable);

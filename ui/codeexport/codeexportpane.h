@@ -14,6 +14,7 @@
 #include <optional>
 
 class CodeHighlighter;
+class ElidedLabel;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -71,5 +72,6 @@ private:
     QPushButton* m_copy;
     QPushButton* m_save;
     QPushButton* m_check;
+    ElidedLabel* m_checkNote; // why the check cannot run here, beside the greyed button
     std::unique_ptr<QTemporaryDir> m_checkDir;
 };

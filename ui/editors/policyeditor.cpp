@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "editors/policyeditor.h"
 #include "codeexport/codeexportpane.h"
+#include "shell/windowfit.h"
 
 #include "editors/policyform.h"
 #include "previews/decisiontablemodel.h"
@@ -13,6 +14,8 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialog>
+#include <QScreen>
 #include <QDateTime>
 #include <QFile>
 #include <QFontDatabase>
@@ -48,6 +51,7 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     , m_changed(new QLabel(this))
     , m_revert(new QToolButton(this))
     , m_sendToHerd(new QAction(tr("Send to Herd"), this))
+    , m_exportAsCode(new QAction(tr("Export as &Code…"), this))
     , m_tabs(new QTabWidget(this))
     , m_form(new PolicyForm(this))
     , m_json(new QPlainTextEdit(this))
@@ -77,6 +81,9 @@ PolicyEditor::PolicyEditor(QWidget* parent)
     m_sendToHerd->setObjectName(u"sendToHerd"_s);
     m_sendToHerd->setToolTip(tr("Run this policy against the Herd view's last experiment: many clients at once"));
     connect(m_sendToHerd, &QAction::triggered, this, &PolicyEditor::sendToHerdRequested);
+    m_exportAsCode->setObjectName(u"exportAsCode"_s);
+    m_exportAsCode->setToolTip(tr("The policy as code for the library you use, in a window of its own"));
+    connect(m_exportAsCode, &QAction::triggered, this, &PolicyEditor::openExportWindow);
     auto* sendToHerd = new QToolButton(this);
     sendToHerd->setDefaultAction(m_sendToHerd);
 
@@ -317,6 +324,30 @@ QString PolicyEditor::saveFile(const QString& path) const
     if (!file.open(QIODevice::WriteOnly) || file.write(policyToJsonBytes(*current)) < 0 || !file.commit())
         return tr("%1 cannot be written: %2").arg(path, file.errorString());
     return {};
+}
+
+void PolicyEditor::openExportWindow()
+{
+    if (!m_exportWindow) {
+        m_exportWindow = new QDialog(this, Qt::Window);
+        m_exportWindow->setObjectName(u"exportWindow"_s);
+        auto* pane = new CodeExportPane(m_exportWindow);
+        pane->selectTarget(m_export->targetBox()->currentData().toString(), m_export->versionBox()->currentText());
+        auto* layout = new QVBoxLayout(m_exportWindow);
+        layout->addWidget(pane);
+        connect(pane, &CodeExportPane::checkRequested, this, &PolicyEditor::checkWithClientRequested);
+        connect(pane, &CodeExportPane::statusMessage, this, &PolicyEditor::statusMessage);
+        connect(this, &PolicyEditor::policyChanged, pane, [this, pane] { pane->setPolicy(policy()); });
+        pane->setPolicy(policy());
+        // Roomy, but never past the screen it opens on.
+        const QScreen* screen = this->screen();
+        const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 720);
+        m_exportWindow->setGeometry(WindowFit::initial(available.adjusted(40, 40, -40, -40), QSize(1000, 760)));
+    }
+    m_exportWindow->setWindowTitle(tr("Export %1 as Code").arg(policy() ? policy()->name : tr("the policy")));
+    m_exportWindow->show();
+    m_exportWindow->raise();
+    m_exportWindow->activateWindow();
 }
 
 void PolicyEditor::showPage(Page page)

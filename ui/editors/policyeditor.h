@@ -18,6 +18,7 @@ class DecisionTableModel;
 class DelayPreview;
 class PolicyForm;
 class QAction;
+class QDialog;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -55,6 +56,10 @@ public:
     void showPage(Page page);
     // "Send to Herd": asks for the edited policy to run against the Herd view's last experiment.
     QAction* sendToHerdAction() const { return m_sendToHerd; }
+    // "Export as Code…": the Export pane in a window of its own, roomier than the dock, kept in step with the
+    // edited policy; the window once opened (null before).
+    QAction* exportAsCodeAction() const { return m_exportAsCode; }
+    QDialog* exportWindow() const { return m_exportWindow; }
 
 Q_SIGNALS:
     void policyChanged();
@@ -70,6 +75,7 @@ private:
     void applyJson();
     void setCurrent(const RetryPolicy& policy, bool updateJson);
     void updatePreviews();
+    void openExportWindow();
     void updateChangedLabel();
     void setReference(const RetryPolicy& reference, const QString& base, PolicyChanges::BaseKind kind);
 
@@ -78,6 +84,8 @@ private:
     QLabel* m_changed;
     QToolButton* m_revert;
     QAction* m_sendToHerd;
+    QAction* m_exportAsCode;
+    QDialog* m_exportWindow = nullptr;
     QTabWidget* m_tabs;
     PolicyForm* m_form;
     QPlainTextEdit* m_json;
