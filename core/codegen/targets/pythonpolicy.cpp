@@ -129,6 +129,39 @@ QString conditionTest(const RuleCondition& when)
     return t.join(u" and "_s);
 }
 
+// "    if TEST:  # name" within 110 columns where the terms allow: a longer test is parenthesised and
+// broken before an "and", the continuation lines indented twice.
+QString ifLine(const QString& test, const QString& comment)
+{
+    const QString one = u"    if "_s + test + u':' + comment;
+    if (one.size() <= 110)
+        return one + u'\n';
+    const QStringList terms = test.split(u" and "_s);
+    QStringList lines { u"    if ("_s + terms.first() };
+    const QString name = comment.isEmpty() ? QString() : u"    #"_s + comment.mid(3) + u'\n'; // the rule, above
+    for (qsizetype i = 1; i < terms.size(); ++i) {
+        const QString next = lines.last() + u" and "_s + terms.at(i);
+        if (next.size() <= 106)
+            lines.last() = next;
+        else
+            lines << u"            and "_s + terms.at(i);
+    }
+    // A single term too long for its line (a long tuple of values): broken after a comma, under the tuple.
+    QStringList out;
+    for (QString line : std::as_const(lines)) {
+        const qsizetype open = line.indexOf(u" in ("_s);
+        while (line.size() > 108 && open > 0) {
+            const qsizetype cut = line.lastIndexOf(u", "_s, 106);
+            if (cut <= open)
+                break;
+            out << line.left(cut + 1);
+            line = QString(open + 5, u' ') + line.mid(cut + 2);
+        }
+        out << line;
+    }
+    return name + out.join(u'\n') + u"):\n"_s;
+}
+
 QString actionWord(RuleAction a)
 {
     switch (a) {
@@ -260,7 +293,7 @@ def _body_value(body, path):
             open = false;
             break;
         }
-        c += u"    if "_s + test + u":" + comment + u"\n        return "_s + actionWord(r.action) + u'\n';
+        c += ifLine(test, comment) + u"        return "_s + actionWord(r.action) + u'\n';
     }
     if (open)
         c += u"    return None\n"_s;
@@ -356,7 +389,9 @@ QString planCode(const RetryPolicy& policy, Imports& imports)
         if (!h.statuses.isEmpty())
             applies += u" and "_s + statusTest(h.statuses);
         c += u"        # hints[%1]: %2\n"_s.arg(i).arg(h.header);
-        c += u"        asked = _hint_seconds(headers, %1, %2) if %3 else None\n"_s.arg(quoted(h.header), hintFormatWord(h.format), applies);
+        const QString read = u"_hint_seconds(headers, %1, %2)"_s.arg(quoted(h.header), hintFormatWord(h.format));
+        const QString asked = u"        asked = %1 if %2 else None\n"_s.arg(read, applies);
+        c += asked.size() <= 111 ? asked : u"        asked = (%1\n                 if %2 else None)\n"_s.arg(read, applies);
         if (h.invalidMeansStop)
             c += u"        if asked == \"invalid\":\n            return \"stop\", None\n"_s;
         if (h.negativeMeansStop)
