@@ -9,3 +9,4 @@ target_compile_definitions(tst_exportproof_go PRIVATE RETRYLAB_BINARY="$<TARGET_
 add_dependencies(tst_exportproof_go retrylab)
 retrylab_add_test(NAME tst_codeimport SOURCES tst_codeimport.cpp LIBS retrylab_codegen retrylab_policy)
 retrylab_add_test(NAME tst_export_proxies SOURCES tst_export_proxies.cpp LIBS retrylab_codegen retrylab_policy)
+retrylab_add_test(NAME tst_export_dotnet_java SOURCES tst_export_dotnet_java.cpp LIBS retrylab_codegen retrylab_policy)

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "codegen/targets/dotnettargets.h"
+
+QList<CodeTarget> mehrTargets()
+{
+    return {};
+}
