@@ -72,6 +72,8 @@ void TestExportDotnetJava::golden_data()
     QTest::addColumn<QString>("preset");
     const QList<std::pair<QString, QStringList>> rows {
         { u"polly"_s, { u"polly"_s, u"polly-circuit-breaker"_s, u"slen"_s } },
+        { u"resilience4j"_s, { u"resilience4j"_s, u"slen"_s } },
+        { u"resilience4j-yaml"_s, { u"resilience4j"_s } },
     };
     for (const auto& [target, presets] : rows)
         for (const QString& p : presets)
@@ -133,6 +135,10 @@ void TestExportDotnetJava::counts_data()
     // slen: 2 retries, 3 attempts; polly: 3 retries, 4 attempts.
     QTest::newRow("polly slen") << u"polly"_s << u"slen"_s << u"MaxRetryAttempts"_s << 2;
     QTest::newRow("polly polly") << u"polly"_s << u"polly"_s << u"MaxRetryAttempts"_s << 3;
+    QTest::newRow("resilience4j slen") << u"resilience4j"_s << u"slen"_s << u".maxAttempts"_s << 3;
+    QTest::newRow("resilience4j polly") << u"resilience4j"_s << u"polly"_s << u".maxAttempts"_s << 4;
+    QTest::newRow("resilience4j-yaml slen") << u"resilience4j-yaml"_s << u"slen"_s << u"maxAttempts"_s << 3;
+    QTest::newRow("resilience4j-yaml resilience4j") << u"resilience4j-yaml"_s << u"resilience4j"_s << u"maxAttempts"_s << 3;
 }
 
 void TestExportDotnetJava::counts()
@@ -156,18 +162,26 @@ void TestExportDotnetJava::pipelineOrder()
     for (const QRegularExpressionMatch& m : QRegularExpression(u"\\n\\s+\\.(Add\\w+)\\("_s).globalMatch(standard))
         calls << m.captured(1);
     QCOMPARE(calls, (QStringList { u"AddConcurrencyLimiter"_s, u"AddTimeout"_s, u"AddRetry"_s, u"AddCircuitBreaker"_s, u"AddTimeout"_s }));
+    // resilience4j-circuit-breaker: each attempt through the breaker, inside the retry.
+    const QString r4j = exported(u"resilience4j-circuit-breaker"_s, u"resilience4j"_s).code;
+    QVERIFY(r4j.indexOf(u"CircuitBreaker.decorateCheckedSupplier(BREAKER, attempt)"_s) >= 0);
+    QVERIFY(r4j.indexOf(u"CircuitBreaker.decorateCheckedSupplier(BREAKER, attempt)"_s) < r4j.indexOf(u"Retry.decorateCheckedSupplier(retry, attempt)"_s));
 }
 
 void TestExportDotnetJava::keys()
 {
     // slen adds keys to POST; polly does not.
-    for (const QString& target : { u"polly"_s }) {
-        QVERIFY2(exported(u"slen"_s, target).code.contains(u"NewIdempotencyKey()"_s), qPrintable(target));
-        QVERIFY2(!exported(u"polly"_s, target).code.contains(u"IdempotencyKey"_s), qPrintable(target));
+    for (const auto& [target, mint] : { std::pair { u"polly"_s, u"NewIdempotencyKey()"_s }, std::pair { u"resilience4j"_s, u"UUID.randomUUID()"_s } }) {
+        QVERIFY2(exported(u"slen"_s, target).code.contains(mint), qPrintable(target));
+        QVERIFY2(!exported(u"polly"_s, target).code.contains(mint), qPrintable(target));
     }
     // The key is made once per logical request, before the pipeline runs.
     const QString slen = exported(u"slen"_s, u"polly"_s).code;
     QVERIFY(slen.indexOf(u"var key = NewIdempotencyKey();"_s) < slen.indexOf(u"Pipeline.ExecuteAsync("_s));
+    const QString java = exported(u"slen"_s, u"resilience4j"_s).code;
+    QVERIFY(java.indexOf(u"new RetryCall(withIdempotencyKey(request))"_s) >= 0);
+    QVERIFY(java.indexOf(u"new RetryCall(withIdempotencyKey(request))"_s) < java.indexOf(u"Retry.decorateCheckedSupplier("_s));
+    QVERIFY(!exported(u"resilience4j"_s, u"resilience4j"_s).code.contains(u"UUID"_s));
 }
 
 void TestExportDotnetJava::lostLists_data()
@@ -183,6 +197,17 @@ void TestExportDotnetJava::lostLists_data()
     QTest::newRow("polly resilience4j-circuit-breaker") << u"polly"_s << u"resilience4j-circuit-breaker"_s
                                                         << QStringList { u"pipeline[1].window"_s, u"pipeline[1].judge_after_success"_s,
                                                                u"pipeline[1].half_open_probes"_s };
+    QTest::newRow("resilience4j resilience4j") << u"resilience4j"_s << u"resilience4j"_s << QStringList {};
+    QTest::newRow("resilience4j resilience4j-circuit-breaker") << u"resilience4j"_s << u"resilience4j-circuit-breaker"_s << QStringList {};
+    QTest::newRow("resilience4j slen") << u"resilience4j"_s << u"slen"_s << QStringList {};
+    QTest::newRow("resilience4j aws-standard") << u"resilience4j"_s << u"aws-standard"_s << QStringList { u"quota"_s };
+    QTest::newRow("resilience4j polly-circuit-breaker") << u"resilience4j"_s << u"polly-circuit-breaker"_s
+                                                        << QStringList { u"pipeline[1].buckets"_s, u"pipeline[1].bucket_start"_s,
+                                                               u"pipeline[1].judge_after_success"_s };
+    QTest::newRow("resilience4j-yaml resilience4j") << u"resilience4j-yaml"_s << u"resilience4j"_s << QStringList {};
+    QTest::newRow("resilience4j-yaml slen") << u"resilience4j-yaml"_s << u"slen"_s
+                                            << QStringList { u"limits.attempt_timeout_ms"_s, u"limits.connect_timeout_ms"_s, u"jitter.cap"_s,
+                                                   u"hints[0]"_s, u"idempotency"_s, u"rules"_s };
 }
 
 void TestExportDotnetJava::lostLists()
