@@ -31,9 +31,9 @@ void loseUnsupported(const RetryPolicy& policy, const TargetAbilities& can, cons
     if (policy.limits.deadline && !can.deadline)
         lost.add(u"limits.deadline_ms"_s, u"the overall deadline of %1 ms, waits included: %2 has no overall deadline"_s.arg(policy.limits.deadline->count()).arg(target));
     if (policy.limits.attemptTimeout && !can.attemptTimeout)
-        lost.add(u"limits.attempt_timeout_ms"_s, u"the per-attempt timeout of %1 ms: set it on the HTTP client %2 wraps"_s.arg(policy.limits.attemptTimeout->count()).arg(target));
+        lost.add(u"limits.attempt_timeout_ms"_s, u"the per-attempt timeout of %1 ms: %2 has no setting for it (set it on the transport underneath)"_s.arg(policy.limits.attemptTimeout->count()).arg(target));
     if (policy.limits.connectTimeout && !can.connectTimeout)
-        lost.add(u"limits.connect_timeout_ms"_s, u"the connect timeout of %1 ms: set it on the HTTP client %2 wraps"_s.arg(policy.limits.connectTimeout->count()).arg(target));
+        lost.add(u"limits.connect_timeout_ms"_s, u"the connect timeout of %1 ms: %2 has no setting for it (set it on the transport underneath)"_s.arg(policy.limits.connectTimeout->count()).arg(target));
     if (policy.limits.connectionsPerHost && !can.connectionPool)
         lost.add(u"limits.connections_per_host"_s, u"at most %1 connections per host: a setting of the HTTP client's pool, not of %2"_s.arg(*policy.limits.connectionsPerHost).arg(target));
     if (policy.backoff.throttlingBase && !can.throttlingBase)

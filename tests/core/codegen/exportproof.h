@@ -8,6 +8,8 @@
 // policy. A finding passes only when the test allows its (case, rule) and names the lost path that
 // explains it, and that path is one the export itself listed.
 
+#include "codegen/codeexport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QHash>
@@ -18,6 +20,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <memory>
 
 namespace ExportProof {
@@ -34,6 +37,35 @@ struct Subject
     // "case rule" → the lost path that explains it; every such path must be in the export's own list.
     QHash<QString, QString> allowed;
 };
+
+// The policies issue 30 §3 names, proven on every runtime alike: slen, paymongo, aws-standard, stripe,
+// urllib3, the decorrelated preset DECORRELATED, and two policies with a body rule and a Retry-After cap
+// (one gives up above it, one clamps to it). Attempt timeouts are shortened to 3 s so the hang case ends
+// (slen's connect timeout with it, as a connect timeout may not exceed the attempt's); the judge gets the
+// same settings. A preset whose attempt timeout is a pipeline strategy (cockatiel-3) takes none.
+inline QList<Subject> namedSubjects(const QString& decorrelated)
+{
+    const QStringList shortTimeout { QStringLiteral("limits.attempt_timeout_ms=3000") };
+    QList<Subject> out;
+    for (const QString& preset : { QStringLiteral("slen"), QStringLiteral("paymongo"), QStringLiteral("aws-standard"),
+             QStringLiteral("stripe"), QStringLiteral("urllib3"), decorrelated }) {
+        Subject s;
+        s.label = QString(preset).replace(QLatin1Char('-'), QLatin1Char('_'));
+        s.policy = preset;
+        if (preset != QStringLiteral("cockatiel-3"))
+            s.settings = shortTimeout;
+        if (preset == QStringLiteral("slen"))
+            s.settings << QStringLiteral("limits.connect_timeout_ms=2000");
+        out << s;
+    }
+    for (const QString& file : { QStringLiteral("body-cap-giveup"), QStringLiteral("body-cap-clamp") }) {
+        Subject s;
+        s.label = QString(file).replace(QLatin1Char('-'), QLatin1Char('_'));
+        s.policy = QStringLiteral(RETRYLAB_SOURCE_DIR "/tests/core/codegen/data/") + file + QStringLiteral(".json");
+        out << s;
+    }
+    return out;
+}
 
 struct Exported
 {
@@ -58,6 +90,8 @@ inline QByteArray runRetrylab(const QStringList& args, int* exitCode, QByteArray
         p.kill();
         p.waitForFinished(3000);
         *exitCode = -1;
+        if (err) // did not start, crashed or hung: say which
+            *err = p.errorString().toUtf8();
         return {};
     }
     *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
@@ -66,12 +100,13 @@ inline QByteArray runRetrylab(const QStringList& args, int* exitCode, QByteArray
     return p.readAllStandardOutput();
 }
 
-// SUBJECT's policy exported to TARGET (VERSION, or the default) as DIR/LABEL.SUFFIX.
+// SUBJECT's policy exported to TARGET (VERSION, or the default) as DIR/unit_LABEL.SUFFIX.
 inline Exported exportUnit(const QTemporaryDir& dir, const Subject& s, const QString& target, const QString& version,
     const QString& suffix)
 {
     Exported e;
-    e.file = dir.filePath(s.label + QLatin1Char('.') + suffix);
+    // "unit_": a policy named after a library (urllib3) must not shadow the library's own module.
+    e.file = dir.filePath(QStringLiteral("unit_") + s.label + QLatin1Char('.') + suffix);
     QStringList common = QStringList { QStringLiteral("policy"), QStringLiteral("export"), s.policy } + setArgs(s.settings)
         + QStringList { QStringLiteral("--to"), target };
     if (!version.isEmpty())
@@ -165,6 +200,46 @@ inline QList<Verdict> conformAll(const QList<Subject>& subjects, const QList<QSt
         }
     }
     return out;
+}
+
+// TARGET's proof client for the unit UNITFILE (VERSION) written beside it in DIR, as the window's check
+// writes it; the command that runs it there, or empty when it cannot be written.
+inline QStringList writeClient(const QTemporaryDir& dir, const CodeTarget& target, const QString& unitFile,
+    const QString& version)
+{
+    const ProofClient client = target.proofClient(unitFile, version);
+    QFile f(dir.filePath(client.fileName));
+    const QByteArray text = client.text.toUtf8();
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+        return {};
+    QStringList quoted;
+    for (const QString& a : client.command)
+        quoted << QLatin1Char('\'') + QString(a).replace(QStringLiteral("'"), QStringLiteral("'\\''")) + QLatin1Char('\'');
+    return { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+        QStringLiteral("cd '%1' && exec %2").arg(dir.path(), quoted.join(QLatin1Char(' '))) };
+}
+
+// The verdicts in the log, a line per policy with its lost paths and the cases that did not pass (the
+// closing note's table); the problems to fail on.
+inline QStringList logVerdicts(const QList<Verdict>& verdicts, const QList<Exported>& exports)
+{
+    QStringList problems;
+    for (qsizetype i = 0; i < verdicts.size(); ++i) {
+        const Verdict& v = verdicts.at(i);
+        const auto passed = std::count_if(v.table.cbegin(), v.table.cend(),
+            [](const QString& line) { return line.startsWith(QStringLiteral("PASS")); });
+        qInfo().noquote() << QStringLiteral("== %1: %2/%3 cases pass (lost: %4)")
+                                 .arg(v.label)
+                                 .arg(passed)
+                                 .arg(v.table.size())
+                                 .arg(exports.at(i).lostPaths.join(QStringLiteral(", ")));
+        for (const QString& line : v.table)
+            if (!line.startsWith(QStringLiteral("PASS")))
+                qInfo().noquote() << QStringLiteral("   ") + line;
+        for (const QString& u : v.unexpected)
+            problems << v.label + QStringLiteral(": ") + u;
+    }
+    return problems;
 }
 
 } // namespace ExportProof

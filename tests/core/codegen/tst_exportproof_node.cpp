@@ -28,7 +28,6 @@ private slots:
 
 private:
     void prove(const QString& target, const QString& version);
-    static QList<Subject> subjects();
 };
 
 void TestExportProofNode::initTestCase()
@@ -37,32 +36,11 @@ void TestExportProofNode::initTestCase()
         QSKIP("the npm clients are not installed (the CTest fixture npm_ci_clients installs them)");
 }
 
-QList<Subject> TestExportProofNode::subjects()
-{
-    // Long attempt timeouts are shortened so the hang case ends; the judge gets the same setting.
-    const QString timeout = QStringLiteral("limits.attempt_timeout_ms=5000");
-    QList<Subject> out;
-    for (const QString& preset : { QStringLiteral("slen"), QStringLiteral("paymongo"), QStringLiteral("aws-standard"),
-             QStringLiteral("stripe"), QStringLiteral("urllib3"), QStringLiteral("cockatiel-3") }) {
-        Subject s;
-        s.label = preset;
-        s.policy = preset;
-        if (preset != QStringLiteral("cockatiel-3")) // its attempt timeout is pipeline[2]
-            s.settings = { timeout };
-        out << s;
-    }
-    Subject file;
-    file.label = QStringLiteral("body-and-cap");
-    file.policy = QStringLiteral(NODE_DATA_DIR "/body-and-cap.json");
-    out << file;
-    return out;
-}
-
 void TestExportProofNode::prove(const QString& target, const QString& version)
 {
     QElapsedTimer timer;
     timer.start();
-    const QList<Subject> list = subjects();
+    const QList<Subject> list = namedSubjects(QStringLiteral("cockatiel-3"));
     std::vector<std::unique_ptr<QTemporaryDir>> dirs;
     QList<Exported> exports;
     QList<QStringList> commands;
@@ -72,25 +50,15 @@ void TestExportProofNode::prove(const QString& target, const QString& version)
         const Exported e = exportUnit(*dir, s, target, version, QStringLiteral("mjs"));
         QVERIFY2(e.error.isEmpty(), qPrintable(s.label + QStringLiteral(": ") + e.error));
         // The target's own ten-line client, as the window's "Check with a real client" writes it.
-        const ProofClient client = CodeTargets::find(target)->proofClient(QFileInfo(e.file).fileName(), version);
-        QFile f(dir->filePath(client.fileName));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(client.text.toUtf8());
-        f.close();
-        QCOMPARE(client.command.value(0), QStringLiteral("node"));
         exports << e;
-        commands << QStringList { QStringLiteral("node"), f.fileName() };
+        commands << writeClient(*dir, *CodeTargets::find(target), QFileInfo(e.file).fileName(), version);
+        QVERIFY(!commands.last().isEmpty());
         dirs.push_back(std::move(dir));
     }
-    const QList<Verdict> verdicts = conformAll(list, commands, exports);
-    QStringList problems;
-    for (const Verdict& v : verdicts) {
-        qInfo().noquote() << QStringLiteral("%1 %2 / %3:").arg(target, version, v.label);
-        for (const QString& line : v.table)
-            qInfo().noquote() << QStringLiteral("  ") + line;
-        for (const QString& u : v.unexpected)
-            problems << v.label + QStringLiteral(": ") + u;
-    }
+    QList<Subject> labelled = list;
+    for (Subject& s : labelled)
+        s.label = target + QLatin1Char(' ') + version + QLatin1Char(' ') + s.label;
+    const QStringList problems = logVerdicts(conformAll(labelled, commands, exports), exports);
     qInfo().noquote() << QStringLiteral("%1 %2: %3 s").arg(target, version).arg(timer.elapsed() / 1000.0, 0, 'f', 1);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
