@@ -3,6 +3,7 @@
 // YAML into a policy; every setting they cannot hold listed lost with the input's own path; bad input answered
 // with problems; and round trips: import(export(P)) decides like P.
 #include "codegen/codeexport.h"
+#include "codegen/decisionequivalence.h"
 #include "codegen/targets/proxyoutcomes.h"
 #include "codegen/targets/proxytargets.h"
 #include "codegen/targets/resilience4jimport.h"
@@ -329,13 +330,18 @@ void TestCodeImport::roundTrip()
     QVERIFY(in.policy);
     const RetryPolicy& back = *in.policy;
     QCOMPARE(back.limits.maxAttempts, original.limits.maxAttempts);
+    // Every method × status × Retry-After × error class × attempt, and the settings explain() does not show.
+    // A hedge's failures come back as the conditions the form writes (gRPC codes, Envoy's retry_on), compared
+    // by what they match below; the rest of the pipeline must be equal.
+    RetryPolicy aligned = back;
+    for (qsizetype i = 0; i < std::min(aligned.pipeline.size(), original.pipeline.size()); ++i)
+        aligned.pipeline[i].failures = original.pipeline.at(i).failures;
+    const QString difference = firstDecisionDifference(original, aligned);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    // And gRPC's own answers, which only the gRPC forms read.
     QList<AttemptOutcome> outcomes;
-    for (const int s : { 200, 204, 301, 304, 400, 401, 403, 404, 408, 409, 425, 429, 431, 500, 501, 502, 503, 504, 505, 599 })
-        outcomes << AttemptOutcome::answered(s);
     for (const QByteArray code : { "0", "4", "8", "10", "13", "14" })
         outcomes << AttemptOutcome::answered(200, { { "grpc-status", code } });
-    for (const ErrorClass e : ProxyOutcomes::allErrors())
-        outcomes << AttemptOutcome::failed(e);
     int compared = 0;
     for (const QString& method : ProxyOutcomes::methods())
         for (const AttemptOutcome& o : std::as_const(outcomes))
@@ -354,7 +360,7 @@ void TestCodeImport::roundTrip()
                 QVERIFY2(a.delayLow == b.delayLow && a.delayHigh == b.delayHigh, where.constData());
                 ++compared;
             }
-    QVERIFY(compared > 100);
+    QVERIFY(compared >= 6);
     // The pipeline: the same strategies, hedges sent on the same delay for the same failures.
     QCOMPARE(back.pipeline.size(), original.pipeline.size());
     for (qsizetype i = 0; i < original.pipeline.size(); ++i) {
@@ -364,6 +370,7 @@ void TestCodeImport::roundTrip()
         QCOMPARE(b.timeout, a.timeout);
         QCOMPARE(b.hedging, a.hedging);
         QCOMPARE(b.hedgeUnsafe, a.hedgeUnsafe);
+        // gRPC's codes are coarser than the policy's outcomes (the export lists that as lost); Envoy's are not.
         if (a.kind == ResilienceStrategy::Kind::Hedging && target == u"envoy"_s)
             QCOMPARE(ProxyOutcomes::matchedBy(b.failures), ProxyOutcomes::matchedBy(a.failures));
     }
