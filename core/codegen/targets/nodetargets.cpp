@@ -76,6 +76,18 @@ QString callSetup(const RetryPolicy& p, const NodePolicyCode& c)
     return out;
 }
 
+// The end of a unit's function: the library's error rethrown, unless the policy counts the answer it carries
+// as a success (a rule with action "success"), when that answer is returned. ISANSWER tests that the error
+// carries one; ASYNC: answerOf() is awaited.
+QString rethrowUnlessSuccess(bool success, const QString& isAnswer, bool async)
+{
+    QString out = u"  } catch (error) {\n"_s;
+    if (success)
+        out += u"    if (%1 && ruleFor(%2answerOf(error, call))?.action === \"success\") return error.response;\n"_s
+                   .arg(isAnswer, async ? u"await "_s : QString());
+    return out + u"    throw error;\n  }\n}\n"_s;
+}
+
 QString functionName(const RetryPolicy& p)
 {
     return camelName(p.name) + u"Request"_s;
@@ -134,10 +146,7 @@ CodeExport generate(const NodeTarget& t, const RetryPolicy& p, const QString& ve
         body += u"        enforceRetryRules: false, // calculateDelay decides, not got's methods/statusCodes/maxRetryAfter\n"_s;
         body += u"        calculateDelay: ({ error }) => {\n          const d = decide(call.state, answerOf(error, call));\n"_s;
         body += u"          return d.verdict === \"retry\" ? Math.max(d.delay, 1) : 0; // got stops on 0; Node's timers wait ≥ 1 ms anyway\n        },\n      },\n    });\n"_s;
-        body += u"  } catch (error) {\n"_s;
-        if (success)
-            body += u"    if (error.response && ruleFor(answerOf(error, call))?.action === \"success\") return error.response;\n"_s;
-        body += u"    throw error;\n  }\n}\n"_s;
+        body += rethrowUnlessSuccess(success, u"error.response"_s, false);
         break;
     }
     case Library::Ky: {
@@ -157,10 +166,7 @@ CodeExport generate(const NodeTarget& t, const RetryPolicy& p, const QString& ve
         body += u"        shouldRetry: async ({ error }) => {\n          call.state.next = decide(call.state, await answerOf(error, call));\n"_s;
         body += u"          return call.state.next.verdict === \"retry\"; // true skips ky's statusCodes, afterStatusCodes and Retry-After\n        },\n"_s;
         body += u"        delay: () => call.state.next.delay,\n      },\n    });\n"_s;
-        body += u"  } catch (error) {\n"_s;
-        if (success)
-            body += u"    if (error instanceof HTTPError && ruleFor(await answerOf(error, call))?.action === \"success\") return error.response;\n"_s;
-        body += u"    throw error;\n  }\n}\n"_s;
+        body += rethrowUnlessSuccess(success, u"error instanceof HTTPError"_s, true);
         break;
     }
     case Library::AxiosRetry: {
@@ -178,10 +184,7 @@ CodeExport generate(const NodeTarget& t, const RetryPolicy& p, const QString& ve
         body += u"      \"axios-retry\": {\n        retryCondition: (error) => {\n          call.state.next = decide(call.state, answerOf(error, call));\n"_s;
         body += u"          return call.state.next.verdict === \"retry\";\n        },\n"_s;
         body += u"        retryDelay: () => call.state.next.delay, // instead of axios-retry's own Retry-After reading\n      },\n    });\n"_s;
-        body += u"  } catch (error) {\n"_s;
-        if (success)
-            body += u"    if (error.response && ruleFor(answerOf(error, call))?.action === \"success\") return error.response;\n"_s;
-        body += u"    throw error;\n  }\n}\n"_s;
+        body += rethrowUnlessSuccess(success, u"error.response"_s, false);
         break;
     }
     case Library::Cockatiel: {
