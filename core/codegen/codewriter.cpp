@@ -64,6 +64,18 @@ void loseUnsupported(const RetryPolicy& policy, const TargetAbilities& can, cons
     }
 }
 
+const ResilienceStrategy* strategyOf(const RetryPolicy& policy, ResilienceStrategy::Kind kind, qsizetype* index)
+{
+    for (qsizetype i = 0; i < policy.pipeline.size(); ++i) {
+        if (policy.pipeline.at(i).kind == kind) {
+            if (index)
+                *index = i;
+            return &policy.pipeline.at(i);
+        }
+    }
+    return nullptr;
+}
+
 QString headerComment(const CommentStyle& style, const RetryPolicy& policy, const QString& targetTitle,
     const QString& targetVersion, const QList<LostBehaviour>& lost)
 {

@@ -43,6 +43,9 @@ struct TargetAbilities
 void loseUnsupported(const RetryPolicy& policy, const TargetAbilities& abilities, const QString& targetName,
     LossList& lost);
 
+// The policy's first pipeline strategy of KIND (its index in *INDEX), or null when it has none.
+const ResilienceStrategy* strategyOf(const RetryPolicy& policy, ResilienceStrategy::Kind kind, qsizetype* index = nullptr);
+
 // How a language writes a comment line: "# ", "// ".
 struct CommentStyle
 {

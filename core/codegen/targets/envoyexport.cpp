@@ -43,17 +43,6 @@ QString statusText(const QList<int>& statuses)
     return parts.isEmpty() ? u"none"_s : parts.join(u", "_s);
 }
 
-const ResilienceStrategy* strategy(const RetryPolicy& p, ResilienceStrategy::Kind kind, qsizetype* index = nullptr)
-{
-    for (qsizetype i = 0; i < p.pipeline.size(); ++i)
-        if (p.pipeline.at(i).kind == kind) {
-            if (index)
-                *index = i;
-            return &p.pipeline.at(i);
-        }
-    return nullptr;
-}
-
 // The retry_on conditions for outcomes OUT (statuses and error classes), the status codes they leave to
 // retriable_status_codes, and what they retry beyond OUT or miss of it, as losses.
 struct RetryOn
@@ -115,9 +104,9 @@ CodeExport exportEnvoy(const RetryPolicy& p, const QString& version)
     loseUnsupported(p, can, u"Envoy"_s, lost);
 
     qsizetype hedgeIndex = -1;
-    const ResilienceStrategy* hedge = strategy(p, ResilienceStrategy::Kind::Hedging, &hedgeIndex);
-    const ResilienceStrategy* total = strategy(p, ResilienceStrategy::Kind::TotalTimeout);
-    const ResilienceStrategy* perAttempt = strategy(p, ResilienceStrategy::Kind::AttemptTimeout);
+    const ResilienceStrategy* hedge = strategyOf(p, ResilienceStrategy::Kind::Hedging, &hedgeIndex);
+    const ResilienceStrategy* total = strategyOf(p, ResilienceStrategy::Kind::TotalTimeout);
+    const ResilienceStrategy* perAttempt = strategyOf(p, ResilienceStrategy::Kind::AttemptTimeout);
     std::optional<Millis> deadline = p.limits.deadline;
     if (total)
         deadline = total->timeout;

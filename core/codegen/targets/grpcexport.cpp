@@ -119,17 +119,6 @@ QList<int> codesOf(const RetriedOutcomes& o)
     return codes;
 }
 
-const ResilienceStrategy* strategy(const RetryPolicy& p, ResilienceStrategy::Kind kind, qsizetype* index = nullptr)
-{
-    for (qsizetype i = 0; i < p.pipeline.size(); ++i)
-        if (p.pipeline.at(i).kind == kind) {
-            if (index)
-                *index = i;
-            return &p.pipeline.at(i);
-        }
-    return nullptr;
-}
-
 bool isPushback(const DelayHint& h)
 {
     return h.header.compare(u"grpc-retry-pushback-ms"_s, Qt::CaseInsensitive) == 0 && h.format == HintFormat::Milliseconds
@@ -147,12 +136,12 @@ CodeExport exportGrpc(const RetryPolicy& p, const QString& version)
     loseUnsupported(p, can, u"gRPC"_s, lost);
     // The attempt timeout strategy: gRPC has none (loseUnsupported let every timeout through).
     qsizetype attemptIndex = -1;
-    if (strategy(p, ResilienceStrategy::Kind::AttemptTimeout, &attemptIndex))
+    if (strategyOf(p, ResilienceStrategy::Kind::AttemptTimeout, &attemptIndex))
         lost.add(u"pipeline[%1]"_s.arg(attemptIndex), u"a per-attempt timeout: gRPC has only the call's deadline"_s);
 
     qsizetype hedgeIndex = -1;
-    const ResilienceStrategy* hedge = strategy(p, ResilienceStrategy::Kind::Hedging, &hedgeIndex);
-    const ResilienceStrategy* total = strategy(p, ResilienceStrategy::Kind::TotalTimeout);
+    const ResilienceStrategy* hedge = strategyOf(p, ResilienceStrategy::Kind::Hedging, &hedgeIndex);
+    const ResilienceStrategy* total = strategyOf(p, ResilienceStrategy::Kind::TotalTimeout);
     std::optional<Millis> deadline = total ? std::optional<Millis>(total->timeout) : p.limits.deadline;
     if (deadline && p.limits.deadlineMode == DeadlineMode::StopAfterWait)
         lost.add(u"limits.deadline_mode"_s, u"a wait may cross the deadline: gRPC's deadline ends the call when it passes"_s);
