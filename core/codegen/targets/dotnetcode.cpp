@@ -584,11 +584,12 @@ QList<CsAssign> csBreakerOptions(const ResilienceStrategy& s, const QString& pat
     }
     if (plan.breakerPredicate)
         out << CsAssign { u"ShouldHandle"_s, u"args => IsBreakerFailureAsync(args.Outcome, args.Context)"_s, path + u".failures"_s };
-    unit.usings << u"Polly.CircuitBreaker"_s;
+    if (flavour == CsFlavour::Polly)
+        unit.usings << u"Polly.CircuitBreaker"_s; // CircuitBreakerStrategyOptions
     return out;
 }
 
-QList<CsAssign> csHedgingOptions(const ResilienceStrategy& s, const QString& path, const CsRetryPlan& plan, CsFlavour,
+QList<CsAssign> csHedgingOptions(const ResilienceStrategy& s, const QString& path, const CsRetryPlan& plan, CsFlavour flavour,
     LossList& lost, CsUnit& unit)
 {
     const HedgingOptions& h = s.hedging;
@@ -605,7 +606,8 @@ QList<CsAssign> csHedgingOptions(const ResilienceStrategy& s, const QString& pat
     }
     if (plan.hedgingPredicate)
         out << CsAssign { u"ShouldHandle"_s, u"args => IsHedgingFailureAsync(args.Outcome, args.Context)"_s, path + u".failures: send the next copy at once"_s };
-    unit.usings << u"Polly.Hedging"_s;
+    if (flavour == CsFlavour::Polly)
+        unit.usings << u"Polly.Hedging"_s; // HedgingStrategyOptions
     return out;
 }
 
@@ -633,7 +635,8 @@ QString csPipelineCalls(const RetryPolicy& original, const PipelineShape& shape,
     const auto retry = [&]() -> QString {
         if (!plan.hasRetry)
             return u"%1// no retry: the policy makes one attempt\n"_s.arg(indent);
-        unit.usings << u"Polly.Retry"_s;
+        if (!mehr)
+            unit.usings << u"Polly.Retry"_s; // RetryStrategyOptions
         return QString(indent + u".AddRetry("_s) + csInitializer(mehr ? u"HttpRetryStrategyOptions"_s : u"RetryStrategyOptions<HttpResponseMessage>"_s,
                                                csRetryOptions(shape, plan, flavour, unit), indent) + u")\n"_s;
     };

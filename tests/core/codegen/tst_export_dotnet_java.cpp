@@ -72,6 +72,8 @@ void TestExportDotnetJava::golden_data()
     QTest::addColumn<QString>("preset");
     const QList<std::pair<QString, QStringList>> rows {
         { u"polly"_s, { u"polly"_s, u"polly-circuit-breaker"_s, u"slen"_s } },
+        { u"ms-http-resilience"_s, { u"ms-http-standard"_s, u"ms-http-hedging"_s } },
+        { u"ms-http-resilience-json"_s, { u"ms-http-standard"_s } },
         { u"resilience4j"_s, { u"resilience4j"_s, u"slen"_s } },
         { u"resilience4j-yaml"_s, { u"resilience4j"_s } },
     };
@@ -135,6 +137,9 @@ void TestExportDotnetJava::counts_data()
     // slen: 2 retries, 3 attempts; polly: 3 retries, 4 attempts.
     QTest::newRow("polly slen") << u"polly"_s << u"slen"_s << u"MaxRetryAttempts"_s << 2;
     QTest::newRow("polly polly") << u"polly"_s << u"polly"_s << u"MaxRetryAttempts"_s << 3;
+    QTest::newRow("ms-http-resilience ms-http-standard") << u"ms-http-resilience"_s << u"ms-http-standard"_s << u"o.Retry.MaxRetryAttempts"_s << 3;
+    QTest::newRow("ms-http-resilience slen") << u"ms-http-resilience"_s << u"slen"_s << u"MaxRetryAttempts"_s << 2;
+    QTest::newRow("ms-http-resilience-json ms-http-standard") << u"ms-http-resilience-json"_s << u"ms-http-standard"_s << u"\"MaxRetryAttempts\""_s << 3;
     QTest::newRow("resilience4j slen") << u"resilience4j"_s << u"slen"_s << u".maxAttempts"_s << 3;
     QTest::newRow("resilience4j polly") << u"resilience4j"_s << u"polly"_s << u".maxAttempts"_s << 4;
     QTest::newRow("resilience4j-yaml slen") << u"resilience4j-yaml"_s << u"slen"_s << u"maxAttempts"_s << 3;
@@ -162,6 +167,17 @@ void TestExportDotnetJava::pipelineOrder()
     for (const QRegularExpressionMatch& m : QRegularExpression(u"\\n\\s+\\.(Add\\w+)\\("_s).globalMatch(standard))
         calls << m.captured(1);
     QCOMPARE(calls, (QStringList { u"AddConcurrencyLimiter"_s, u"AddTimeout"_s, u"AddRetry"_s, u"AddCircuitBreaker"_s, u"AddTimeout"_s }));
+    // ms-http-hedging: the standard hedging handler, the hedge before the endpoint's breaker and timeout.
+    const QString hedging = exported(u"ms-http-hedging"_s, u"ms-http-resilience"_s).code;
+    QVERIFY(hedging.contains(u"AddStandardHedgingHandler()"_s));
+    QStringList order;
+    for (const QString& option : { u"o.TotalRequestTimeout."_s, u"o.Hedging."_s, u"o.Endpoint.RateLimiter."_s, u"o.Endpoint.CircuitBreaker."_s, u"o.Endpoint.Timeout."_s })
+        order << QString::number(hedging.indexOf(option));
+    QStringList sorted = order;
+    std::sort(sorted.begin(), sorted.end(), [](const QString& a, const QString& b) { return a.toInt() < b.toInt(); });
+    QCOMPARE(order, sorted);
+    QVERIFY(!order.contains(u"-1"_s));
+    QVERIFY(exported(u"ms-http-standard"_s, u"ms-http-resilience"_s).code.contains(u"AddStandardResilienceHandler(o =>"_s));
     // resilience4j-circuit-breaker: each attempt through the breaker, inside the retry.
     const QString r4j = exported(u"resilience4j-circuit-breaker"_s, u"resilience4j"_s).code;
     QVERIFY(r4j.indexOf(u"CircuitBreaker.decorateCheckedSupplier(BREAKER, attempt)"_s) >= 0);
@@ -171,7 +187,8 @@ void TestExportDotnetJava::pipelineOrder()
 void TestExportDotnetJava::keys()
 {
     // slen adds keys to POST; polly does not.
-    for (const auto& [target, mint] : { std::pair { u"polly"_s, u"NewIdempotencyKey()"_s }, std::pair { u"resilience4j"_s, u"UUID.randomUUID()"_s } }) {
+    for (const auto& [target, mint] : { std::pair { u"polly"_s, u"NewIdempotencyKey()"_s }, std::pair { u"ms-http-resilience"_s, u"NewIdempotencyKey()"_s },
+             std::pair { u"resilience4j"_s, u"UUID.randomUUID()"_s } }) {
         QVERIFY2(exported(u"slen"_s, target).code.contains(mint), qPrintable(target));
         QVERIFY2(!exported(u"polly"_s, target).code.contains(mint), qPrintable(target));
     }
@@ -197,6 +214,12 @@ void TestExportDotnetJava::lostLists_data()
     QTest::newRow("polly resilience4j-circuit-breaker") << u"polly"_s << u"resilience4j-circuit-breaker"_s
                                                         << QStringList { u"pipeline[1].window"_s, u"pipeline[1].judge_after_success"_s,
                                                                u"pipeline[1].half_open_probes"_s };
+    QTest::newRow("ms-http-resilience ms-http-hedging") << u"ms-http-resilience"_s << u"ms-http-hedging"_s << QStringList {};
+    QTest::newRow("ms-http-resilience ms-http-standard") << u"ms-http-resilience"_s << u"ms-http-standard"_s << QStringList { u"pipeline[1]"_s };
+    QTest::newRow("ms-http-resilience slen") << u"ms-http-resilience"_s << u"slen"_s << QStringList { u"limits.connect_timeout_ms"_s };
+    QTest::newRow("ms-http-resilience-json slen") << u"ms-http-resilience-json"_s << u"slen"_s
+                                                  << QStringList { u"limits.connect_timeout_ms"_s, u"limits.deadline_ms"_s, u"backoff"_s,
+                                                         u"hints[0]"_s, u"rules"_s, u"idempotency"_s };
     QTest::newRow("resilience4j resilience4j") << u"resilience4j"_s << u"resilience4j"_s << QStringList {};
     QTest::newRow("resilience4j resilience4j-circuit-breaker") << u"resilience4j"_s << u"resilience4j-circuit-breaker"_s << QStringList {};
     QTest::newRow("resilience4j slen") << u"resilience4j"_s << u"slen"_s << QStringList {};
