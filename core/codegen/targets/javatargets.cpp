@@ -14,22 +14,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const ResilienceStrategy* breakerOf(const RetryPolicy& p, qsizetype* index)
-{
-    for (qsizetype i = 0; i < p.pipeline.size(); ++i)
-        if (p.pipeline.at(i).kind == ResilienceStrategy::Kind::CircuitBreaker) {
-            *index = i;
-            return &p.pipeline.at(i);
-        }
-    return nullptr;
-}
-
 qsizetype retryIndexOf(const RetryPolicy& p)
 {
-    for (qsizetype i = 0; i < p.pipeline.size(); ++i)
-        if (p.pipeline.at(i).kind == ResilienceStrategy::Kind::Retry)
-            return i;
-    return -1;
+    qsizetype index = -1;
+    strategyOf(p, ResilienceStrategy::Kind::Retry, &index);
+    return index;
 }
 
 QString floatText(double v)
@@ -152,7 +141,7 @@ CodeExport resilience4jUnit(const RetryPolicy& p, const QString& version)
 
     // The breaker.
     qsizetype breakerIndex = -1;
-    const ResilienceStrategy* breaker = breakerOf(p, &breakerIndex);
+    const ResilienceStrategy* breaker = strategyOf(p, ResilienceStrategy::Kind::CircuitBreaker, &breakerIndex);
     QString breakerMethod;
     if (breaker) {
         const QString path = u"pipeline[%1]"_s.arg(breakerIndex);
@@ -259,7 +248,7 @@ CodeExport resilience4jYamlUnit(const RetryPolicy& p, const QString& version)
 
     // What is retried: every exception, the call throwing for transport failures and statuses ≥ 400.
     qsizetype breakerIndex = -1;
-    const ResilienceStrategy* breaker = breakerOf(p, &breakerIndex);
+    const ResilienceStrategy* breaker = strategyOf(p, ResilienceStrategy::Kind::CircuitBreaker, &breakerIndex);
     if (hasRetry && attempts > 1) {
         bool same = ProxyOutcomes::conditionsBeyondStatus(q).isEmpty();
         for (const QString& m : ProxyOutcomes::methods())
