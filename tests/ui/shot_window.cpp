@@ -126,7 +126,7 @@ int main(int argc, char** argv)
         settle(500);
         save(w.policyEditor(), policyShots[tab]);
     }
-    // The Export tab in the dock, then "Export as Code…" in its own window: the demo's policy for got.
+    // The Export tab in the dock, then "Export as Code…" in its own window: the demo's policy for Envoy, what it cannot express in red.
     w.policyEditor()->showPage(PolicyEditor::Page::Export);
     w.policyEditor()->exportPane()->selectTarget(u"urllib3"_s);
     settle(300);
@@ -135,7 +135,7 @@ int main(int argc, char** argv)
     w.policyEditor()->exportAsCodeAction()->trigger();
     if (QDialog* exportWindow = w.policyEditor()->exportWindow()) {
         if (auto* pane = exportWindow->findChild<CodeExportPane*>())
-            pane->selectTarget(u"got"_s);
+            pane->selectTarget(u"envoy"_s);
         settle(500);
         save(exportWindow, u"policy-export.png"_s);
         exportWindow->close();

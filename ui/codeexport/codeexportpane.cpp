@@ -82,6 +82,10 @@ CodeExportPane::CodeExportPane(QWidget* parent)
     for (const CodeTarget& t : CodeTargets::all())
         m_target->addItem(t.title.compare(t.id, Qt::CaseInsensitive) == 0 ? t.id : u"%1 — %2"_s.arg(t.id, t.title), t.id);
     m_target->setToolTip(tr("The library or proxy the policy is written for"));
+    // In a narrow dock the target's title gives way, never the version beside it.
+    m_target->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_target->setMinimumContentsLength(12);
+    m_version->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_version->setToolTip(tr("The target's version: options and defaults differ between versions"));
     m_code->setReadOnly(true);
     m_code->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -202,7 +206,9 @@ void CodeExportPane::regenerate()
             m_verdict->setText(tr("Exact: %1 does everything the policy says.").arg(who));
             m_verdict->setStyleSheet(u"color: %1; font-weight: 600;"_s.arg(kExactColour.name()));
         } else if (m_export) {
-            m_verdict->setText(tr("%n behaviour(s) of the policy that %1 cannot express:", nullptr, int(m_export->lost.size())).arg(who));
+            const int n = int(m_export->lost.size());
+            m_verdict->setText((n == 1 ? tr("1 behaviour of the policy that %1 cannot express:") : tr("%1 behaviours of the policy that %2 cannot express:").arg(n))
+                                   .arg(who));
             m_verdict->setStyleSheet(u"color: %1; font-weight: 600;"_s.arg(kLostColour.name()));
             for (const LostBehaviour& l : m_export->lost) {
                 auto* item = new QListWidgetItem(u"%1 — %2"_s.arg(l.path, l.what), m_lost);
@@ -227,7 +233,7 @@ void CodeExportPane::copy()
     if (!m_export)
         return;
     QApplication::clipboard()->setText(m_export->code);
-    Q_EMIT statusMessage(tr("Copied the %1 code (%n line(s)).", nullptr, int(m_export->code.count(u'\n'))).arg(m_target->currentData().toString()));
+    Q_EMIT statusMessage(tr("Copied the %1 code (%2 lines).").arg(m_target->currentData().toString()).arg(m_export->code.count(u'\n')));
 }
 
 void CodeExportPane::save()
