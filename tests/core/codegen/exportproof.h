@@ -38,8 +38,21 @@ struct Subject
     QHash<QString, QString> allowed;
 };
 
+// The cases of the seeds suite (resources/suites/seeds.json) that state SEED's rules ("slen-…").
+inline QStringList seedCases(const QString& seed)
+{
+    QFile f(QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/suites/seeds.json"));
+    QStringList out;
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const QJsonValue& c : QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("cases")).toArray())
+        if (const QString name = c.toObject().value(QStringLiteral("name")).toString(); name.startsWith(seed + QLatin1Char('-')))
+            out << name;
+    return out;
+}
+
 // The policies issue 30 §3 names, proven on every runtime alike: slen, paymongo, aws-standard, stripe,
-// urllib3, the decorrelated preset DECORRELATED, and two policies with a body rule and a Retry-After cap
+// urllib3, the decorrelated preset DECORRELATED, slen and paymongo on their seed cases too, and two policies with a body rule and a Retry-After cap
 // (one gives up above it, one clamps to it). Attempt timeouts are shortened to 3 s so the hang case ends
 // (slen's connect timeout with it, as a connect timeout may not exceed the attempt's); the judge gets the
 // same settings. A preset whose attempt timeout is a pipeline strategy (cockatiel-3) takes none.
@@ -56,6 +69,15 @@ inline QList<Subject> namedSubjects(const QString& decorrelated)
             s.settings = shortTimeout;
         if (preset == QStringLiteral("slen"))
             s.settings << QStringLiteral("limits.connect_timeout_ms=2000");
+        out << s;
+    }
+    // slen and paymongo are seeds' policies: their cases of the seeds suite too.
+    for (const QString& seed : { QStringLiteral("slen"), QStringLiteral("paymongo") }) {
+        Subject s = out.at(seed == QStringLiteral("slen") ? 0 : 1);
+        s.label += QStringLiteral("_seeds");
+        s.suite = QStringLiteral("seeds");
+        for (const QString& c : seedCases(seed))
+            s.cases << c;
         out << s;
     }
     for (const QString& file : { QStringLiteral("body-cap-giveup"), QStringLiteral("body-cap-clamp") }) {
