@@ -233,3 +233,103 @@ QString policySummary(const RetryPolicy& policy)
     const QString s = PresetCatalog::summaryOf(policy.description);
     return s.isEmpty() ? policy.name : s;
 }
+
+QString delayNumber(double value, const DelaySyntax& syntax)
+{
+    const QString t = numberText(value);
+    return syntax.doubleLiterals && !t.contains(u'.') ? t + u".0"_s : t;
+}
+
+QString jitterExpression(const Jitter& j, const QString& x, const DelaySyntax& syntax)
+{
+    const QString times = syntax.compact ? u"*"_s : u" * "_s;
+    const QString half = syntax.compact ? u"%1/2"_s.arg(x) : u"%1 / 2"_s.arg(x);
+    const auto n = [&](double v) { return delayNumber(v, syntax); };
+    switch (j.kind) {
+    case JitterKind::None:
+        return x;
+    case JitterKind::Full:
+        return u"%1 * %2"_s.arg(x, syntax.draw);
+    case JitterKind::Equal:
+        return half + u" + "_s + half + times + syntax.draw;
+    case JitterKind::Proportional: {
+        const double low = std::max(0.0, 1 - j.factor);
+        return u"%1 * (%2 + %3%4%5)"_s.arg(x, n(low), n(std::max(0.0, 1 + j.factor) - low), times, syntax.draw);
+    }
+    case JitterKind::Multiplicative:
+        return u"%1 * (%2 + %3%4%5)"_s.arg(x, n(std::min(j.low, j.high)), n(std::abs(j.high - j.low)), times, syntax.draw);
+    case JitterKind::Additive:
+        return u"%1 + %2%3%4"_s.arg(x, n(double(j.additive.count())), times, syntax.draw);
+    }
+    return x;
+}
+
+QString jitterWords(const Jitter& j)
+{
+    switch (j.kind) {
+    case JitterKind::None:
+        return u"no jitter"_s;
+    case JitterKind::Full:
+        return u"full jitter U(0, d)"_s;
+    case JitterKind::Equal:
+        return u"equal jitter d/2 + U(0, d/2)"_s;
+    case JitterKind::Proportional:
+        return u"±%1 %"_s.arg(numberText(j.factor * 100));
+    case JitterKind::Multiplicative:
+        return u"d × U(%1, %2)"_s.arg(numberText(j.low), numberText(j.high));
+    case JitterKind::Additive:
+        return u"d + U(0, %1 ms)"_s.arg(j.additive.count());
+    }
+    return {};
+}
+
+QString curveBody(const RetryPolicy& p, const DelaySyntax& x)
+{
+    const Backoff& b = p.backoff;
+    const Jitter& j = p.jitter;
+    const auto n = [&](double v) { return delayNumber(v, x); };
+    const QString cap = b.cap ? n(double(b.cap->count())) : x.maxWait;
+    const QString base = n(double(b.base.count()));
+    const QString& in = x.indent;
+    const QString local = x.declare + u' ';
+    QString out = in + x.retries + u"++;\n"_s;
+    if (b.kind == BackoffKind::Exponential && b.origin == ExponentOrigin::FirstRetryIsZero)
+        out += in + u"if (%1 == 1) {\n"_s.arg(x.retries) + in + u"    return %1; // the first retry waits nothing\n"_s.arg(n(double(j.floor.count())))
+            + in + u"}\n"_s;
+    switch (b.kind) {
+    case BackoffKind::None:
+        out += in + local + u"ceiling = %1;\n"_s.arg(n(0));
+        break;
+    case BackoffKind::Constant:
+        out += in + local + u"ceiling = %1;\n"_s.arg(base);
+        break;
+    case BackoffKind::Linear:
+        out += in + local + u"ceiling = %1 + (%2 - 1) * %3;\n"_s.arg(base, x.retries, n(double(b.increment.count())));
+        break;
+    case BackoffKind::Exponential:
+        out += in + local + u"ceiling = %1 * %2(%3, %4 - 1%5);\n"_s.arg(base, x.pow, n(b.multiplier), x.retries,
+            b.exponentOffset == 0 ? QString() : u" %1 %2"_s.arg(b.exponentOffset > 0 ? u"+"_s : u"-"_s).arg(std::abs(b.exponentOffset)));
+        break;
+    case BackoffKind::Decorrelated:
+        out += in + local + u"last = %1 > 0 ? %1 : %2;\n"_s.arg(x.previous, base);
+        out += in + local + u"high = %1(%2, %3(last * 3, %4));\n"_s.arg(x.max, base, x.min, x.maxWait);
+        out += in + local + u"ceiling = %1(%2, %3 + (high - %3) * %4); // AWS decorrelated: U(base, previous·3)\n"_s.arg(x.min, cap, base, x.draw);
+        out += in + x.previous + u" = ceiling;\n"_s;
+        break;
+    case BackoffKind::DecorrelatedV2:
+        out += in + local + u"next = %1(%2 - 1 + %3); // Polly's DecorrelatedJitterBackoffV2\n"_s.arg(x.v2Curve, x.retries, x.draw);
+        out += in + local + u"ceiling = %1(%2, (next - %3) / 1.4 * %4);\n"_s.arg(x.min, cap, x.previous, base);
+        out += in + x.previous + u" = next;\n"_s;
+        break;
+    }
+    if (j.kind != JitterKind::None)
+        out += in + u"// %1, the cap %2 the jitter\n"_s.arg(jitterWords(j), j.capOrder == CapOrder::BeforeJitter ? u"before"_s : u"after"_s);
+    if (j.kind == JitterKind::None)
+        out += in + local + u"d = %1(ceiling, %2);\n"_s.arg(x.min, cap);
+    else if (j.capOrder == CapOrder::BeforeJitter)
+        out += in + local + u"d = %1(ceiling, %2);\n"_s.arg(x.min, cap) + in + u"d = %1;\n"_s.arg(jitterExpression(j, u"d"_s, x));
+    else
+        out += in + local + u"d = %1;\n"_s.arg(jitterExpression(j, u"ceiling"_s, x)) + in + u"d = %1(d, %2);\n"_s.arg(x.min, cap);
+    out += in + (j.floor.count() > 0 ? u"return %1(d, %2);\n"_s.arg(x.max, n(double(j.floor.count()))) : u"return d;\n"_s);
+    return out;
+}

@@ -46,6 +46,37 @@ void loseUnsupported(const RetryPolicy& policy, const TargetAbilities& abilities
 // The policy's first pipeline strategy of KIND (its index in *INDEX), or null when it has none.
 const ResilienceStrategy* strategyOf(const RetryPolicy& policy, ResilienceStrategy::Kind kind, qsizetype* index = nullptr);
 
+// ---- The policy's delay curve in a C-family language (C#, Java, Go) ----------------------------------
+
+// How a language writes the few expressions of a delay: every value is double milliseconds.
+struct DelaySyntax
+{
+    QString draw {}; // a uniform draw in [0, 1): "Random.Shared.NextDouble()", "RANDOM.nextDouble()"
+    bool compact = false; // gofmt's spacing: "x/2 + x/2*draw" instead of "x / 2 + x / 2 * draw"
+    bool doubleLiterals = true; // 200 → "200.0" (C#, Java: integer division never happens)
+    // What curveBody() needs besides: statements end with ';', blocks in braces.
+    QString indent {}; // of every line
+    QString declare {}; // a local double: "var", "double"
+    QString pow {}; // "Math.Pow", "Math.pow"
+    QString min {}; // "Math.Min", "Math.min"
+    QString max {}; // "Math.Max", "Math.max"
+    QString retries {}; // the per-call retry counter: "_retries", "retries"
+    QString previous {}; // the decorrelated families' last value: "_previous", "previous"
+    QString maxWait {}; // the constant used when the policy has no cap: "MaxWaitMs", "MAX_WAIT_MS"
+    QString v2Curve {}; // Polly's DecorrelatedJitterBackoffV2 helper: "V2Curve", "v2Curve"
+};
+
+// A number as SYNTAX writes a double.
+QString delayNumber(double value, const DelaySyntax& syntax);
+// The policy's jitter applied to the expression X: "x * U(0,1)", "x/2 + …" (core/policy/jitter.cpp).
+QString jitterExpression(const Jitter& jitter, const QString& x, const DelaySyntax& syntax);
+// The jitter in words for a comment: "full jitter U(0, d)", "±25 %".
+QString jitterWords(const Jitter& jitter);
+// The statements that draw the wait before the next retry as core/policy/backoff.cpp and jitter.cpp do:
+// the counter advanced, the curve's ceiling, the cap before or after the jitter, the floor, then
+// "return d;". Each line starts with SYNTAX.indent.
+QString curveBody(const RetryPolicy& policy, const DelaySyntax& syntax);
+
 // How a language writes a comment line: "# ", "// ".
 struct CommentStyle
 {

@@ -124,45 +124,6 @@ QString condition(const RuleCondition& when, const QString& call, Needs& needs)
     return parts.isEmpty() ? u"true"_s : parts.join(u" && "_s);
 }
 
-QString jitterExpr(const Jitter& j, const QString& x)
-{
-    switch (j.kind) {
-    case JitterKind::None:
-        return x;
-    case JitterKind::Full:
-        return u"%1 * Random.Shared.NextDouble()"_s.arg(x);
-    case JitterKind::Equal:
-        return u"%1 / 2 + %1 / 2 * Random.Shared.NextDouble()"_s.arg(x);
-    case JitterKind::Proportional:
-        return u"%1 * (%2 + %3 * Random.Shared.NextDouble())"_s.arg(x, ms(std::max(0.0, 1 - j.factor)),
-            ms(std::max(0.0, 1 + j.factor) - std::max(0.0, 1 - j.factor)));
-    case JitterKind::Multiplicative:
-        return u"%1 * (%2 + %3 * Random.Shared.NextDouble())"_s.arg(x, ms(std::min(j.low, j.high)), ms(std::abs(j.high - j.low)));
-    case JitterKind::Additive:
-        return u"%1 + %2 * Random.Shared.NextDouble()"_s.arg(x, ms(double(j.additive.count())));
-    }
-    return x;
-}
-
-QString jitterWords(const Jitter& j)
-{
-    switch (j.kind) {
-    case JitterKind::None:
-        return u"no jitter"_s;
-    case JitterKind::Full:
-        return u"full jitter U(0, d)"_s;
-    case JitterKind::Equal:
-        return u"equal jitter d/2 + U(0, d/2)"_s;
-    case JitterKind::Proportional:
-        return u"±%1 %"_s.arg(numberText(j.factor * 100));
-    case JitterKind::Multiplicative:
-        return u"d × U(%1, %2)"_s.arg(numberText(j.low), numberText(j.high));
-    case JitterKind::Additive:
-        return u"d + U(0, %1 ms)"_s.arg(j.additive.count());
-    }
-    return {};
-}
-
 bool decorrelated(const Backoff& b)
 {
     return b.kind == BackoffKind::Decorrelated || b.kind == BackoffKind::DecorrelatedV2;
@@ -173,53 +134,15 @@ bool keepsPrevious(const RetryPolicy& p)
     return std::any_of(p.hints.cbegin(), p.hints.cend(), [](const DelayHint& h) { return !h.advancesBackoff; });
 }
 
+// How C# writes a delay's arithmetic (the per-call fields _retries and _previous, Random.Shared).
+const DelaySyntax kCSharp { .draw = u"Random.Shared.NextDouble()"_s, .compact = false, .doubleLiterals = true,
+    .indent = u"            "_s, .declare = u"var"_s, .pow = u"Math.Pow"_s, .min = u"Math.Min"_s, .max = u"Math.Max"_s,
+    .retries = u"_retries"_s, .previous = u"_previous"_s, .maxWait = u"MaxWaitMs"_s, .v2Curve = u"V2Curve"_s };
+
 // The body of Backoff(): the policy's curve in double milliseconds.
 QString curveLines(const RetryPolicy& p)
 {
-    const Backoff& b = p.backoff;
-    const Jitter& j = p.jitter;
-    const QString cap = b.cap ? ms(double(b.cap->count())) : u"MaxWaitMs"_s;
-    const QString base = ms(double(b.base.count()));
-    const QString in = u"            "_s;
-    QString out = in + u"_retries++;\n"_s;
-    if (b.kind == BackoffKind::Exponential && b.origin == ExponentOrigin::FirstRetryIsZero)
-        out += in + u"if (_retries == 1)\n"_s + in + u"    return %1; // the first retry waits nothing\n"_s.arg(ms(double(j.floor.count())));
-    switch (b.kind) {
-    case BackoffKind::None:
-        out += in + u"var ceiling = 0.0;\n"_s;
-        break;
-    case BackoffKind::Constant:
-        out += in + u"var ceiling = %1;\n"_s.arg(base);
-        break;
-    case BackoffKind::Linear:
-        out += in + u"var ceiling = %1 + (_retries - 1) * %2;\n"_s.arg(base, ms(double(b.increment.count())));
-        break;
-    case BackoffKind::Exponential:
-        out += in + u"var ceiling = %1 * Math.Pow(%2, _retries - 1%3);\n"_s.arg(base, ms(b.multiplier),
-            b.exponentOffset == 0 ? QString() : u" %1 %2"_s.arg(b.exponentOffset > 0 ? u"+"_s : u"-"_s).arg(std::abs(b.exponentOffset)));
-        break;
-    case BackoffKind::Decorrelated:
-        out += in + u"var previous = _previous > 0 ? _previous : %1;\n"_s.arg(base);
-        out += in + u"var high = Math.Max(%1, Math.Min(previous * 3, MaxWaitMs));\n"_s.arg(base);
-        out += in + u"var ceiling = Math.Min(%2, %1 + (high - %1) * Random.Shared.NextDouble()); // AWS decorrelated: U(base, previous·3)\n"_s.arg(base, cap);
-        out += in + u"_previous = ceiling;\n"_s;
-        break;
-    case BackoffKind::DecorrelatedV2:
-        out += in + u"var next = V2Curve(_retries - 1 + Random.Shared.NextDouble()); // Polly's DecorrelatedJitterBackoffV2\n"_s;
-        out += in + u"var ceiling = Math.Min(%2, (next - _previous) / 1.4 * %1);\n"_s.arg(base, cap);
-        out += in + u"_previous = next;\n"_s;
-        break;
-    }
-    if (j.kind != JitterKind::None)
-        out += in + u"// %1, the cap %2 the jitter\n"_s.arg(jitterWords(j), j.capOrder == CapOrder::BeforeJitter ? u"before"_s : u"after"_s);
-    if (j.kind == JitterKind::None)
-        out += in + u"var d = Math.Min(ceiling, %1);\n"_s.arg(cap);
-    else if (j.capOrder == CapOrder::BeforeJitter)
-        out += in + u"var d = Math.Min(ceiling, %1);\n"_s.arg(cap) + in + u"d = %1;\n"_s.arg(jitterExpr(j, u"d"_s));
-    else
-        out += in + u"var d = %1;\n"_s.arg(jitterExpr(j, u"ceiling"_s)) + in + u"d = Math.Min(d, %1);\n"_s.arg(cap);
-    out += in + (j.floor.count() > 0 ? u"return Math.Max(d, %1);\n"_s.arg(ms(double(j.floor.count()))) : u"return d;\n"_s);
-    return out;
+    return curveBody(p, kCSharp);
 }
 
 QString hintFormat(const DelayHint& h)
@@ -293,7 +216,7 @@ QString hintLines(const RetryPolicy& p, qsizetype i, bool native)
         if (h.cappedByBackoffCap && p.backoff.cap)
             apply += u"wait = Math.Min(wait, %1);\n"_s.arg(ms(double(p.backoff.cap->count())));
         if (h.jittered && p.jitter.kind != JitterKind::None) {
-            apply += u"wait = Math.Floor(%1); // the policy's jitter shifts it too\n"_s.arg(jitterExpr(p.jitter, u"wait"_s));
+            apply += u"wait = Math.Floor(%1); // the policy's jitter shifts it too\n"_s.arg(jitterExpression(p.jitter, u"wait"_s, kCSharp));
             if (p.jitter.floor.count() > 0)
                 apply += u"wait = Math.Max(wait, %1);\n"_s.arg(ms(double(p.jitter.floor.count())));
         }

@@ -139,42 +139,12 @@ QString verdictName(RuleAction a)
 }
 
 // Go applying the policy's jitter to X (milliseconds, a float64 variable) with draw rand.Float64().
+// How Go writes a delay's arithmetic (gofmt's spacing, math/rand).
+const DelaySyntax kGo { .draw = u"rand.Float64()"_s, .compact = true, .doubleLiterals = false };
+
 QString jitterExpr(const Jitter& j, const QString& x)
 {
-    switch (j.kind) {
-    case JitterKind::None:
-        return x;
-    case JitterKind::Full:
-        return u"%1 * rand.Float64()"_s.arg(x);
-    case JitterKind::Equal:
-        return u"%1/2 + %1/2*rand.Float64()"_s.arg(x);
-    case JitterKind::Proportional:
-        return u"%1 * (%2 + %3*rand.Float64())"_s.arg(x, ms(std::max(0.0, 1 - j.factor)), ms(std::max(0.0, 1 + j.factor) - std::max(0.0, 1 - j.factor)));
-    case JitterKind::Multiplicative:
-        return u"%1 * (%2 + %3*rand.Float64())"_s.arg(x, ms(std::min(j.low, j.high)), ms(std::abs(j.high - j.low)));
-    case JitterKind::Additive:
-        return u"%1 + %2*rand.Float64()"_s.arg(x, ms(double(j.additive.count())));
-    }
-    return x;
-}
-
-QString jitterWords(const Jitter& j)
-{
-    switch (j.kind) {
-    case JitterKind::None:
-        return u"no jitter"_s;
-    case JitterKind::Full:
-        return u"full jitter U(0, d)"_s;
-    case JitterKind::Equal:
-        return u"equal jitter d/2 + U(0, d/2)"_s;
-    case JitterKind::Proportional:
-        return u"±%1 %"_s.arg(numberText(j.factor * 100));
-    case JitterKind::Multiplicative:
-        return u"d × U(%1, %2)"_s.arg(numberText(j.low), numberText(j.high));
-    case JitterKind::Additive:
-        return u"d + U(0, %1 ms)"_s.arg(j.additive.count());
-    }
-    return {};
+    return jitterExpression(j, x, kGo);
 }
 
 QString curveLines(const RetryPolicy& p, GoCurve curve)

@@ -48,96 +48,19 @@ QStringList classNames(bool couldHaveActed)
     return out;
 }
 
-QString jitterExpr(const Jitter& j, const QString& x)
-{
-    switch (j.kind) {
-    case JitterKind::None:
-        return x;
-    case JitterKind::Full:
-        return u"%1 * RANDOM.nextDouble()"_s.arg(x);
-    case JitterKind::Equal:
-        return u"%1 / 2 + %1 / 2 * RANDOM.nextDouble()"_s.arg(x);
-    case JitterKind::Proportional:
-        return u"%1 * (%2 + %3 * RANDOM.nextDouble())"_s.arg(x, ms(std::max(0.0, 1 - j.factor)),
-            ms(std::max(0.0, 1 + j.factor) - std::max(0.0, 1 - j.factor)));
-    case JitterKind::Multiplicative:
-        return u"%1 * (%2 + %3 * RANDOM.nextDouble())"_s.arg(x, ms(std::min(j.low, j.high)), ms(std::abs(j.high - j.low)));
-    case JitterKind::Additive:
-        return u"%1 + %2 * RANDOM.nextDouble()"_s.arg(x, ms(double(j.additive.count())));
-    }
-    return x;
-}
-
-QString jitterWords(const Jitter& j)
-{
-    switch (j.kind) {
-    case JitterKind::None:
-        return u"no jitter"_s;
-    case JitterKind::Full:
-        return u"full jitter U(0, d)"_s;
-    case JitterKind::Equal:
-        return u"equal jitter d/2 + U(0, d/2)"_s;
-    case JitterKind::Proportional:
-        return u"±%1 %"_s.arg(numberText(j.factor * 100));
-    case JitterKind::Multiplicative:
-        return u"d × U(%1, %2)"_s.arg(numberText(j.low), numberText(j.high));
-    case JitterKind::Additive:
-        return u"d + U(0, %1 ms)"_s.arg(j.additive.count());
-    }
-    return {};
-}
-
 bool keepsPrevious(const RetryPolicy& p)
 {
     return std::any_of(p.hints.cbegin(), p.hints.cend(), [](const DelayHint& h) { return !h.advancesBackoff || h.resetsExponent; });
 }
 
+// How Java writes a delay's arithmetic (the per-call fields retries and previous, a shared RANDOM).
+const DelaySyntax kJava { .draw = u"RANDOM.nextDouble()"_s, .compact = false, .doubleLiterals = true,
+    .indent = u"            "_s, .declare = u"double"_s, .pow = u"Math.pow"_s, .min = u"Math.min"_s, .max = u"Math.max"_s,
+    .retries = u"retries"_s, .previous = u"previous"_s, .maxWait = u"MAX_WAIT_MS"_s, .v2Curve = u"v2Curve"_s };
+
 QString curveLines(const RetryPolicy& p)
 {
-    const Backoff& b = p.backoff;
-    const Jitter& j = p.jitter;
-    const QString cap = b.cap ? ms(double(b.cap->count())) : u"MAX_WAIT_MS"_s;
-    const QString base = ms(double(b.base.count()));
-    const QString in = u"            "_s;
-    QString out = in + u"retries++;\n"_s;
-    if (b.kind == BackoffKind::Exponential && b.origin == ExponentOrigin::FirstRetryIsZero)
-        out += in + u"if (retries == 1) {\n"_s + in + u"    return %1; // the first retry waits nothing\n"_s.arg(ms(double(j.floor.count()))) + in + u"}\n"_s;
-    switch (b.kind) {
-    case BackoffKind::None:
-        out += in + u"double ceiling = 0;\n"_s;
-        break;
-    case BackoffKind::Constant:
-        out += in + u"double ceiling = %1;\n"_s.arg(base);
-        break;
-    case BackoffKind::Linear:
-        out += in + u"double ceiling = %1 + (retries - 1) * %2;\n"_s.arg(base, ms(double(b.increment.count())));
-        break;
-    case BackoffKind::Exponential:
-        out += in + u"double ceiling = %1 * Math.pow(%2, retries - 1%3);\n"_s.arg(base, ms(b.multiplier),
-            b.exponentOffset == 0 ? QString() : u" %1 %2"_s.arg(b.exponentOffset > 0 ? u"+"_s : u"-"_s).arg(std::abs(b.exponentOffset)));
-        break;
-    case BackoffKind::Decorrelated:
-        out += in + u"double last = previous > 0 ? previous : %1;\n"_s.arg(base);
-        out += in + u"double high = Math.max(%1, Math.min(last * 3, MAX_WAIT_MS));\n"_s.arg(base);
-        out += in + u"double ceiling = Math.min(%2, %1 + (high - %1) * RANDOM.nextDouble()); // AWS decorrelated: U(base, previous·3)\n"_s.arg(base, cap);
-        out += in + u"previous = ceiling;\n"_s;
-        break;
-    case BackoffKind::DecorrelatedV2:
-        out += in + u"double next = v2Curve(retries - 1 + RANDOM.nextDouble()); // Polly's DecorrelatedJitterBackoffV2\n"_s;
-        out += in + u"double ceiling = Math.min(%2, (next - previous) / 1.4 * %1);\n"_s.arg(base, cap);
-        out += in + u"previous = next;\n"_s;
-        break;
-    }
-    if (j.kind != JitterKind::None)
-        out += in + u"// %1, the cap %2 the jitter\n"_s.arg(jitterWords(j), j.capOrder == CapOrder::BeforeJitter ? u"before"_s : u"after"_s);
-    if (j.kind == JitterKind::None)
-        out += in + u"double d = Math.min(ceiling, %1);\n"_s.arg(cap);
-    else if (j.capOrder == CapOrder::BeforeJitter)
-        out += in + u"double d = Math.min(ceiling, %1);\n"_s.arg(cap) + in + u"d = %1;\n"_s.arg(jitterExpr(j, u"d"_s));
-    else
-        out += in + u"double d = %1;\n"_s.arg(jitterExpr(j, u"ceiling"_s)) + in + u"d = Math.min(d, %1);\n"_s.arg(cap);
-    out += in + (j.floor.count() > 0 ? u"return Math.max(d, %1);\n"_s.arg(ms(double(j.floor.count()))) : u"return d;\n"_s);
-    return out;
+    return curveBody(p, kJava);
 }
 
 QString hintFormat(const DelayHint& h)
@@ -201,7 +124,7 @@ QString hintLines(const RetryPolicy& p, qsizetype i)
     if (h.cappedByBackoffCap && p.backoff.cap)
         apply += u"wait = Math.min(wait, %1);\n"_s.arg(ms(double(p.backoff.cap->count())));
     if (h.jittered && p.jitter.kind != JitterKind::None) {
-        apply += u"wait = Math.floor(%1); // the policy's jitter shifts it too\n"_s.arg(jitterExpr(p.jitter, u"wait"_s));
+        apply += u"wait = Math.floor(%1); // the policy's jitter shifts it too\n"_s.arg(jitterExpression(p.jitter, u"wait"_s, kJava));
         if (p.jitter.floor.count() > 0)
             apply += u"wait = Math.max(wait, %1);\n"_s.arg(ms(double(p.jitter.floor.count())));
     }
