@@ -333,3 +333,28 @@ QString curveBody(const RetryPolicy& p, const DelaySyntax& x)
     out += in + (j.floor.count() > 0 ? u"return %1(d, %2);\n"_s.arg(x.max, n(double(j.floor.count()))) : u"return d;\n"_s);
     return out;
 }
+
+QString hintWaitStatements(const RetryPolicy& p, const DelayHint& h, const DelaySyntax& x)
+{
+    const auto n = [&](Millis v) { return delayNumber(double(v.count()), x); };
+    QString out;
+    switch (h.combine) {
+    case HintCombine::Replace:
+        out += u"wait = asked;\n"_s;
+        break;
+    case HintCombine::AtLeastBackoff:
+        out += u"wait = %1(wait, asked);\n"_s.arg(x.max);
+        break;
+    case HintCombine::ClampAroundBackoff:
+        out += u"wait = %1(wait, %2(asked, wait + %3));\n"_s.arg(x.max, x.min, n(h.window));
+        break;
+    }
+    if (h.cappedByBackoffCap && p.backoff.cap)
+        out += u"wait = %1(wait, %2);\n"_s.arg(x.min, n(*p.backoff.cap));
+    if (h.jittered && p.jitter.kind != JitterKind::None) {
+        out += u"wait = %1(%2); // the policy's jitter shifts it too\n"_s.arg(x.floor, jitterExpression(p.jitter, u"wait"_s, x));
+        if (p.jitter.floor.count() > 0)
+            out += u"wait = %1(wait, %2);\n"_s.arg(x.max, n(p.jitter.floor));
+    }
+    return out;
+}

@@ -64,6 +64,7 @@ struct DelaySyntax
     QString previous {}; // the decorrelated families' last value: "_previous", "previous"
     QString maxWait {}; // the constant used when the policy has no cap: "MaxWaitMs", "MAX_WAIT_MS"
     QString v2Curve {}; // Polly's DecorrelatedJitterBackoffV2 helper: "V2Curve", "v2Curve"
+    QString floor {}; // "Math.Floor", "Math.floor"
 };
 
 // A number as SYNTAX writes a double.
@@ -76,6 +77,11 @@ QString jitterWords(const Jitter& jitter);
 // the counter advanced, the curve's ceiling, the cap before or after the jitter, the floor, then
 // "return d;". Each line starts with SYNTAX.indent.
 QString curveBody(const RetryPolicy& policy, const DelaySyntax& syntax);
+
+// The statements that turn a server's asked delay (the double `asked`) and the drawn backoff (`wait`) into
+// the wait, as decide() does for HINT: its combine, the backoff's cap when the hint is bound by it, and the
+// policy's jitter and floor when the hint is jittered. One statement a line, no indent.
+QString hintWaitStatements(const RetryPolicy& policy, const DelayHint& hint, const DelaySyntax& syntax);
 
 // How a language writes a comment line: "# ", "// ".
 struct CommentStyle

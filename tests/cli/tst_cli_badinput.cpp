@@ -218,9 +218,10 @@ void TestCliBadInput::refused_data()
 
     // policy
     row("policy without an action", none, { u"policy"_s },
-        u"retrylab policy: give an action: list, show, validate, explain or table (see retrylab help policy)"_s);
+        u"retrylab policy: give an action: list, show, validate, explain, table, export, import or targets (see retrylab help policy)"_s);
     row("policy: an unknown action", none, { u"policy"_s, u"frob"_s },
-        u"retrylab policy: unknown action \"frob\" (list, show, validate, explain, table)"_s);
+        u"retrylab policy: unknown action \"frob\" (list, show, validate, explain, table, export, import, targets)"_s);
+    row("policy targets with an argument", none, { u"policy"_s, u"targets"_s, u"x"_s }, u"retrylab policy targets: takes no arguments"_s);
     row("policy list with an argument", none, { u"policy"_s, u"list"_s, u"x"_s }, u"retrylab policy list: takes no arguments"_s);
     row("policy show: an unknown preset", none, { u"policy"_s, u"show"_s, u"nosuch"_s }, u"retrylab policy show: "_s + presets);
     row("policy show: two names", none, { u"policy"_s, u"show"_s, u"slen"_s, u"curl"_s },

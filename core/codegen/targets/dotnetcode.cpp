@@ -137,7 +137,8 @@ bool keepsPrevious(const RetryPolicy& p)
 // How C# writes a delay's arithmetic (the per-call fields _retries and _previous, Random.Shared).
 const DelaySyntax kCSharp { .draw = u"Random.Shared.NextDouble()"_s, .compact = false, .doubleLiterals = true,
     .indent = u"            "_s, .declare = u"var"_s, .pow = u"Math.Pow"_s, .min = u"Math.Min"_s, .max = u"Math.Max"_s,
-    .retries = u"_retries"_s, .previous = u"_previous"_s, .maxWait = u"MaxWaitMs"_s, .v2Curve = u"V2Curve"_s };
+    .retries = u"_retries"_s, .previous = u"_previous"_s, .maxWait = u"MaxWaitMs"_s, .v2Curve = u"V2Curve"_s,
+    .floor = u"Math.Floor"_s };
 
 // The body of Backoff(): the policy's curve in double milliseconds.
 QString curveLines(const RetryPolicy& p)
@@ -202,24 +203,7 @@ QString hintLines(const RetryPolicy& p, qsizetype i, bool native)
     if (native) {
         apply += u"wait = asked;\n"_s;
     } else {
-        switch (h.combine) {
-        case HintCombine::Replace:
-            apply += u"wait = asked;\n"_s;
-            break;
-        case HintCombine::AtLeastBackoff:
-            apply += u"wait = Math.Max(wait, asked);\n"_s;
-            break;
-        case HintCombine::ClampAroundBackoff:
-            apply += u"wait = Math.Max(wait, Math.Min(asked, wait + %1));\n"_s.arg(ms(double(h.window.count())));
-            break;
-        }
-        if (h.cappedByBackoffCap && p.backoff.cap)
-            apply += u"wait = Math.Min(wait, %1);\n"_s.arg(ms(double(p.backoff.cap->count())));
-        if (h.jittered && p.jitter.kind != JitterKind::None) {
-            apply += u"wait = Math.Floor(%1); // the policy's jitter shifts it too\n"_s.arg(jitterExpression(p.jitter, u"wait"_s, kCSharp));
-            if (p.jitter.floor.count() > 0)
-                apply += u"wait = Math.Max(wait, %1);\n"_s.arg(ms(double(p.jitter.floor.count())));
-        }
+        apply += hintWaitStatements(p, h, kCSharp);
         if (!h.advancesBackoff)
             apply += u"(_retries, _previous) = (retries, previous); // a hinted wait leaves the backoff where it was\n"_s;
         if (h.resetsExponent)

@@ -56,7 +56,8 @@ bool keepsPrevious(const RetryPolicy& p)
 // How Java writes a delay's arithmetic (the per-call fields retries and previous, a shared RANDOM).
 const DelaySyntax kJava { .draw = u"RANDOM.nextDouble()"_s, .compact = false, .doubleLiterals = true,
     .indent = u"            "_s, .declare = u"double"_s, .pow = u"Math.pow"_s, .min = u"Math.min"_s, .max = u"Math.max"_s,
-    .retries = u"retries"_s, .previous = u"previous"_s, .maxWait = u"MAX_WAIT_MS"_s, .v2Curve = u"v2Curve"_s };
+    .retries = u"retries"_s, .previous = u"previous"_s, .maxWait = u"MAX_WAIT_MS"_s, .v2Curve = u"v2Curve"_s,
+    .floor = u"Math.floor"_s };
 
 QString curveLines(const RetryPolicy& p)
 {
@@ -110,24 +111,7 @@ QString hintLines(const RetryPolicy& p, qsizetype i)
     apply += u"hinted = true;\ndouble asked = hint.asked();\n"_s;
     if (h.max && h.overMax == HintOverMax::Clamp)
         apply += u"asked = Math.min(asked, %1);\n"_s.arg(ms(double(h.max->count())));
-    switch (h.combine) {
-    case HintCombine::Replace:
-        apply += u"wait = asked;\n"_s;
-        break;
-    case HintCombine::AtLeastBackoff:
-        apply += u"wait = Math.max(wait, asked);\n"_s;
-        break;
-    case HintCombine::ClampAroundBackoff:
-        apply += u"wait = Math.max(wait, Math.min(asked, wait + %1));\n"_s.arg(ms(double(h.window.count())));
-        break;
-    }
-    if (h.cappedByBackoffCap && p.backoff.cap)
-        apply += u"wait = Math.min(wait, %1);\n"_s.arg(ms(double(p.backoff.cap->count())));
-    if (h.jittered && p.jitter.kind != JitterKind::None) {
-        apply += u"wait = Math.floor(%1); // the policy's jitter shifts it too\n"_s.arg(jitterExpression(p.jitter, u"wait"_s, kJava));
-        if (p.jitter.floor.count() > 0)
-            apply += u"wait = Math.max(wait, %1);\n"_s.arg(ms(double(p.jitter.floor.count())));
-    }
+    apply += hintWaitStatements(p, h, kJava);
     if (!h.advancesBackoff)
         apply += u"retries = retriesBefore; // a hinted wait leaves the backoff where it was\nprevious = previousBefore;\n"_s;
     if (h.resetsExponent)
