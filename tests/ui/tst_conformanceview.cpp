@@ -2,9 +2,12 @@
 // The Conformance tab (issue 13 §3), offscreen: Debian's curl (the client nobody here wrote) run on a
 // two-case suite and judged against slen, which does not retry a bare 503: one case fails with its
 // finding, one passes; the details show the findings with a link per attempt; a link shows the case's
-// attempts as a session; the shown session is judged too. The model runs under QAbstractItemModelTester.
+// attempts as a session; the shown session is judged too; and the policy editor's real-client check of exported
+// code runs here. The model runs under QAbstractItemModelTester.
+#include "codeexport/codeexportpane.h"
 #include "conformance/conformancemodel.h"
 #include "conformance/conformanceview.h"
+#include "policy/presetcatalog.h"
 #include "session/session.h"
 #include "sessions/compareview.h"
 #include "testtime.h"
@@ -28,6 +31,7 @@ class TestConformanceView : public QObject
 private slots:
     void runsASuiteWithCurl();
     void refusesWhatCannotRun();
+    void judgesExportedCode();
 
 private:
     const Clock& m_clock = TestTime::instance().clock;
@@ -122,6 +126,40 @@ void TestConformanceView::refusesWhatCannotRun()
     const int suites = view.suiteBox()->count();
     QVERIFY(!view.addSuiteFile(bad.fileName()));
     QCOMPARE(view.suiteBox()->count(), suites);
+}
+
+// The policy editor's "Check with a real client" (issue 30 §5): the urllib3 preset exported for Debian's urllib3
+// 1.26, its client written beside it, judged on the standard suite against the editor's policy. The first
+// case's verdict is enough here; the whole suite is tst_exportproof_python's.
+void TestConformanceView::judgesExportedCode()
+{
+    if (!QFile::exists(u"/usr/bin/python3"_s))
+        QSKIP("needs Debian's /usr/bin/python3 with urllib3");
+    const RetryPolicy policy = *PresetCatalog::load(u"urllib3"_s).policy;
+    CodeExportPane pane;
+    pane.setPolicy(policy);
+    QVERIFY(pane.selectTarget(u"urllib3"_s, u"1.26"_s));
+    QString error;
+    const QString command = pane.prepareCheck(&error);
+    QVERIFY2(!command.isEmpty(), qPrintable(error));
+
+    ConformanceView view(m_clock, m_scheduler);
+    view.setEditorPolicy([policy] { return std::optional<RetryPolicy>(policy); });
+    view.policyBox()->setCurrentIndex(view.policyBox()->findData(u"curl-7.88"_s));
+    QVERIFY(view.judgeCommand(command, u"urllib3 1.26"_s));
+    QVERIFY(view.isRunning());
+    QCOMPARE(view.policyBox()->currentIndex(), 0); // the editor's policy
+    QCOMPARE(view.suiteBox()->currentData().toString(), u"standard"_s);
+    QCOMPARE(view.commandEdit()->text(), command);
+    QVERIFY(!view.judgeCommand(command, u"urllib3 1.26"_s)); // one run at a time
+    QTRY_VERIFY_WITH_TIMEOUT(view.model()->result(0) != nullptr, 30000);
+    const CaseResult* first = view.model()->result(0);
+    QVERIFY2(first->conforms(), first->judgement.findings.isEmpty() ? "" : qPrintable(first->judgement.findings.first().sentence()));
+    // 503-then-success: Retry.DEFAULT retries a 503 only with Retry-After, and the policy agrees.
+    QCOMPARE(view.model()->index(0, ConformanceModel::CaseColumn).data().toString(), u"503-then-success"_s);
+    QCOMPARE(first->run.record.attempts.size(), 1);
+    view.stop();
+    QTRY_VERIFY(!view.isRunning());
 }
 
 QTEST_MAIN(TestConformanceView)
