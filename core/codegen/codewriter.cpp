@@ -358,3 +358,17 @@ QString hintWaitStatements(const RetryPolicy& p, const DelayHint& h, const Delay
     }
     return out;
 }
+
+QString durationLiteral(Millis v, const DurationSpelling& spelling)
+{
+    const qint64 n = v.count();
+    if (n == 0)
+        return spelling.zero;
+    if (n % 3600000 == 0)
+        return spelling.hours.arg(n / 3600000);
+    if (n % 60000 == 0)
+        return spelling.minutes.arg(n / 60000);
+    if (n % 1000 == 0)
+        return spelling.seconds.arg(n / 1000);
+    return spelling.milliseconds.arg(n);
+}

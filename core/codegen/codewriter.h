@@ -83,6 +83,18 @@ QString curveBody(const RetryPolicy& policy, const DelaySyntax& syntax);
 // policy's jitter and floor when the hint is jittered. One statement a line, no indent.
 QString hintWaitStatements(const RetryPolicy& policy, const DelayHint& hint, const DelaySyntax& syntax);
 
+// How a language spells a duration: zero, and a whole number (%1) of each unit.
+struct DurationSpelling
+{
+    QString zero;
+    QString hours;
+    QString minutes;
+    QString seconds;
+    QString milliseconds;
+};
+// V in the largest unit that holds it whole (90000 ms: 90 seconds; 120000 ms: 2 minutes).
+QString durationLiteral(Millis v, const DurationSpelling& spelling);
+
 // How a language writes a comment line: "# ", "// ".
 struct CommentStyle
 {

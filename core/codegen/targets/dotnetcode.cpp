@@ -311,16 +311,9 @@ QString deadlinePath(const RetryPolicy& original)
 
 QString csDuration(Millis v)
 {
-    const qint64 n = v.count();
-    if (n == 0)
-        return u"TimeSpan.Zero"_s;
-    if (n % 3600000 == 0)
-        return u"TimeSpan.FromHours(%1)"_s.arg(n / 3600000);
-    if (n % 60000 == 0)
-        return u"TimeSpan.FromMinutes(%1)"_s.arg(n / 60000);
-    if (n % 1000 == 0)
-        return u"TimeSpan.FromSeconds(%1)"_s.arg(n / 1000);
-    return u"TimeSpan.FromMilliseconds(%1)"_s.arg(n);
+    static const DurationSpelling spelling { u"TimeSpan.Zero"_s, u"TimeSpan.FromHours(%1)"_s, u"TimeSpan.FromMinutes(%1)"_s,
+        u"TimeSpan.FromSeconds(%1)"_s, u"TimeSpan.FromMilliseconds(%1)"_s };
+    return durationLiteral(v, spelling);
 }
 
 CsRetryPlan planCsRetry(const RetryPolicy& original, const PipelineShape& shape, CsFlavour flavour, LossList& lost)

@@ -278,16 +278,9 @@ QString hintLines(const RetryPolicy& p, qsizetype i)
 
 QString goDuration(Millis v)
 {
-    const qint64 n = v.count();
-    if (n == 0)
-        return u"0"_s;
-    if (n % 3600000 == 0)
-        return u"%1 * time.Hour"_s.arg(n / 3600000);
-    if (n % 60000 == 0)
-        return u"%1 * time.Minute"_s.arg(n / 60000);
-    if (n % 1000 == 0)
-        return u"%1 * time.Second"_s.arg(n / 1000);
-    return u"%1 * time.Millisecond"_s.arg(n);
+    static const DurationSpelling spelling { u"0"_s, u"%1 * time.Hour"_s, u"%1 * time.Minute"_s, u"%1 * time.Second"_s,
+        u"%1 * time.Millisecond"_s };
+    return durationLiteral(v, spelling);
 }
 
 bool cenkaltiCurveIsExact(const RetryPolicy& p)

@@ -138,16 +138,9 @@ QString hintLines(const RetryPolicy& p, qsizetype i)
 
 QString javaDuration(Millis v)
 {
-    const qint64 n = v.count();
-    if (n == 0)
-        return u"Duration.ZERO"_s;
-    if (n % 3600000 == 0)
-        return u"Duration.ofHours(%1)"_s.arg(n / 3600000);
-    if (n % 60000 == 0)
-        return u"Duration.ofMinutes(%1)"_s.arg(n / 60000);
-    if (n % 1000 == 0)
-        return u"Duration.ofSeconds(%1)"_s.arg(n / 1000);
-    return u"Duration.ofMillis(%1)"_s.arg(n);
+    static const DurationSpelling spelling { u"Duration.ZERO"_s, u"Duration.ofHours(%1)"_s, u"Duration.ofMinutes(%1)"_s,
+        u"Duration.ofSeconds(%1)"_s, u"Duration.ofMillis(%1)"_s };
+    return durationLiteral(v, spelling);
 }
 
 QString springDuration(Millis v)
