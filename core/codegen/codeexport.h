@@ -83,6 +83,12 @@ QString fileSuffix(const QString& language); // "py", "mjs", "cs", "go", "java",
 std::optional<CodeExport> exportPolicy(const CodeTarget& target, const RetryPolicy& policy, const QString& version,
     QString* error);
 
+// Writes TARGET's proof client for the unit UNITFILE (VERSION) into DIR, beside the unit, as the tests' proof and
+// the window's check both run it; the /bin/sh command line that runs it there ("cd 'DIR' && exec …"), or
+// empty with *error set when the target has no client or the file cannot be written.
+QString writeProofClient(const CodeTarget& target, const QString& dir, const QString& unitFile, const QString& version,
+    QString* error);
+
 // Each family's generators, listed by CodeTargets::all() (one file per family, codegen/targets/).
 QList<CodeTarget> pythonTargets(); // urllib3, tenacity
 QList<CodeTarget> nodeTargets(); // got, ky, axios-retry, cockatiel

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "codegen/codeexport.h"
 
+#include <QDir>
+#include <QFile>
 #include <QHash>
 
 using namespace Qt::StringLiterals;
@@ -53,4 +55,34 @@ std::optional<CodeExport> exportPolicy(const CodeTarget& target, const RetryPoli
         return std::nullopt;
     }
     return target.generate(policy, v);
+}
+
+namespace {
+
+// TEXT as one word of /bin/sh: single-quoted, a quote inside closed, escaped and reopened.
+QString shellWord(const QString& text)
+{
+    return u'\'' + QString(text).replace(u"'"_s, u"'\\''"_s) + u'\'';
+}
+
+} // namespace
+
+QString writeProofClient(const CodeTarget& target, const QString& dir, const QString& unitFile, const QString& version,
+    QString* error)
+{
+    if (!target.proofClient) {
+        *error = u"%1 does not run here (%2)"_s.arg(target.title, target.runtime);
+        return {};
+    }
+    const ProofClient client = target.proofClient(unitFile, version);
+    QFile f(QDir(dir).filePath(client.fileName));
+    const QByteArray text = client.text.toUtf8();
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) {
+        *error = u"cannot write %1: %2"_s.arg(f.fileName(), f.errorString());
+        return {};
+    }
+    QStringList argv;
+    for (const QString& a : client.command)
+        argv << shellWord(a);
+    return u"cd %1 && exec %2"_s.arg(shellWord(dir), argv.join(u' '));
 }

@@ -34,14 +34,6 @@ namespace {
 const QColor kLostColour(0xc6, 0x28, 0x28);
 const QColor kExactColour(0x2e, 0x7d, 0x32);
 
-// The shell's single-quoted form of TEXT.
-QString shellQuoted(const QString& text)
-{
-    QString out = text;
-    out.replace(u"'"_s, u"'\\''"_s);
-    return u'\'' + out + u'\'';
-}
-
 // A node_modules folder holding every one of PACKAGES: $RETRYLAB_NODE_MODULES, else the nearest
 // node_modules from the working folder up. Empty when none does.
 QString nodeModulesWith(const QStringList& packages)
@@ -288,22 +280,18 @@ QString CodeExportPane::prepareCheck(QString* error)
         return {};
     }
     const QString unit = u"retrylab_policy."_s + CodeTargets::fileSuffix(target->language);
-    const ProofClient client = target->proofClient(unit, m_version->currentText());
-    const auto write = [&](const QString& name, const QString& text) {
-        QFile f(m_checkDir->filePath(name));
-        const QByteArray bytes = text.toUtf8();
-        return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-    };
-    if (!write(unit, m_export->code) || !write(client.fileName, client.text)) {
+    QFile unitFile(m_checkDir->filePath(unit));
+    const QByteArray bytes = m_export->code.toUtf8();
+    if (!unitFile.open(QIODevice::WriteOnly) || unitFile.write(bytes) != bytes.size()) {
         *error = tr("Could not write the code into %1.").arg(m_checkDir->path());
         return {};
     }
-    if (target->language == u"javascript") // ES modules resolve packages from the folder up: link them in
+    const QString command = writeProofClient(*target, m_checkDir->path(), unit, m_version->currentText(), error);
+    if (!command.isEmpty() && target->language == u"javascript") { // ES modules resolve packages from the folder up: link them in
+        const ProofClient client = target->proofClient(unit, m_version->currentText());
         QFile::link(nodeModulesWith(client.packages), m_checkDir->filePath(u"node_modules"_s));
-    QStringList argv;
-    for (const QString& a : client.command)
-        argv << shellQuoted(a);
-    return u"cd %1 && exec %2"_s.arg(shellQuoted(m_checkDir->path()), argv.join(u' '));
+    }
+    return command;
 }
 
 void CodeExportPane::check()

@@ -229,16 +229,11 @@ inline QList<Verdict> conformAll(const QList<Subject>& subjects, const QList<QSt
 inline QStringList writeClient(const QTemporaryDir& dir, const CodeTarget& target, const QString& unitFile,
     const QString& version)
 {
-    const ProofClient client = target.proofClient(unitFile, version);
-    QFile f(dir.filePath(client.fileName));
-    const QByteArray text = client.text.toUtf8();
-    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+    QString error;
+    const QString command = writeProofClient(target, dir.path(), unitFile, version, &error);
+    if (command.isEmpty())
         return {};
-    QStringList quoted;
-    for (const QString& a : client.command)
-        quoted << QLatin1Char('\'') + QString(a).replace(QStringLiteral("'"), QStringLiteral("'\\''")) + QLatin1Char('\'');
-    return { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-        QStringLiteral("cd '%1' && exec %2").arg(dir.path(), quoted.join(QLatin1Char(' '))) };
+    return { QStringLiteral("/bin/sh"), QStringLiteral("-c"), command };
 }
 
 // The verdicts in the log, a line per policy with its lost paths and the cases that did not pass (the
