@@ -9,6 +9,7 @@ packages=(
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libqt6svg6 qt6-qpa-plugins
     openssl ca-certificates curl
+    libssl-dev # core/intercept: the Retrylab CA and the leaves it mints for `serve --proxy` (OpenSSL 3, issue 31)
     xvfb xauth libgl1-mesa-dri
     appstream desktop-file-utils
     python3 python3-jsonschema

@@ -40,3 +40,4 @@ CliCommand importCommand();
 CliCommand observeCommand();
 CliCommand conformCommand();
 CliCommand herdCommand();
+CliCommand caCommand();

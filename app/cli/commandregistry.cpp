@@ -21,6 +21,7 @@ const QList<CliCommand>& cliCommands()
         list << importCommand();
         list << conformCommand();
         list << herdCommand();
+        list << caCommand();
         return list;
     }();
     return commands;
