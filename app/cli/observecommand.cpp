@@ -5,21 +5,26 @@
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
 #include "cli/observereport.h"
+#include "cli/proxychoice.h"
 #include "cli/scenariochoice.h"
 #include "cli/upstreamchoice.h"
 
 #include "engine/clock.h"
 #include "engine/scheduler.h"
+#include "intercept/interceptauthority.h"
 #include "lab/faultserver.h"
+#include "lab/proxyclientenvironment.h"
 #include "lab/scenariocatalog.h"
 #include "observe/observation.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QSet>
+#include <QTemporaryDir>
 
 using namespace Qt::StringLiterals;
 
@@ -35,6 +40,8 @@ const char* const kUsage = R"(Usage: retrylab observe [--scenario NAME|FILE] [--
                         [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]
                                         [--upstream-max-body BYTES] [--forwarded-headers]]
                         -- COMMAND [ARGS…]
+       retrylab observe --proxy [--intercept HOST…] [--map HOST[:PORT]=ADDR:PORT…] [--upstream-ca FILE]
+                        [--ca-dir DIR] [--scenario S] [--session FILE] [--json] -- COMMAND [ARGS…]
 
 Starts the fault lab on 127.0.0.1, runs COMMAND with RETRYLAB_URL=http://127.0.0.1:PORT (and RETRYLAB_BASE_URL,
 the same, for SDKs configured with a base URL) in its environment,
@@ -56,6 +63,17 @@ Options:
   --upstream-timeout S  an upstream slower than this is answered 504 (default 30)
   --upstream-max-body BYTES  an answer body longer than this is answered 502 too_large (default 64 MiB)
   --forwarded-headers   add Via and X-Forwarded-For/-Host/-Proto to forwarded requests (off by default)
+  --proxy               observe a client that cannot be re-pointed: the lab is its HTTP(S) proxy and
+                        decrypts its TLS with leaves of the Retrylab CA (retrylab ca show). COMMAND gets
+                        HTTP(S)_PROXY and http(s)_proxy, NO_PROXY without the intercepted hosts, SSL_CERT_FILE,
+                        CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS and AWS_CA_BUNDLE (a bundle of
+                        the system's CAs and Retrylab's), and NODE_OPTIONS=--require of Retrylab's own preload
+                        routing Node's http, https and fetch through the proxy (Node 20 ignores the proxy
+                        variables). With no --scenario every request goes on to the host it names.
+  --intercept HOST      with --proxy: intercept only these hosts (repeatable, "*.example.com"; default all)
+  --map HOST=ADDR:PORT  with --proxy: connect to ADDR:PORT for HOST (tests reach local upstreams by name;
+                        Go and Java never proxy localhost or loopback addresses)
+  --ca-dir DIR          with --proxy: the CA's folder (default the user's data folder)
   --session FILE        record the observed runs as a session (journalled while it runs, like run --session)
   --window S            how long after a failed answer a repetition still counts as a retry (default 300 s)
   --json                one JSON object per attempt, and a last one with the summary
@@ -94,6 +112,7 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
     CliArgs a;
     a.option(u"scenario"_s).option(u"port"_s).option(u"session"_s).option(u"window"_s).flag(u"json"_s);
     UpstreamChoice::declare(a);
+    ProxyChoice::declare(a);
     if (!a.parse(args.first(dashes))) {
         usage(io, a.error());
         return std::nullopt;
@@ -126,14 +145,20 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
         s.session = *session;
     }
     QString error;
-    if (std::optional<UpstreamTarget> upstream = UpstreamChoice::read(a, &error)) {
+    if (!ProxyChoice::read(a, s.lab, &error)) {
+        usage(io, error);
+        return std::nullopt;
+    }
+    if (s.lab.proxy.enabled) {
+        // Each request goes on to the origin its client named.
+    } else if (std::optional<UpstreamTarget> upstream = UpstreamChoice::read(a, &error)) {
         s.lab.upstream = *upstream;
     } else if (!error.isEmpty()) {
         usage(io, error);
         return std::nullopt;
     }
-    // With an upstream and no scenario, every request is forwarded: the client against the real API.
-    const bool forwardAll = s.lab.upstream.isSet() && !a.isSet(u"scenario"_s);
+    // With an upstream (or as a proxy) and no scenario, every request is forwarded: the client against the real API.
+    const bool forwardAll = (s.lab.upstream.isSet() || s.lab.proxy.enabled) && !a.isSet(u"scenario"_s);
     const QString scenarioName = a.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName());
     const std::optional<FaultScenario> scenario
         = forwardAll ? UpstreamChoice::forwardEverything() : ScenarioChoice::load(scenarioName, &error);
@@ -141,7 +166,7 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
         usage(io, error);
         return std::nullopt;
     }
-    if (scenario->hasForwardSteps() && !s.lab.upstream.isSet() && scenario->upstream.isEmpty()) {
+    if (scenario->hasForwardSteps() && !s.lab.upstream.isSet() && !s.lab.proxy.enabled && scenario->upstream.isEmpty()) {
         usage(io, tr("scenario \"%1\" forwards requests but names no upstream: give --upstream URL").arg(scenarioName));
         return std::nullopt;
     }
@@ -150,14 +175,57 @@ std::optional<Setup> parse(const QStringList& args, CliIo& io, int* status)
     return s;
 }
 
-QByteArray summaryJson(const QList<ObservedRun>& runs, int exitCode)
+QByteArray summaryJson(const QList<ObservedRun>& runs, int exitCode, const QJsonObject& proxy)
 {
     qsizetype attempts = 0;
     for (const ObservedRun& run : runs)
         attempts += run.attempts.size();
-    const QJsonObject o { { u"summary"_s, ObserveReport::summary(runs) }, { u"exchanges"_s, qint64(attempts) },
+    QJsonObject o { { u"summary"_s, ObserveReport::summary(runs) }, { u"exchanges"_s, qint64(attempts) },
         { u"runs"_s, qint64(runs.size()) }, { u"retries"_s, qint64(attempts - runs.size()) }, { u"exit"_s, exitCode } };
+    if (!proxy.isEmpty())
+        o.insert(u"proxy"_s, proxy);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+// What the proxy saw, host by host, and — when the command sent nothing through it — the likely causes.
+QJsonObject proxyReport(const FaultServer& lab, const ProxyClientEnvironment& environment, QStringList* lines)
+{
+    QJsonArray hosts;
+    int requests = 0;
+    int tunnels = 0;
+    for (const ProxyHost& host : lab.proxyHosts()) {
+        requests += host.requests;
+        tunnels += host.tunnels;
+        QJsonObject o { { u"host"_s, host.authority }, { u"intercepted"_s, host.intercepted }, { u"tunnels"_s, host.tunnels },
+            { u"requests"_s, host.requests }, { u"failures"_s, host.failures } };
+        if (!host.mappedTo.isEmpty())
+            o.insert(u"mapped_to"_s, host.mappedTo);
+        if (!host.lastProblem.isEmpty())
+            o.insert(u"last_problem"_s, host.lastProblem);
+        hosts.append(o);
+        QString line = tr("%1 %2: %3 tunnels, %4 requests")
+                           .arg(host.authority, host.intercepted ? tr("intercepted") : tr("relayed untouched"))
+                           .arg(host.tunnels)
+                           .arg(host.requests);
+        if (host.failures)
+            line += tr(", %1 failed (last: %2)").arg(host.failures).arg(host.lastProblem);
+        *lines << line;
+    }
+    QJsonObject o { { u"environment"_s, QJsonArray::fromStringList(environment.names()) }, { u"hosts"_s, hosts } };
+    if (requests == 0 && tunnels == 0) {
+        const QString why = tr("the command made no request through the proxy: a runtime that ignores the proxy "
+                               "variables (Java needs -Dhttps.proxyHost; Go never proxies localhost or loopback "
+                               "addresses: use a name and --map), a client with its own proxy setting, or no "
+                               "request at all");
+        *lines << why;
+        o.insert(u"problem"_s, why);
+    } else if (requests == 0) {
+        const QString why = tr("tunnels were opened but no request came through them: a client that refused the "
+                               "Retrylab CA (a pinned certificate, or its own CA bundle)");
+        *lines << why;
+        o.insert(u"problem"_s, why);
+    }
+    return o;
 }
 
 int runObserve(const QStringList& args, CliIo& io)
@@ -200,8 +268,24 @@ int runObserve(const QStringList& args, CliIo& io)
 
     QProcess child;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"RETRYLAB_URL"_s, lab.url().toString(QUrl::StripTrailingSlash));
-    environment.insert(u"RETRYLAB_BASE_URL"_s, lab.url().toString(QUrl::StripTrailingSlash)); // as conform gives it
+    ProxyClientEnvironment proxyEnvironment;
+    QTemporaryDir clientFiles;
+    if (setup->lab.proxy.enabled) {
+        // The client is not re-pointed: it keeps its own URLs and is told to use the lab as its proxy.
+        if (!clientFiles.isValid())
+            return usage(io, tr("cannot make a temporary folder for the client's CA bundle"));
+        proxyEnvironment = ProxyClientEnvironment::prepare(clientFiles.path(), lab.url(), *setup->lab.proxy.authority,
+            setup->lab.proxy.intercept, environment, &error);
+        if (proxyEnvironment.isEmpty())
+            return usage(io, error);
+        proxyEnvironment.applyTo(environment);
+        ProxyChoice::describe(io.err, setup->lab, lab.url().toString());
+        io.err << tr("environment for %1: %2").arg(setup->command.first(), proxyEnvironment.names().join(u' ')) << '\n';
+        io.err.flush();
+    } else {
+        environment.insert(u"RETRYLAB_URL"_s, lab.url().toString(QUrl::StripTrailingSlash));
+        environment.insert(u"RETRYLAB_BASE_URL"_s, lab.url().toString(QUrl::StripTrailingSlash)); // as conform gives it
+    }
     child.setProcessEnvironment(environment);
     child.setProcessChannelMode(QProcess::MergedChannels);
     child.setInputChannelMode(QProcess::ForwardedInputChannel);
@@ -236,10 +320,15 @@ int runObserve(const QStringList& args, CliIo& io)
         io.err << "retrylab observe: " << tr("%1 was killed by a signal").arg(setup->command.first()) << '\n';
     observation.finish();
     const QList<ObservedRun>& runs = observation.inference().runs();
-    if (setup->json)
-        io.out << QString::fromUtf8(summaryJson(runs, exitCode)) << '\n';
-    else
+    QStringList proxyLines;
+    const QJsonObject proxy = setup->lab.proxy.enabled ? proxyReport(lab, proxyEnvironment, &proxyLines) : QJsonObject();
+    if (setup->json) {
+        io.out << QString::fromUtf8(summaryJson(runs, exitCode, proxy)) << '\n';
+    } else {
+        for (const QString& line : std::as_const(proxyLines))
+            io.out << tr("proxy: ") << line << '\n';
         io.out << ObserveReport::summary(runs) << tr("; %1 exited %2").arg(setup->command.first()).arg(exitCode) << '\n';
+    }
     if (!setup->session.isEmpty()) {
         if (!observation.save(&error)) {
             io.err << "retrylab observe: " << withFileName(setup->session, error) << '\n';

@@ -3,6 +3,7 @@
 #include "cli/cliargs.h"
 #include "cli/clicommand.h"
 #include "cli/filechecks.h"
+#include "cli/proxychoice.h"
 #include "cli/scenariochoice.h"
 #include "cli/upstreamchoice.h"
 
@@ -80,6 +81,7 @@ int serve(const QStringList& args, CliIo& io)
     cli.option(u"scenario"_s).option(u"port"_s).option(u"bind"_s).option(u"seed"_s).flag(u"tls"_s).flag(u"list"_s);
     cli.flag(u"json"_s).option(u"max-requests"_s).option(u"duration"_s).option(u"session"_s).option(u"window"_s);
     UpstreamChoice::declare(cli);
+    ProxyChoice::declare(cli);
     if (!cli.parse(args) || !cli.positional().isEmpty()) {
         io.err << "retrylab serve: "
                << (cli.error().isEmpty() ? u"unexpected argument \"%1\""_s.arg(cli.positional().first()) : cli.error()) << '\n';
@@ -88,7 +90,8 @@ int serve(const QStringList& args, CliIo& io)
     if (cli.isSet(u"list"_s)) {
         for (const QString& other : { u"scenario"_s, u"port"_s, u"bind"_s, u"seed"_s, u"tls"_s, u"json"_s,
                  u"max-requests"_s, u"duration"_s, u"session"_s, u"window"_s, u"upstream"_s, u"upstream-ca"_s,
-                 u"upstream-insecure"_s, u"upstream-timeout"_s, u"upstream-max-body"_s, u"forwarded-headers"_s }) {
+                 u"upstream-insecure"_s, u"upstream-timeout"_s, u"upstream-max-body"_s, u"forwarded-headers"_s, u"proxy"_s,
+                 u"intercept"_s, u"map"_s, u"ca-dir"_s }) {
             if (cli.isSet(other)) {
                 io.err << "retrylab serve: --list takes no other option, not --" << other << '\n';
                 return CliExit::Usage;
@@ -154,14 +157,20 @@ int serve(const QStringList& args, CliIo& io)
         inference.window = Millis(*window);
     }
     QString upstreamError;
-    if (std::optional<UpstreamTarget> upstream = UpstreamChoice::read(cli, &upstreamError))
-        options.upstream = *upstream;
-    else if (!upstreamError.isEmpty()) {
+    if (!ProxyChoice::read(cli, options, &upstreamError)) {
         io.err << "retrylab serve: " << upstreamError << '\n';
         return CliExit::Usage;
     }
-    // With an upstream and no scenario, every request is forwarded: pure observation.
-    const bool observe = options.upstream.isSet() && !cli.isSet(u"scenario"_s);
+    if (options.proxy.enabled) {
+        // The upstream of each request is the origin its client named.
+    } else if (std::optional<UpstreamTarget> upstream = UpstreamChoice::read(cli, &upstreamError)) {
+        options.upstream = *upstream;
+    } else if (!upstreamError.isEmpty()) {
+        io.err << "retrylab serve: " << upstreamError << '\n';
+        return CliExit::Usage;
+    }
+    // With an upstream (or as a forward proxy) and no scenario, every request is forwarded: pure observation.
+    const bool observe = (options.upstream.isSet() || options.proxy.enabled) && !cli.isSet(u"scenario"_s);
     const QString scenarioName = cli.value(u"scenario"_s).value_or(ScenarioCatalog::defaultScenarioName());
     QString error;
     const std::optional<FaultScenario> scenario
@@ -170,7 +179,7 @@ int serve(const QStringList& args, CliIo& io)
         io.err << "retrylab serve: " << error << '\n';
         return CliExit::Usage;
     }
-    if (scenario->hasForwardSteps() && !options.upstream.isSet() && scenario->upstream.isEmpty()) {
+    if (scenario->hasForwardSteps() && !options.upstream.isSet() && !options.proxy.enabled && scenario->upstream.isEmpty()) {
         io.err << "retrylab serve: scenario \"" << scenarioName
                << "\" forwards requests but names no upstream: give --upstream URL\n";
         return CliExit::Usage;
@@ -202,7 +211,9 @@ int serve(const QStringList& args, CliIo& io)
     if (options.tls != LabTlsMode::Off)
         human << "listening on " << server.tlsUrl().toString() << " (test certificate: resources/tls/localhost-cert.pem)\n";
     human << "scenario " << scenario->name << ": " << scenario->description << '\n';
-    if (scenario->hasForwardSteps())
+    if (options.proxy.enabled)
+        ProxyChoice::describe(human, options, server.url().toString());
+    else if (scenario->hasForwardSteps())
         human << "forwarding to " << server.upstream().describe() << '\n';
     human.flush();
     for (const QString& warning : server.warnings())
@@ -245,6 +256,9 @@ int serve(const QStringList& args, CliIo& io)
         case LabEvent::Kind::ListeningChanged:
             io.out << u"%1ms %2\n"_s.arg(e.atMs, 7).arg(e.detail);
             break;
+        case LabEvent::Kind::Tunnel:
+            io.out << u"%1ms CONNECT %2\n"_s.arg(e.atMs, 7).arg(e.detail);
+            break;
         default:
             return;
         }
@@ -256,6 +270,15 @@ int serve(const QStringList& args, CliIo& io)
     server.stop();
     human << "stopped; " << server.ledger().requestsReceived() << " requests received, "
           << server.ledger().operationsApplied() << " operations applied\n";
+    for (const ProxyHost& host : server.proxyHosts()) {
+        human << "  " << host.authority << (host.intercepted ? " intercepted: " : " relayed untouched: ") << host.tunnels
+              << " tunnels, " << host.requests << " requests";
+        if (!host.mappedTo.isEmpty())
+            human << ", mapped to " << host.mappedTo;
+        if (host.failures)
+            human << ", " << host.failures << " failed (last: " << host.lastProblem << ')';
+        human << '\n';
+    }
     if (observation) {
         QString saveError;
         if (!observation->save(&saveError)) {
@@ -285,6 +308,8 @@ CliCommand serveCommand()
         "                      [--json] [--max-requests N] [--duration S] [--session FILE [--window S]]\n"
         "                      [--upstream URL [--upstream-ca FILE | --upstream-insecure] [--upstream-timeout S]\n"
         "                                      [--upstream-max-body BYTES] [--forwarded-headers]]\n"
+        "       retrylab serve --proxy [--intercept HOST…] [--map HOST[:PORT]=ADDR:PORT…] [--upstream-ca FILE]\n"
+        "                      [--ca-dir DIR] [--scenario S] [--port N] [--session FILE] [--json] …\n"
         "       retrylab serve --list\n"
         "\n"
         "Serves a fault scenario on 127.0.0.1 (and [::1]) until SIGINT or SIGTERM, then exits 0.\n"
@@ -315,6 +340,14 @@ CliCommand serveCommand()
         "                        only for forward steps with delay_ms, dribble or then)\n"
         "  --forwarded-headers   add Via: 1.1 retrylab and X-Forwarded-For/-Host/-Proto to forwarded\n"
         "                        requests (off by default; a scenario says \"forwarded_headers\": true)\n"
+        "  --proxy               be an HTTP/1.1 forward proxy instead: absolute-form requests for http,\n"
+        "                        CONNECT tunnels for https, decrypted with leaves of the Retrylab CA (made on\n"
+        "                        first use; `retrylab ca show`) for the hosts intercepted; with no --scenario\n"
+        "                        every request goes on to the host it names (routes may name a \"host\")\n"
+        "  --intercept HOST      intercept only these hosts (repeatable; \"*.example.com\"; default every host);\n"
+        "                        other hosts' tunnels are relayed untouched, their plain-http requests refused\n"
+        "  --map HOST=ADDR:PORT  connect to ADDR:PORT for HOST (the name, SNI and certificate check stay HOST)\n"
+        "  --ca-dir DIR          the CA's folder (default: the user's data folder, or $RETRYLAB_DATA_DIR/ca)\n"
         "  --list                list the built-in scenarios (retrylab run --scenario S --list-routes: its routes)\n"
         "\n"
         "Control endpoints (not counted as scenario requests):\n"

@@ -19,6 +19,7 @@ void ExchangeTracker::fillRequest(LabExchange& x, const LabRequest& request, con
     x.arrivedMs = request.headMs;
     x.method = request.method;
     x.target = request.target;
+    x.origin = request.origin;
     x.minorVersion = request.minorVersion;
     x.requestHeaders = request.headers;
     x.requestBodySize = request.body.size();

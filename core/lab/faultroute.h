@@ -26,6 +26,8 @@ struct FaultRoute
     QString name;
     QList<QByteArray> methods; // empty or "*": any method
     QString path; // "/v1/payments/*" (one segment), "/v1/**" (any rest)
+    // The lab as a forward proxy: only requests to this host ("api.test", "*.example.com"); empty: any host.
+    QString host;
     QString operation; // what an applied request is called in the ledger ("settlement"); default: name
     Mode mode = Mode::Sequence;
     QList<FaultStep> steps;

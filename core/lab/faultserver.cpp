@@ -5,6 +5,8 @@
 #include "lab/labconnection.h"
 #include "lab/labrequest.h"
 #include "lab/labtlsserver.h"
+#include "lab/proxylistener.h"
+#include "lab/proxytunnel.h"
 #include "lab/ratelimitheaders.h"
 #include "lab/routematcher.h"
 
@@ -85,7 +87,7 @@ bool FaultServer::start(const FaultServerOptions& options)
 
 bool FaultServer::listenAll()
 {
-    m_v4 = new QTcpServer(this);
+    m_v4 = m_options.proxy.enabled ? new ProxyListener(this) : new QTcpServer(this);
     // A burst of connections (a thousand idle clients at once) must queue, not have SYNs dropped (Qt's
     // default backlog is 50): a dropped SYN costs the next well-behaved client a second's retransmit.
     m_v4->setListenBacklogSize(kListenBacklog);
@@ -99,7 +101,7 @@ bool FaultServer::listenAll()
     m_port = m_v4->serverPort();
     connect(m_v4, &QTcpServer::newConnection, this, [this, server = m_v4.data()] { onNewConnection(server); });
     if (m_options.alsoIpv6Loopback && m_options.address == QHostAddress(QHostAddress::LocalHost)) {
-        m_v6 = new QTcpServer(this);
+        m_v6 = m_options.proxy.enabled ? new ProxyListener(this) : new QTcpServer(this);
         m_v6->setListenBacklogSize(kListenBacklog);
         if (m_v6->listen(QHostAddress::LocalHostIPv6, m_port)) {
             connect(m_v6, &QTcpServer::newConnection, this, [this, server = m_v6.data()] { onNewConnection(server); });
@@ -155,6 +157,9 @@ void FaultServer::stop()
         delete playback.data();
     m_playbacks.clear();
     closeListeners();
+    for (const QPointer<ProxyTunnel>& tunnel : std::as_const(m_tunnels))
+        delete tunnel.data();
+    m_tunnels.clear();
     const QList<LabConnection*> connections = m_connections.values();
     m_connections.clear();
     for (LabConnection* connection : connections) {
@@ -292,13 +297,13 @@ void FaultServer::onNewConnection(QTcpServer* server)
     }
 }
 
-void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
+LabConnection* FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
 {
     if (!socket)
-        return;
-    if (m_connections.size() >= maxConnections()) {
+        return nullptr;
+    if (m_connections.size() + m_tunnels.size() >= maxConnections()) {
         refuseOverCapacity(socket, maxConnections());
-        return;
+        return nullptr;
     }
     const quint64 id = m_nextConnectionId++;
     auto* connection = new LabConnection(id, socket, parserLimits(), timeouts(), this);
@@ -329,6 +334,7 @@ void FaultServer::adopt(QTcpSocket* socket, LabTlsMode tlsMode)
             });
         }
     }
+    return connection;
 }
 
 HttpParserLimits FaultServer::parserLimits() const
@@ -406,7 +412,9 @@ void FaultServer::onRequest(LabConnection* connection, const LabRequest& receive
     event.path = request.path;
     event.attemptId = QString::fromUtf8(combinedHeader(request.headers, m_options.attemptHeader));
 
-    if (request.path.startsWith(u"/_lab/"_s)) {
+    if (m_options.proxy.enabled && takeProxyRequest(connection, request))
+        return; // a CONNECT, or refused
+    if (request.path.startsWith(u"/_lab/"_s) && request.origin.isEmpty()) {
         handleControl(connection, request);
         return;
     }
@@ -504,7 +512,8 @@ qsizetype FaultServer::routeIndexFor(const LabRequest& request) const
 {
     for (qsizetype i = 0; i < m_scenario.routes.size(); ++i) {
         const FaultRoute& route = m_scenario.routes.at(i);
-        if (RouteMatcher::methodMatches(route.methods, request.method) && RouteMatcher::pathMatches(route.path, request.path))
+        if (RouteMatcher::methodMatches(route.methods, request.method) && RouteMatcher::pathMatches(route.path, request.path)
+            && (route.host.isEmpty() || hostPatternMatches(route.host, requestHost(request))))
             return i;
     }
     return -1;

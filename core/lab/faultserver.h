@@ -8,6 +8,7 @@
 #include "lab/labevent.h"
 #include "lab/labexchange.h"
 #include "lab/labledger.h"
+#include "lab/proxyhost.h"
 #include "lab/ratelimiter.h"
 #include "lab/responsetemplate.h"
 #include "lab/stepplayer.h"
@@ -26,6 +27,8 @@ class ExchangePlayback;
 class ForwardStream;
 class LabConnection;
 class LabTlsServer;
+class ProxyTunnel;
+class QSslSocket;
 class QDateTime;
 class QTcpServer;
 class QTcpSocket;
@@ -68,6 +71,12 @@ public:
     const LabLedger& ledger() const { return m_ledger; }
     // Where `forward` steps go: FaultServerOptions::upstream, else the scenario's "upstream" (may be unset).
     UpstreamTarget upstream() const;
+    // Where REQUEST's `forward` step goes: as a forward proxy, the origin the client addressed (with its
+    // --map address); otherwise upstream().
+    UpstreamTarget upstreamFor(const LabRequest& request) const;
+    bool isForwardProxy() const { return m_options.proxy.enabled; }
+    // As a forward proxy: every host:port clients reached, in the order first seen.
+    QList<ProxyHost> proxyHosts() const;
     // The salt this server redacts secret header values with (ledger, JSON lines): equal secrets compare
     // equal within one server, never across servers.
     const QByteArray& redactionSalt() const { return m_redactionSalt; }
@@ -98,12 +107,19 @@ signals:
     void listeningChanged(bool listening);
     // One per exchange, when it ends: answered, cut, refused, or the client gone (labexchange.h).
     void exchangeFinished(const LabExchange& exchange);
+    void proxyHostsChanged(); // a host was first seen, or its counts changed
 
 private:
     bool listenAll();
     void closeListeners();
     void onNewConnection(QTcpServer* server);
-    void adopt(QTcpSocket* socket, LabTlsMode tlsMode);
+    LabConnection* adopt(QTcpSocket* socket, LabTlsMode tlsMode);
+    // The lab as a forward proxy (faultserverproxy.cpp): CONNECT, absolute-form targets, per-host counts.
+    bool takeProxyRequest(LabConnection* connection, LabRequest& request); // true: answered here
+    void openTunnel(LabConnection* connection, const LabRequest& request);
+    void onIntercepted(QSslSocket* socket, const QString& origin);
+    ProxyHost& proxyHost(const QString& host, quint16 port);
+    void noteProxyProblem(const QString& authority, const QString& problem);
     void onRequest(LabConnection* connection, const LabRequest& request);
     // A request's head, its body to come: when it will be forwarded, its body is streamed (faultserverupload.cpp).
     void onHead(LabConnection* connection, const LabRequest& head);
@@ -188,6 +204,8 @@ private:
     QStringList m_warnings;
 
     QHash<quint64, LabConnection*> m_connections;
+    QList<QPointer<ProxyTunnel>> m_tunnels; // being set up or relaying
+    QList<ProxyHost> m_proxyHosts;
     int m_overCapacity = 0; // connections past the cap still being answered 503
     QList<QPointer<ExchangePlayback>> m_playbacks;
     QList<QTimer*> m_outageTimers; // refusals under way

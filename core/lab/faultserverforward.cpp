@@ -37,7 +37,7 @@ UpstreamTarget FaultServer::upstream() const
 void FaultServer::forward(LabConnection* connection, const LabRequest& request, const FaultStep& step, LabEvent event,
     std::function<void(bool)> onDone)
 {
-    const UpstreamTarget target = upstream();
+    const UpstreamTarget target = upstreamFor(request);
     LabExchange* x = m_exchanges.find(request.id);
     if (x) {
         x->route = event.route;
@@ -55,7 +55,8 @@ void FaultServer::forward(LabConnection* connection, const LabRequest& request, 
         return;
     }
     const bool keepAlive = true; // http and https alike: kept connections are per upstream (poolKey)
-    const ForwardedClient client { connection->peerAddress(), qobject_cast<QSslSocket*>(connection->socket()) != nullptr };
+    const auto* tls = qobject_cast<QSslSocket*>(connection->socket());
+    const ForwardedClient client { connection->peerAddress(), tls && tls->isEncrypted() };
     // A streamed body (faultserverupload.cpp): the head goes now, the body as it arrives.
     const QByteArray sent = request.bodyStreamed ? target.requestHead(request, keepAlive, client)
                                                  : target.requestBytes(request, keepAlive, client);
@@ -242,7 +243,8 @@ QString FaultServer::poolKey(const UpstreamTarget& target)
     // A kept connection serves only the upstream it was opened to, with the same trust: a scenario reloaded
     // with another upstream (or other TLS settings) must not inherit the old one's connections.
     return target.base.scheme() + u"://"_s + target.base.host() + u":"_s + QString::number(target.port()) + u" "_s + target.caFile
-        + (target.insecure ? u" insecure"_s : QString());
+        + (target.insecure ? u" insecure"_s : QString())
+        + (target.connectHost.isEmpty() ? QString() : u" via "_s + target.connectHost + u':' + QString::number(target.connectPort));
 }
 
 QTcpSocket* FaultServer::takeIdleUpstream(const QString& key)
@@ -340,7 +342,7 @@ void FaultServer::relay(LabConnection* connection, const LabRequest& request, co
         response.addHeader("Content-Type", "application/json");
         response.body = QJsonDocument(QJsonObject { { u"error"_s, QString(u"upstream_"_s + result.error) },
                                           { u"detail"_s, result.detail },
-                                          { u"upstream"_s, upstream().base.toString(QUrl::RemoveUserInfo) } })
+                                          { u"upstream"_s, upstreamFor(request).base.toString(QUrl::RemoveUserInfo) } })
                             .toJson(QJsonDocument::Compact);
         LabEvent failed = event;
         failed.kind = LabEvent::Kind::UpstreamFailed;

@@ -3,6 +3,7 @@
 
 #include "lab/httprequestparser.h"
 #include "lab/labconnection.h"
+#include "lab/forwardproxyoptions.h"
 #include "lab/labtlsmode.h"
 #include "lab/upstreamtarget.h"
 
@@ -26,5 +27,6 @@ struct FaultServerOptions
     int maxConnections = 1000; // beyond this, new connections are answered 503 and closed
     std::optional<quint64> seed; // overrides the scenario's seed
     UpstreamTarget upstream; // where `forward` steps send requests (overrides the scenario's "upstream")
+    ForwardProxyOptions proxy; // the lab as a forward proxy (serve --proxy)
     qsizetype keepBodyBytes = 0; // request bodies kept in each exchange up to this size (0: size and hash only)
 };

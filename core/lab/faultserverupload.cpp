@@ -37,7 +37,7 @@ bool FaultServer::forwardsAtHead(const LabRequest& head) const
     const qsizetype stepIndex = m_players.at(routeIndex).peek();
     if (stepIndex < 0 || route.steps.at(stepIndex).kind != FaultStep::Kind::Forward)
         return false;
-    const UpstreamTarget target = upstream();
+    const UpstreamTarget target = upstreamFor(head);
     if (!target.isSet() || !target.problem().isEmpty())
         return false; // answered 502 no-upstream, after the body as before
     const qint64 limit = parserLimits().maxStreamedBodyBytes;

@@ -324,6 +324,8 @@ void LabConnection::stamp(LabRequest& request) const
     request.onConnection = std::max(1, m_requests);
     request.firstByteMs = m_firstByteMs;
     request.headMs = m_headMs >= 0 ? m_headMs : m_lastReadMs;
+    if (!m_origin.isEmpty())
+        request.origin = m_origin;
 }
 
 LabRequest LabConnection::partialRequest() const
@@ -398,6 +400,24 @@ void LabConnection::resetConnection()
         ::setsockopt(static_cast<int>(fd), SOL_SOCKET, SO_LINGER, &lingerOption, sizeof lingerOption);
     }
     m_socket->abort();
+}
+
+QTcpSocket* LabConnection::releaseSocket(QByteArray* unread)
+{
+    QTcpSocket* socket = m_socket;
+    m_timer->stop();
+    m_busy = true;
+    m_closing = true;
+    m_closedEmitted = true; // the socket lives on elsewhere: this connection never reports a close
+    if (!socket)
+        return nullptr;
+    disconnect(socket, nullptr, this, nullptr);
+    if (unread)
+        *unread = m_buffer;
+    m_buffer.clear();
+    m_socket = nullptr;
+    socket->setParent(nullptr);
+    return socket;
 }
 
 void LabConnection::abandon()

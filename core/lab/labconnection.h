@@ -82,6 +82,12 @@ public:
     void closeGracefully(); // FIN once written bytes are flushed
     void resetConnection(); // RST: SO_LINGER {1, 0} then close
     void abandon(); // stop reading and answering; keep the socket open until the peer goes (hang, stall)
+    // The socket leaves this connection, open, with no parent (a CONNECT turns it into a tunnel): nothing more is
+    // read, answered or reported here. UNREAD: bytes read after the last request and not parsed.
+    QTcpSocket* releaseSocket(QByteArray* unread);
+    // Requests on this connection were sent to ORIGIN through the lab as a proxy (a decrypted CONNECT tunnel).
+    void setOrigin(const QString& origin) { m_origin = origin; }
+    QString origin() const { return m_origin; }
 
 signals:
     void requestReady(LabConnection* connection, const LabRequest& request);
@@ -132,6 +138,7 @@ private:
     bool m_keepAfterDiscard = false;
     std::function<qint64()> m_now;
     QString m_peerAddress;
+    QString m_origin;
     quint16 m_peerPort = 0;
     int m_requests = 0;
     qint64 m_lastReadMs = 0;

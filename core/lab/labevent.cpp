@@ -26,6 +26,8 @@ QString LabEvent::kindName(Kind kind)
         return u"rejected"_s;
     case Kind::UpstreamFailed:
         return u"upstream-failed"_s;
+    case Kind::Tunnel:
+        return u"tunnel"_s;
     }
     return u"unknown"_s;
 }

@@ -21,6 +21,7 @@ struct LabEvent
         ControlRequest, // a /_lab/ request (not counted as a scenario request)
         Rejected, // malformed or oversized request answered 4xx
         UpstreamFailed, // a forwarded request got no answer from the upstream (the lab answered 502/504)
+        Tunnel, // the lab as a forward proxy: a CONNECT tunnel intercepted, relayed untouched, refused or failed
     };
 
     Kind kind = Kind::RequestReceived;

@@ -32,6 +32,7 @@ struct LabExchange
     // ---- the request, as received
     QByteArray method;
     QByteArray target; // request-target as sent (path?query)
+    QString origin; // the lab as a forward proxy: the origin the client addressed ("https://api.test:443")
     int minorVersion = 1; // HTTP/1.<minorVersion>
     HttpHeaderList requestHeaders;
     qint64 requestBodySize = 0;

@@ -133,7 +133,7 @@ const QStringList& knownKeys()
 {
     static const QStringList keys { u"request"_s, u"connection"_s, u"client_address"_s, u"client_port"_s,
         u"request_on_connection"_s, u"arrived_ms"_s, u"request_complete_ms"_s, u"method"_s, u"target"_s,
-        u"http_version"_s, u"request_headers"_s, u"request_body_size"_s, u"request_body_sha256"_s,
+        u"origin"_s, u"http_version"_s, u"request_headers"_s, u"request_body_size"_s, u"request_body_sha256"_s,
         u"request_body_base64"_s, u"request_body_truncated"_s, u"route"_s, u"step"_s, u"applied"_s, u"note"_s,
         u"upstream"_s, u"upstream_tls_verified"_s, u"upstream_connected_ms"_s, u"upstream_tls_ms"_s,
         u"upstream_first_byte_ms"_s, u"upstream_end_ms"_s, u"upstream_error"_s, u"status"_s, u"response_headers"_s,
@@ -183,6 +183,8 @@ QJsonObject toJson(const LabExchange& x, const HeaderFilter& filter)
     };
     if (!x.upstream.isEmpty())
         o.insert(u"upstream_tls_verified"_s, x.upstreamTlsVerified ? QJsonValue(*x.upstreamTlsVerified) : QJsonValue());
+    if (!x.origin.isEmpty())
+        o.insert(u"origin"_s, x.origin);
     if (!x.requestBody.isEmpty() || x.requestBodyTruncated) {
         o.insert(u"request_body_base64"_s, QString::fromLatin1(x.requestBody.toBase64()));
         o.insert(u"request_body_truncated"_s, x.requestBodyTruncated);
@@ -210,6 +212,7 @@ bool fromJson(const QJsonObject& o, LabExchange* out, QString* problem)
     f.ms(u"request_complete_ms"_s, &x.requestCompleteMs);
     f.bytes(u"method"_s, &x.method);
     f.bytes(u"target"_s, &x.target);
+    f.text(u"origin"_s, &x.origin);
     QString version = u"1.1"_s;
     f.text(u"http_version"_s, &version);
     if (version == u"1.1"_s || version == u"1.0"_s)

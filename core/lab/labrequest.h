@@ -11,6 +11,9 @@ struct LabRequest
 {
     QByteArray method;
     QByteArray target; // request-target as sent (origin-form: path?query)
+    // The lab as a forward proxy: the origin the client addressed ("https://api.test:443", from the CONNECT
+    // tunnel it came through or its absolute-form target); empty for a request to the lab itself.
+    QString origin;
     QString path; // percent-decoded path, without the query
     QByteArray query; // raw query, without '?'
     int minorVersion = 1; // HTTP/1.<minorVersion>

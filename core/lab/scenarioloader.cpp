@@ -7,6 +7,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QJsonDocument>
 
 #include <cmath>
@@ -359,7 +360,7 @@ std::optional<FaultRoute> Reader::route(const QJsonValue& value, const QString& 
         return std::nullopt;
     }
     const QJsonObject o = value.toObject();
-    checkKeys(o, path, { u"name", u"method", u"path", u"operation", u"mode", u"steps", u"idempotency", u"rate_limit" });
+    checkKeys(o, path, { u"name", u"method", u"path", u"host", u"operation", u"mode", u"steps", u"idempotency", u"rate_limit" });
     const int before = int(problems.size());
     FaultRoute route;
     const QJsonValue method = o.value(u"method"_s);
@@ -379,6 +380,14 @@ std::optional<FaultRoute> Reader::route(const QJsonValue& value, const QString& 
             problem(path + u".path"_s, why);
     } else if (!o.contains(u"path"_s)) {
         problem(path + u".path"_s, u"is required"_s);
+    }
+    if (auto h = string(o, path, u"host"_s)) {
+        // The lab as a forward proxy: "api.test", "*.example.com" or "*" (routes by host, then by path).
+        static const QRegularExpression hostPattern(u"^(\\*|(\\*\\.)?[A-Za-z0-9_.:-]+)$"_s);
+        if (hostPattern.match(*h).hasMatch())
+            route.host = h->toLower();
+        else
+            problem(path + u".host"_s, u"must be a host name, an address, \"*\" or \"*.domain\""_s);
     }
     route.name = string(o, path, u"name"_s)
                      .value_or((route.methods.isEmpty() ? u"*"_s : QString::fromLatin1(route.methods.join(','))) + u' ' + route.path);

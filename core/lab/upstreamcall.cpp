@@ -79,8 +79,10 @@ void UpstreamCall::start()
         return;
     }
     const QString host = m_target.base.host();
+    const QString connectHost = m_target.connectHost.isEmpty() ? host : m_target.connectHost;
+    const quint16 connectPort = m_target.connectHost.isEmpty() ? m_target.port() : m_target.connectPort;
     if (!m_target.isTls()) {
-        m_socket->connectToHost(host, m_target.port());
+        m_socket->connectToHost(connectHost, connectPort);
         return;
     }
     QSslConfiguration config = QSslConfiguration::defaultConfiguration(); // the system's CAs
@@ -90,7 +92,7 @@ void UpstreamCall::start()
     config.setPeerVerifyMode(m_target.insecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
     auto* tls = static_cast<QSslSocket*>(m_socket);
     tls->setSslConfiguration(config);
-    tls->connectToHostEncrypted(host, m_target.port());
+    tls->connectToHostEncrypted(connectHost, connectPort, host);
 }
 
 void UpstreamCall::abort()

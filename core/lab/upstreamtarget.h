@@ -35,6 +35,10 @@ struct UpstreamTarget
     // Via and X-Forwarded-* on each forwarded request (--forwarded-headers, or the scenario's
     // "forwarded_headers"); off by default: the upstream sees the client's fields only.
     bool forwardedHeaders = false;
+    // `--map`: the socket goes to CONNECTHOST:CONNECTPORT instead of the base's host and port; the Host field,
+    // SNI and the certificate check keep the base's name. Empty: no mapping.
+    QString connectHost;
+    quint16 connectPort = 0;
 
     bool isSet() const { return !base.isEmpty(); }
     bool isTls() const { return base.scheme() == QLatin1String("https"); }

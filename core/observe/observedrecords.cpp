@@ -85,6 +85,12 @@ QUrl urlOf(const LabExchange& e, const RecordOptions& options)
         return *it;
     if (e.target.startsWith("http://") || e.target.startsWith("https://")) // absolute-form (RFC 9112 §3.2.2)
         return QUrl::fromEncoded(e.target);
+    if (!e.origin.isEmpty()) { // through the lab as a forward proxy: the origin the client named, default port dropped
+        QUrl url = QUrl::fromEncoded(e.origin.toUtf8() + (e.target.startsWith('/') ? e.target : '/' + e.target));
+        if (url.port() == (url.scheme() == u"https"_s ? 443 : 80))
+            url.setPort(-1);
+        return url;
+    }
     QByteArray host = combinedHeader(e.requestHeaders, "host").trimmed();
     if (host.isEmpty())
         host = e.clientAddress.isEmpty() ? QByteArrayLiteral("localhost") : QByteArrayLiteral("127.0.0.1");

@@ -44,7 +44,7 @@ RetryInference::RetryInference(InferenceOptions options)
 QString RetryInference::fingerprintOf(const LabExchange& e) const
 {
     return e.clientAddress + u' ' + QString::fromUtf8(combinedHeader(e.requestHeaders, "user-agent")) + u' '
-        + QString::fromLatin1(e.method) + u' ' + QString::fromUtf8(e.target) + u" body "
+        + QString::fromLatin1(e.method) + u' ' + e.origin + QString::fromUtf8(e.target) + u" body "
         + QString::fromLatin1(e.requestBodySha256.left(12));
 }
 

@@ -111,7 +111,7 @@ bool LabEventReader::read(qsizetype index, LabEventStore& events, QString* path,
     if (m_in.hasError())
         return fail(itemPath(), QString());
     bool found = false;
-    for (int k = 0; k <= int(LabEvent::Kind::UpstreamFailed) && !found; ++k) {
+    for (int k = 0; k <= int(LabEvent::Kind::Tunnel) && !found; ++k) {
         if (LabEvent::kindName(LabEvent::Kind(k)) == QLatin1StringView(m_texts[Kind])) {
             f.kind = LabEvent::Kind(k);
             found = true;

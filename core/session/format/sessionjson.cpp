@@ -338,7 +338,7 @@ bool labEventFromJson(const QJsonObject& o, LabEvent* e, QString* problem)
 {
     const QString kind = o.value(u"kind"_s).toString();
     bool found = false;
-    for (int k = 0; k <= int(LabEvent::Kind::UpstreamFailed); ++k) {
+    for (int k = 0; k <= int(LabEvent::Kind::Tunnel); ++k) {
         if (LabEvent::kindName(LabEvent::Kind(k)) == kind) {
             e->kind = LabEvent::Kind(k);
             found = true;
