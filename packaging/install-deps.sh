@@ -17,6 +17,7 @@ packages=(
     libxml2-utils # tests/core/conform: xmllint checks the JUnit report against tests/schemas/junit.xsd
     python3-urllib3 # tests/clients: urllib3.Retry observed through the lab (issue 12 §5)
     python3-tenacity # tests/core/codegen: exported tenacity units run under conform (issue 30)
+    python3-locust # retrylab fleet: Locust 2.12 master and workers (tests/cli/tst_cli_fleet, issue 32)
     golang-go golang-github-cenkalti-backoff-dev golang-github-hashicorp-go-retryablehttp-dev # tests/core/codegen: exported Go units built offline, run under conform (issue 30)
     nodejs npm # tests/clients/node: the openai and @aws-sdk/client-s3 npm SDKs under retrylab conform (npm ci)
     clang-14 libclang-rt-14-dev # tests/fuzz: clang with libFuzzer and the sanitizer runtimes (cmake --preset fuzz)

@@ -41,3 +41,4 @@ CliCommand observeCommand();
 CliCommand conformCommand();
 CliCommand herdCommand();
 CliCommand caCommand();
+CliCommand fleetCommand();

@@ -22,6 +22,7 @@ const QList<CliCommand>& cliCommands()
         list << conformCommand();
         list << herdCommand();
         list << caCommand();
+        list << fleetCommand();
         return list;
     }();
     return commands;

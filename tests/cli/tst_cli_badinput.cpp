@@ -83,6 +83,7 @@ TestCliBadInput::Result TestCliBadInput::run(const Case& c) const
     env.remove(u"WAYLAND_DISPLAY"_s);
     env.remove(u"QT_QPA_PLATFORM"_s);
     env.insert(u"XDG_DATA_HOME"_s, m_dir.filePath(u"xdg"_s)); // recover's journal registry, this test's own
+    env.insert(u"RETRYLAB_DATA_DIR"_s, m_dir.filePath(u"data"_s)); // the CA `ca` and `serve --proxy` use, this test's own
     if (c.screen == Screen::DeadDisplay)
         env.insert(u"DISPLAY"_s, u":97"_s);
     else if (c.screen == Screen::UnknownPlatform)
@@ -147,6 +148,8 @@ void TestCliBadInput::initTestCase()
         R"({"format":1,"name":"o","routes":[{"path":"/","steps":[{"kind":"outage","duration_ms":-1},
         {"kind":"respond","latency_ramp":{"to_ms":100,"over":5}}]}]})"));
     QVERIFY(write(u"head.txt"_s, "Retry-After: 2\n"));
+    const Result ca = run({ Screen::None, { u"ca"_s, u"create"_s, u"--dir"_s, m_dir.filePath(u"ca"_s) }, {}, {} });
+    QVERIFY2(ca.exitCode == 0, ca.err.constData());
     const auto suite = [](const QByteArray& caseKeys) -> QByteArray {
         return R"({"format":"retrylab-suite","version":1,"name":"b","cases":[{"name":"a",)" + caseKeys
             + R"(,"steps":[{"kind":"respond"}]}]})";
@@ -520,6 +523,71 @@ void TestCliBadInput::refused_data()
     row("recover -o into a missing folder", none, { u"recover"_s, u"-o"_s, u"%DIR%/missing/s.json"_s },
         u"retrylab recover: -o: cannot write \"%DIR%/missing/s.json\": the folder \"%DIR%/missing\" does not exist"_s);
     row("recover: an unknown option", none, { u"recover"_s, u"--all"_s }, u"retrylab recover: unknown option --all"_s);
+
+    // ca (issue 31 §1)
+    row("ca without an action", none, { u"ca"_s }, u"retrylab ca: give an action: show, create, export or remove (see retrylab help ca)"_s);
+    row("ca: an unknown action", none, { u"ca"_s, u"delete"_s }, u"retrylab ca: unknown action \"delete\" (show, create, export, remove)"_s);
+    row("ca show: an argument", none, { u"ca"_s, u"show"_s, u"%DIR%/ca"_s }, u"retrylab ca show: takes no arguments, not \"%DIR%/ca\""_s);
+    row("ca show: an unknown option", none, { u"ca"_s, u"show"_s, u"--json"_s }, u"retrylab ca show: unknown option --json"_s);
+    row("ca show --dir a file", none, { u"ca"_s, u"show"_s, u"--dir"_s, u"%SESSION%"_s },
+        u"retrylab ca show: --dir \"%SESSION%\" is not a folder"_s);
+    row("ca create --dir without a value", none, { u"ca"_s, u"create"_s, u"--dir"_s }, u"retrylab ca create: --dir needs a value"_s);
+    row("ca create: an empty --dir", none, { u"ca"_s, u"create"_s, u"--dir="_s }, u"retrylab ca create: --dir needs a folder"_s);
+    row("ca export --format xml", none, { u"ca"_s, u"export"_s, u"--dir"_s, u"%DIR%/ca"_s, u"--format"_s, u"xml"_s },
+        u"retrylab ca export: --format must be pem or der, not \"xml\""_s);
+    row("ca export DER to stdout", none, { u"ca"_s, u"export"_s, u"--dir"_s, u"%DIR%/ca"_s, u"--format"_s, u"der"_s },
+        u"retrylab ca export: --format der is binary: give --out FILE"_s);
+    row("ca export --out into a missing folder", none, { u"ca"_s, u"export"_s, u"--dir"_s, u"%DIR%/ca"_s, u"--out"_s, u"%DIR%/missing/ca.pem"_s },
+        u"retrylab ca export: --out: cannot write \"%DIR%/missing/ca.pem\": the folder \"%DIR%/missing\" does not exist"_s);
+    row("ca remove without --yes", none, { u"ca"_s, u"remove"_s, u"--dir"_s, u"%DIR%/ca"_s },
+        u"retrylab ca remove: this deletes the CA in \"%DIR%/ca\" for good, and clients set up to trust it will refuse the next one: add --yes"_s);
+    row("ca remove --yes=1", none, { u"ca"_s, u"remove"_s, u"--yes=1"_s }, u"retrylab ca remove: --yes takes no value"_s);
+
+    // fleet (issue 32): refused before the lab listens or Locust starts
+    const QString help = u" (see retrylab help fleet)"_s;
+    const QStringList fleetRun { u"fleet"_s, u"--policy"_s, u"slen"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/x"_s };
+    const QStringList sized { u"--users"_s, u"5"_s, u"--spawn-rate"_s, u"5"_s, u"--duration"_s, u"1"_s };
+    row("fleet without a policy", none, { u"fleet"_s, u"--url"_s, u"http://127.0.0.1:%PORT%/"_s },
+        u"retrylab fleet: --policy NAME|FILE is required"_s + help);
+    row("fleet: an unknown preset", none, { u"fleet"_s, u"--policy"_s, u"nosuch"_s }, u"retrylab fleet: "_s + presets + help);
+    row("fleet without a target", none, QStringList { u"fleet"_s, u"--policy"_s, u"slen"_s } + sized,
+        u"retrylab fleet: give exactly one target: --url URL or --scenario S"_s + help);
+    row("fleet with --url and --scenario", none, fleetRun + QStringList { u"--scenario"_s, u"flaky-api"_s } + sized,
+        u"retrylab fleet: give exactly one target: --url URL or --scenario S"_s + help);
+    row("fleet --url ftp://", none, { u"fleet"_s, u"--policy"_s, u"slen"_s, u"--url"_s, u"ftp://x/y"_s },
+        u"retrylab fleet: --url: not an http:// or https:// URL: ftp://x/y"_s + help);
+    row("fleet: an unknown scenario", none, { u"fleet"_s, u"--policy"_s, u"slen"_s, u"--scenario"_s, u"nosuch"_s }, u"retrylab fleet: …nosuch…"_s);
+    row("fleet without --users", none, fleetRun, u"retrylab fleet: --users is required"_s + help);
+    row("fleet --users 0", none, fleetRun + QStringList { u"--users"_s, u"0"_s, u"--spawn-rate"_s, u"1"_s, u"--duration"_s, u"1"_s },
+        u"retrylab fleet: --users must be a whole number from 1 to 100000, not \"0\""_s + help);
+    row("fleet --spawn-rate -1", none, fleetRun + QStringList { u"--users"_s, u"5"_s, u"--spawn-rate"_s, u"-1"_s, u"--duration"_s, u"1"_s },
+        u"retrylab fleet: --spawn-rate: a number above 0, not \"-1\""_s + help);
+    row("fleet --duration x", none, fleetRun + QStringList { u"--users"_s, u"5"_s, u"--spawn-rate"_s, u"5"_s, u"--duration"_s, u"x"_s },
+        u"retrylab fleet: --duration must be a number of seconds above 0 (e.g. 0.5), not \"x\""_s + help);
+    row("fleet --arrival poisson", none, fleetRun + sized + QStringList { u"--arrival"_s, u"poisson"_s },
+        u"retrylab fleet: --arrival: open:RATE or closed[:THINK], not \"poisson\""_s + help);
+    row("fleet --arrival open:0", none, fleetRun + sized + QStringList { u"--arrival"_s, u"open:0"_s },
+        u"retrylab fleet: --arrival open:RATE needs a rate above 0, not \"0\""_s + help);
+    row("fleet --workers 0 without --master", none, fleetRun + sized + QStringList { u"--workers"_s, u"0"_s },
+        u"retrylab fleet: --workers must be a whole number from 1 to 256, not \"0\""_s + help);
+    row("fleet --master without --expect-workers", none, fleetRun + sized + QStringList { u"--master"_s },
+        u"retrylab fleet: --master needs --expect-workers K"_s + help);
+    row("fleet --expect-workers without --master", none, fleetRun + sized + QStringList { u"--expect-workers"_s, u"2"_s },
+        u"retrylab fleet: --expect-workers goes with --master"_s + help);
+    row("fleet --session into a missing folder", none, fleetRun + sized + QStringList { u"--session"_s, u"%DIR%/missing/s.json"_s },
+        u"retrylab fleet: --session: cannot write \"%DIR%/missing/s.json\": the folder \"%DIR%/missing\" does not exist"_s + help);
+    row("fleet --no-record with --session", none, fleetRun + sized + QStringList { u"--no-record"_s, u"--session"_s, u"%DIR%/s.json"_s },
+        u"retrylab fleet: --session needs the attempts: not with --no-record"_s + help);
+    row("fleet --upstream without --scenario", none, fleetRun + sized + QStringList { u"--upstream"_s, u"http://127.0.0.1:%PORT%/"_s },
+        u"retrylab fleet: --upstream goes with --scenario (the lab forwards to it)"_s + help);
+    row("fleet --lab-bind not an address", none, { u"fleet"_s, u"--policy"_s, u"slen"_s, u"--scenario"_s, u"flaky-api"_s, u"--lab-bind"_s, u"lo"_s },
+        u"retrylab fleet: --lab-bind: not an IP address: lo"_s + help);
+    row("fleet worker without --master-host", none, { u"fleet"_s, u"worker"_s, u"--locustfile"_s, u"%SESSION%"_s },
+        u"retrylab fleet: worker needs --master-host H"_s + help);
+    row("fleet worker: a locustfile that does not exist", none,
+        { u"fleet"_s, u"worker"_s, u"--master-host"_s, u"127.0.0.1"_s, u"--locustfile"_s, u"%DIR%/missing.py"_s },
+        u"retrylab fleet: --locustfile: no such file: %DIR%/missing.py"_s + help);
+    row("fleet: an unknown option", none, { u"fleet"_s, u"--fleet-size"_s, u"3"_s }, u"retrylab fleet: unknown option --fleet-size"_s + help);
 }
 
 void TestCliBadInput::refused()
@@ -544,7 +612,7 @@ void TestCliBadInput::helpEverywhere_data()
     QTest::addColumn<QString>("first"); // the help's first line starts so
     QTest::addRow("issue 15: policy show --help") << QStringList { u"policy"_s, u"show"_s, u"--help"_s } << u"Usage:"_s;
     QTest::addRow("policy explain slen -h") << QStringList { u"policy"_s, u"explain"_s, u"slen"_s, u"-h"_s } << u"Usage:"_s;
-    for (const char* command : { "run", "serve", "inspect", "export", "recover", "replay", "import", "observe" }) {
+    for (const char* command : { "run", "serve", "inspect", "export", "recover", "replay", "import", "observe", "ca", "fleet" }) {
         const QString name = QString::fromLatin1(command);
         QTest::addRow("%s --help", command) << QStringList { name, u"--help"_s } << u"Usage: retrylab "_s + name;
         QTest::addRow("help %s", command) << QStringList { u"help"_s, name } << u"Usage: retrylab "_s + name;

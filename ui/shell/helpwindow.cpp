@@ -22,6 +22,7 @@ QList<HelpWindow::Page> HelpWindow::pages()
         { tr("retrylab inspect"), u":/retrylab/docs/inspect.md"_s },
         { tr("Herd simulator"), u":/retrylab/docs/herd.md"_s },
         { tr("Policy as code"), u":/retrylab/docs/code-export.md"_s },
+        { tr("Fleet on Locust"), u":/retrylab/docs/fleet.md"_s },
         { tr("Keyboard shortcuts"), QString() } };
 }
 
