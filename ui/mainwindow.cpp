@@ -11,6 +11,7 @@
 #include "delaychartview.h"
 #include "ratelimitchartview.h"
 #include "run/attemptspage.h"
+#include "run/proxypanel.h"
 #include "run/runcontroller.h"
 #include "sessions/chartexport.h"
 #include "sessions/compareview.h"
@@ -119,6 +120,20 @@ MainWindow::MainWindow(const Clock& clock, Scheduler& scheduler, QWidget* parent
     connect(m_controller, &RunController::progressChanged, this, &MainWindow::onProgress);
     connect(m_controller, &RunController::statusChanged, this, &MainWindow::showStatus);
     connect(m_request, &RequestEditor::repeatChanged, this, &MainWindow::updateRunManyText);
+    // Observing as a proxy: the panel shows the proxy's address, the CA and the hosts its clients reach.
+    connect(m_controller, &RunController::proxyChanged, this, [this] {
+        ProxyPanel* panel = m_request->proxyPanel();
+        FaultServer* proxy = m_controller->proxyLab();
+        panel->showProxy(proxy ? proxy->url().toString() : QString(), m_controller->proxyCaFingerprint(),
+            m_controller->proxyCaPath(), m_controller->proxyShellLines());
+        if (proxy) {
+            connect(proxy, &FaultServer::proxyHostsChanged, panel, [panel, proxy] { panel->setHosts(proxy->proxyHosts()); });
+            panel->setHosts(proxy->proxyHosts());
+        }
+    });
+    connect(m_request->proxyPanel(), &ProxyPanel::interceptToggled, m_controller, &RunController::setProxyHostIntercepted);
+    connect(m_request->proxyPanel(), &ProxyPanel::copied, this,
+        [this] { showStatus(tr("Shell lines copied: paste them into another terminal, then run the program there")); });
     connect(m_controller, &RunController::labChanged, this, [this] {
         m_request->setLabUrl(m_controller->lab()->url());
         m_request->setLabScenario(m_controller->lab()->scenario());
@@ -558,7 +573,7 @@ void MainWindow::createStatusBar()
 void MainWindow::startRun(int repeat)
 {
     if (m_request->observesClient()) { // nothing is sent: the lab's traffic is watched until Stop
-        if (!m_controller->observe())
+        if (!m_controller->observe(m_request->observesAsProxy()))
             showStatus(m_controller->lastError());
         return;
     }

@@ -2,7 +2,7 @@
 #include "cli/upstreamchoice.h"
 
 #include "cli/cliargs.h"
-#include "lab/scenarioloader.h"
+#include "lab/scenariocatalog.h"
 
 #include <QCoreApplication>
 
@@ -63,10 +63,7 @@ std::optional<UpstreamTarget> read(CliArgs& cli, QString* error)
 
 FaultScenario forwardEverything()
 {
-    const ScenarioLoader::Result r = ScenarioLoader::fromJson(R"json({"format":1,"name":"observe",
-        "description":"every request forwarded to the upstream, as it is (pure observation)",
-        "routes":[{"name":"forward","path":"/**","steps":[{"kind":"forward","repeat":"forever"}]}]})json");
-    return r.scenario.value_or(FaultScenario {});
+    return ScenarioCatalog::forwardEverything();
 }
 
 } // namespace UpstreamChoice

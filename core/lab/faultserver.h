@@ -77,6 +77,8 @@ public:
     bool isForwardProxy() const { return m_options.proxy.enabled; }
     // As a forward proxy: every host:port clients reached, in the order first seen.
     QList<ProxyHost> proxyHosts() const;
+    // The hosts never intercepted from now on (their tunnels relayed untouched, their plain http refused).
+    void setProxyPassThrough(const QStringList& hosts);
     // The salt this server redacts secret header values with (ledger, JSON lines): equal secrets compare
     // equal within one server, never across servers.
     const QByteArray& redactionSalt() const { return m_redactionSalt; }

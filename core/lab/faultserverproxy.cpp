@@ -70,6 +70,16 @@ QList<ProxyHost> FaultServer::proxyHosts() const
     return m_proxyHosts;
 }
 
+void FaultServer::setProxyPassThrough(const QStringList& hosts)
+{
+    m_options.proxy.passThrough = hosts;
+    for (ProxyHost& known : m_proxyHosts) {
+        const QString host = QUrl(u"//"_s + known.authority).host();
+        known.intercepted = m_options.proxy.intercepts(host);
+    }
+    emit proxyHostsChanged();
+}
+
 UpstreamTarget FaultServer::upstreamFor(const LabRequest& request) const
 {
     if (!m_options.proxy.enabled || request.origin.isEmpty())

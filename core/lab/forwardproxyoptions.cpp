@@ -125,6 +125,10 @@ bool hostPatternMatches(const QString& pattern, const QString& host)
 
 bool ForwardProxyOptions::intercepts(const QString& host) const
 {
+    for (const QString& pattern : passThrough) {
+        if (hostPatternMatches(pattern, host))
+            return false;
+    }
     if (intercept.isEmpty())
         return true;
     for (const QString& pattern : intercept) {

@@ -34,6 +34,7 @@ struct ForwardProxyOptions
 {
     bool enabled = false;
     QStringList intercept; // host patterns ("api.test", "*.example.com", "10.0.0.7"); empty: every host
+    QStringList passThrough; // hosts never intercepted, whatever INTERCEPT says (the window's unticked hosts)
     QList<HostMapping> map;
     std::shared_ptr<InterceptAuthority> authority; // null: CONNECT tunnels are relayed untouched
     std::chrono::milliseconds handshakeTimeout { 10000 }; // CONNECT to the end of the client's TLS handshake

@@ -39,3 +39,11 @@ ScenarioLoader::Result ScenarioCatalog::load(const QString& nameOrPath)
         u"no built-in scenario or file named '%1' (built-in: %2)"_s.arg(nameOrPath, names.join(u", "_s)) });
     return result;
 }
+
+FaultScenario ScenarioCatalog::forwardEverything()
+{
+    const ScenarioLoader::Result r = ScenarioLoader::fromJson(R"json({"format":1,"name":"observe",
+        "description":"every request forwarded to the upstream, as it is (pure observation)",
+        "routes":[{"name":"forward","path":"/**","steps":[{"kind":"forward","repeat":"forever"}]}]})json");
+    return r.scenario.value_or(FaultScenario {});
+}

@@ -20,4 +20,6 @@ public:
     static QString defaultScenarioName() { return QStringLiteral("flaky-api"); }
     // NAME of a built-in scenario, or a path to a JSON file.
     static ScenarioLoader::Result load(const QString& nameOrPath);
+    // One route for every method and path, one step: forward, forever (pure observation through a proxy).
+    static FaultScenario forwardEverything();
 };

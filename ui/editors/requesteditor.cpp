@@ -5,6 +5,7 @@
 #include "editors/curlpreset.h"
 #include "editors/requestoptionsdialog.h"
 #include "live/chartpalette.h"
+#include "run/proxypanel.h"
 #include "shell/elidedlabel.h"
 
 #include <QComboBox>
@@ -32,6 +33,7 @@ RequestEditor::RequestEditor(QWidget* parent)
     , m_url(new QLineEdit(this))
     , m_method(new QComboBox(this))
     , m_hint(new QLabel(this))
+    , m_proxyPanel(new ProxyPanel(this))
     , m_headers(new QTableWidget(0, 2, this))
     , m_sent(new QLabel(this))
     , m_optionsButton(new QToolButton(this))
@@ -48,6 +50,10 @@ RequestEditor::RequestEditor(QWidget* parent)
     m_target->addItem(tr("Observe a client"));
     m_target->setItemData(2, tr("Run starts watching what any program sends to the lab: its own retries, "
                                 "inferred, fill the views live; Stop ends it and keeps the session"), Qt::ToolTipRole);
+    m_target->addItem(tr("Observe a client as its proxy"));
+    m_target->setItemData(3, tr("Run starts the lab as an HTTP(S) proxy that decrypts with the Retrylab CA: any program "
+                                "run with the copied shell lines is observed against its real API, unchanged"),
+        Qt::ToolTipRole);
     m_route->setPlaceholderText(tr("Another request (type it below)"));
     m_route->setToolTip(tr("The routes of the lab's scenario: picking one fills in the method, the path and a sample body"));
     m_route->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -136,6 +142,8 @@ RequestEditor::RequestEditor(QWidget* parent)
     urlRow->addWidget(m_url, 1);
     form->addRow(tr("Request"), urlRow);
     form->addRow(QString(), m_hint);
+    form->addRow(m_proxyPanel);
+    m_form = form;
     auto* headerButtons = new QVBoxLayout;
     headerButtons->addWidget(addHeader);
     headerButtons->addWidget(removeHeader);
@@ -220,7 +228,17 @@ bool RequestEditor::targetsLab() const
 
 bool RequestEditor::observesClient() const
 {
-    return m_target->currentIndex() == 2;
+    return m_target->currentIndex() == 2 || m_target->currentIndex() == 3;
+}
+
+bool RequestEditor::observesAsProxy() const
+{
+    return m_target->currentIndex() == 3;
+}
+
+void RequestEditor::setObservesAsProxy(bool proxy)
+{
+    m_target->setCurrentIndex(proxy ? 3 : 0);
 }
 
 void RequestEditor::setObservesClient(bool observe)
@@ -239,6 +257,8 @@ void RequestEditor::onTargetChanged()
     m_url->setPlaceholderText(lab ? tr("/path on the lab") : tr("https://api.example.com/v1/things"));
     m_route->setVisible(lab);
     m_routeLabel->setVisible(lab);
+    if (m_form) // the proxy's address, CA and hosts only when observing as a proxy
+        m_form->setRowVisible(m_proxyPanel, observesAsProxy());
     updateOptionsSummary();
     updateHint();
 }
@@ -333,6 +353,11 @@ void RequestEditor::updateOptionsSummary()
 
 QString RequestEditor::hint() const
 {
+    if (observesAsProxy()) {
+        return tr("Run starts the proxy: copy the shell lines into another terminal and run any program there, "
+                  "unchanged — its requests go through the lab, its HTTPS decrypted with the Retrylab CA, its retries "
+                  "inferred live; Stop ends it and keeps the session.");
+    }
     if (observesClient()) {
         if (!m_labUrl.isValid())
             return tr("Observing needs the built-in lab: switch it on in the lab panel.");

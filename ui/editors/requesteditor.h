@@ -14,6 +14,8 @@ class CurlPasteDialog;
 class ElidedLabel;
 class QComboBox;
 class QLabel;
+class QFormLayout;
+class ProxyPanel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
@@ -51,8 +53,12 @@ public:
     void setBody(const QString& body);
     bool targetsLab() const;
     // Send to ▸ Observe a client: Run watches the lab's traffic instead of sending (RunController::observe).
-    bool observesClient() const;
+    bool observesClient() const; // either way of observing
     void setObservesClient(bool observe);
+    // Send to ▸ Observe a client as its proxy: the lab is the client's HTTP(S) proxy (issue 31 §3).
+    bool observesAsProxy() const;
+    void setObservesAsProxy(bool proxy);
+    ProxyPanel* proxyPanel() const { return m_proxyPanel; }
     // Fills the editor from a read curl command; a URL on 127.0.0.1/localhost at the lab's port keeps the
     // lab as the target.
     void applyCurl(const CurlRequest& command);
@@ -93,6 +99,8 @@ private:
     QLineEdit* m_url;
     QComboBox* m_method;
     QLabel* m_hint;
+    ProxyPanel* m_proxyPanel;
+    QFormLayout* m_form = nullptr;
     QTableWidget* m_headers;
     QLabel* m_sent;
     QToolButton* m_optionsButton;

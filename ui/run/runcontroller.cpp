@@ -220,20 +220,23 @@ bool RunController::run(const RunPlan& plan)
     return true;
 }
 
-bool RunController::observe()
+bool RunController::observe(bool asProxy)
 {
     if (m_running) {
         fail(tr("A batch is running: stop it first."));
         return false;
     }
-    if (!isLabEnabled()) {
+    if (asProxy) {
+        if (!startProxyLab())
+            return false;
+    } else if (!isLabEnabled()) {
         fail(tr("Observing a client needs the built-in lab: switch it on in the lab panel."));
         return false;
-    }
-    if (m_resetLabBeforeRun)
+    } else if (m_resetLabBeforeRun) {
         resetLab();
+    }
     m_session->clear();
-    m_observation = std::make_unique<Observation>(m_clock, m_lab);
+    m_observation = std::make_unique<Observation>(m_clock, asProxy ? m_proxy : m_lab);
     m_observationPath.clear();
     if (!m_recordingDir.isEmpty() && QDir().mkpath(m_recordingDir)) {
         const QString path = QDir(m_recordingDir).filePath(
@@ -270,6 +273,7 @@ void RunController::finishObserving()
     m_session->flush();
     std::unique_ptr<ObservationRecorder> taken = m_observation->takeRecorder();
     m_observation.reset();
+    stopProxyLab();
     m_running = false;
     const std::shared_ptr<const Session> session = taken->sharedSession(); // the one the views show
     m_succeeded = int(std::count_if(session->runs.cbegin(), session->runs.cend(),
@@ -348,6 +352,12 @@ QString RunController::statusText() const
     const QString noRoute = m_noRoute > 0
         ? tr(" — %n request(s) matched no route of %1 (answered 404, no-route)", nullptr, m_noRoute).arg(scenarioName())
         : QString();
+    if (m_observation && m_proxy) {
+        return tr("Observing as a proxy: programs using %1 are watched; %n logical request(s) so far, %2 attempts (%3 retries)",
+            nullptr, m_observation->runs())
+            .arg(m_proxy->url().toString(), QString::number(m_observation->attempts()),
+                QString::number(m_observation->attempts() - m_observation->runs()));
+    }
     if (m_observation) {
         return tr("Observing: clients sending to %1 are watched; %n logical request(s) so far, %2 attempts (%3 retries)",
             nullptr, m_observation->runs())

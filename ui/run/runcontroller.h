@@ -11,6 +11,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <QThreadPool>
 
@@ -66,8 +67,18 @@ public:
     // Whatever the lab receives, from any client, becomes observed runs (the client's own retries inferred),
     // live in the views and recorded like a batch; stop() ends it and the session becomes the current one.
     // False (and lastError()) while a batch runs or with the lab off.
-    bool observe();
+    // ASPROXY (Send to ▸ Observe a client as its proxy, issue 31 §3): a second lab starts as the client's
+    // forward proxy, decrypting with the Retrylab CA, and what it forwards is observed instead.
+    bool observe(bool asProxy = false);
     bool isObserving() const { return m_observation != nullptr; }
+    // While observing as a proxy: that lab, the shell lines that make a terminal's programs use it, and the
+    // CA's fingerprint. Null / empty otherwise.
+    FaultServer* proxyLab() const { return m_proxy; }
+    QString proxyShellLines() const { return m_proxyShell; }
+    QString proxyCaFingerprint() const { return m_proxyFingerprint; }
+    QString proxyCaPath() const { return m_proxyCaPath; }
+    // The window's tick per host: an unticked host's tunnels are relayed untouched from now on.
+    void setProxyHostIntercepted(const QString& host, bool intercepted);
     int submitted() const { return m_submitted; }
     int finished() const { return m_finished; }
     int succeeded() const { return m_succeeded; }
@@ -94,6 +105,7 @@ Q_SIGNALS:
     void progressChanged(int finished, int total);
     void statusChanged(const QString& text);
     void labChanged(); // listening state or scenario changed, or the lab was reset
+    void proxyChanged(); // the proxy lab started or stopped (observing as a proxy)
     // A batch ended: SESSION is what it recorded; it is being saved to PATH (recordingSaved follows).
     void batchRecorded(std::shared_ptr<const Session> session, const QString& path);
     void recordingSaved(const QString& path, bool ok, const QString& error);
@@ -110,6 +122,13 @@ private:
 
     LiveSession* m_session = nullptr;
     FaultServer* m_lab = nullptr;
+    FaultServer* m_proxy = nullptr; // while observing as a proxy (runcontrollerproxy.cpp)
+    QString m_proxyShell;
+    QString m_proxyFingerprint;
+    QString m_proxyCaPath;
+    QStringList m_proxyPassThrough;
+    bool startProxyLab();
+    void stopProxyLab();
     const Clock& m_clock;
     Scheduler& m_scheduler;
     QList<Scheduler::TaskId> m_beats; // runs still to start on the beat (RunPlan::interval), in order
