@@ -23,6 +23,7 @@ QList<HelpWindow::Page> HelpWindow::pages()
         { tr("Herd simulator"), u":/retrylab/docs/herd.md"_s },
         { tr("Policy as code"), u":/retrylab/docs/code-export.md"_s },
         { tr("Fleet on Locust"), u":/retrylab/docs/fleet.md"_s },
+        { tr("Observing as a proxy"), u":/retrylab/docs/proxy.md"_s },
         { tr("Keyboard shortcuts"), QString() } };
 }
 
