@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "intercept/authorityfiles.h"
+#include "intercept/interceptwords.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -17,17 +18,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("intercept", text);
-}
-
-bool refuse(QString* error, const QString& message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
+using InterceptWords::tr;
+using InterceptWords::refuse;
 
 QString systemError()
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "intercept/certificatesigning.h"
+#include "intercept/interceptwords.h"
 
 #include "intercept/leafhost.h"
 
@@ -13,13 +14,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+using InterceptWords::tr;
+
 constexpr int kAuthorityDays = 3650;
 constexpr int kLeafDays = 30;
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("intercept", text);
-}
 
 void fail(QString* error, const QString& what)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "intercept/interceptauthority.h"
+#include "intercept/interceptwords.h"
 
 #include "intercept/authorityfiles.h"
 #include "intercept/certificatesigning.h"
@@ -24,10 +25,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("intercept", text);
-}
+using InterceptWords::tr;
 
 std::shared_ptr<InterceptAuthority> refuse(QString* error, const QString& message)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "intercept/leafhost.h"
+#include "intercept/interceptwords.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>
@@ -11,17 +12,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("intercept", text);
-}
-
-bool refuse(QString* error, const QString& message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
+using InterceptWords::tr;
+using InterceptWords::refuse;
 
 // RFC 1035 §2.3.4 lengths, RFC 952/1123 letters, digits and hyphens; underscores are accepted because
 // real service names carry them (_dmarc, some CDNs) and clients look such hosts up.

@@ -205,7 +205,7 @@ void FaultServer::openTunnel(LabConnection* connection, const LabRequest& reques
             refuse(502, u"no_certificate"_s, tr("cannot make a certificate for %1: %2").arg(host, error));
             return;
         }
-        leaf = { minted.certificate, minted.key };
+        leaf = { minted.certificate, minted.key, m_options.proxy.authority->certificate() };
     }
     ++seen.tunnels;
     emit proxyHostsChanged();

@@ -55,7 +55,8 @@ void ProxyTunnel::intercept(const Leaf& leaf, int timeoutMs)
         return;
     }
     QSslConfiguration config = QSslConfiguration::defaultConfiguration();
-    config.setLocalCertificate(leaf.certificate);
+    config.setLocalCertificateChain(
+        leaf.issuer.isNull() ? QList<QSslCertificate> { leaf.certificate } : QList<QSslCertificate> { leaf.certificate, leaf.issuer });
     config.setPrivateKey(leaf.key);
     config.setPeerVerifyMode(QSslSocket::VerifyNone);
     config.setAllowedNextProtocols({ QByteArrayLiteral("http/1.1") }); // never HTTP/2: the lab reads HTTP/1.1
@@ -91,27 +92,25 @@ void ProxyTunnel::onFirstBytes()
         m_client->startServerEncryption();
         return;
     }
-    // Plain HTTP inside the tunnel (undici sends http:// through CONNECT as well).
-    m_done = true;
-    m_timer->stop();
-    QSslSocket* socket = m_client;
-    disconnect(socket, nullptr, this, nullptr);
-    socket->setParent(nullptr);
-    m_client = nullptr;
-    emit intercepted(socket, u"http://"_s + authority());
+    handOver(u"http://"_s); // plain HTTP inside the tunnel (undici sends http:// through CONNECT as well)
 }
 
 void ProxyTunnel::onEncrypted()
 {
-    if (m_done || !m_client)
-        return;
+    if (!m_done && m_client)
+        handOver(u"https://"_s);
+}
+
+void ProxyTunnel::handOver(const QString& scheme)
+{
     m_done = true;
     m_timer->stop();
     QSslSocket* socket = m_client;
     disconnect(socket, nullptr, this, nullptr);
     socket->setParent(nullptr);
     m_client = nullptr;
-    emit intercepted(socket, u"https://"_s + authority());
+    emit intercepted(socket, scheme + authority());
+    deleteLater(); // its work is done: the socket is a lab connection now
 }
 
 void ProxyTunnel::relay(const QString& connectHost, quint16 connectPort, int connectTimeoutMs)

@@ -28,6 +28,7 @@ public:
     {
         QSslCertificate certificate;
         QSslKey key;
+        QSslCertificate issuer; // sent after the leaf: nothing is looked up on disk per handshake
     };
 
     // CLIENT comes with no parent; the tunnel owns it until it hands it back. HOST:PORT is the CONNECT's authority.
@@ -57,6 +58,7 @@ signals:
 private:
     void onFirstBytes();
     void onEncrypted();
+    void handOver(const QString& scheme); // the socket leaves, for requests to SCHEME + authority()
     void fail(const QString& reason);
     void pump(QTcpSocket* from, QTcpSocket* to, qint64& counter);
     void endRelay();

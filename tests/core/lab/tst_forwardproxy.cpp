@@ -42,6 +42,7 @@ private slots:
     void badConnectTargets();
     void abuseLeavesTheLabServing();
     void thousandTunnels();
+    void finishedTunnelsFreeTheirPlace();
 
 private:
     FaultServerOptions proxyOptions(const QStringList& intercept = {}) const;
@@ -402,6 +403,29 @@ void TestForwardProxy::thousandTunnels()
     const CurlAnswer after = viaProxy(server, u"http://api.test/after"_s);
     QCOMPARE(after.status(), 200);
     QCOMPARE(m_authority->mintedCount() > 0, true);
+}
+
+// A tunnel handed over (decrypted, now a lab connection) no longer counts against the connection cap: with
+// room for 10, curl's 30 sequential tunnels (each closed after its answer) all get through.
+void TestForwardProxy::finishedTunnelsFreeTheirPlace()
+{
+    FaultServer server;
+    FaultServerOptions options = proxyOptions();
+    options.maxConnections = 10;
+    QVERIFY(server.start(options));
+    server.loadScenario(scenarioFrom(R"({"format":1,"name":"ok","routes":[{"path":"/**","steps":[{"kind":"respond","status":200,"repeat":"forever"}]}]})"));
+    QStringList args { u"--cacert"_s, m_authority->certificatePath(), u"-H"_s, u"Connection: close"_s, u"-o"_s, u"/dev/null"_s,
+        u"-w"_s, u"%{http_code} "_s };
+    for (int i = 0; i < 30; ++i)
+        args << u"https://api.test/n%1"_s.arg(i);
+    QProcess p;
+    p.start(u"curl"_s, QStringList { u"-sS"_s, u"-x"_s, server.url().toString() } + args);
+    QVERIFY(p.waitForStarted(5000));
+    QVERIFY(waitForExit(p, 30000));
+    QCOMPARE(p.exitCode(), 0);
+    QCOMPARE(p.readAllStandardOutput().trimmed(), QByteArray("200 ").repeated(30).trimmed());
+    QCOMPARE(server.proxyHosts().value(0).tunnels, 30);
+    QCOMPARE(server.ledger().requestsReceived(), 30);
 }
 
 QTEST_GUILESS_MAIN(TestForwardProxy)
