@@ -5,6 +5,7 @@
 #include "livesession.h"
 #include "live/phasespans.h"
 #include "live/placeholderlabel.h"
+#include "live/timelinebandschart.h"
 #include "policy/retrydecision.h"
 #include "live/timelineitem.h"
 #include "live/wholesessiondelta.h"
@@ -20,11 +21,15 @@
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QToolButton>
+#include <QStyle>
 #include <QToolTip>
+#include <QWidgetAction>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -82,13 +87,38 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
     hint->setText(tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
     hint->setForegroundRole(QPalette::PlaceholderText);
 
+    // The threshold sits in the Bands button's menu: the toolbar stays as narrow as the window's smallest size.
+    auto* bands = new QToolButton;
+    // An icon, not a word: the toolbar sets the tab's smallest width (tst_windowlayout at scale 2).
+    bands->setIcon(style()->standardIcon(QStyle::SP_FileDialogDetailedView));
+    bands->setText(tr("Bands"));
+    bands->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    bands->setAccessibleName(tr("Aggregate bands"));
+    bands->setToolTip(tr("Bands: above how many runs the timeline draws attempts/s, goodput/s and runs waiting instead "
+                         "of one lane per run"));
+    bands->setPopupMode(QToolButton::InstantPopup);
+    auto* bandsMenu = new QMenu(bands);
+    auto* thresholdAction = new QWidgetAction(bandsMenu);
+    m_threshold = new QSpinBox;
+    m_threshold->setRange(1, 99'999);
+    m_threshold->setValue(kDefaultBandThreshold);
+    m_threshold->setPrefix(tr("Bands above "));
+    m_threshold->setSuffix(tr(" runs"));
+    m_threshold->setAccessibleName(tr("Aggregate bands above this many runs"));
+    m_threshold->setToolTip(tr("With more runs than this, the timeline draws attempts/s, goodput/s and runs waiting per "
+                               "time bucket instead of one lane per run"));
+    thresholdAction->setDefaultWidget(m_threshold);
+    bandsMenu->addAction(thresholdAction);
+    bands->setMenu(bandsMenu);
+
     // Buttons, hint and scroll bar are controls: an exported picture leaves them out (the legend stays).
-    for (QWidget* control : std::initializer_list<QWidget*> { reset, m_follow, hint, m_laneBar })
+    for (QWidget* control : std::initializer_list<QWidget*> { reset, m_follow, hint, m_laneBar, static_cast<QWidget*>(bands) })
         ChartExport::markControl(control);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 0, 6, 0);
     bar->addWidget(reset);
     bar->addWidget(m_follow);
+    bar->addWidget(bands);
     bar->addSpacing(12);
     bar->addWidget(m_legend, 1);
     bar->addStretch(0); // takes the room when the legend is hidden, so the buttons stay together
@@ -109,6 +139,10 @@ TimelineView::TimelineView(LiveSession* session, QWidget* parent)
 
     connect(reset, &QToolButton::clicked, this, &TimelineView::resetZoom);
     connect(m_follow, &QToolButton::toggled, this, &TimelineView::setFollowLive);
+    connect(m_threshold, &QSpinBox::valueChanged, this, [this] {
+        updateBands();
+        applyLayout();
+    });
     connect(m_laneBar, &QScrollBar::valueChanged, this, [this](int value) {
         if (m_applying)
             return;
@@ -159,6 +193,8 @@ void TimelineView::applyPalette()
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_item->setFont(small);
     m_item->setPalette(m_palette);
+    if (m_bands)
+        m_bands->applyPalette(m_palette);
     m_layout.laneHeight = std::round(QFontMetricsF(small).height() * 1.9);
     m_layout.bandHeight = std::round(QFontMetricsF(small).height() * 1.35);
     applyLegend();
@@ -168,6 +204,12 @@ void TimelineView::applyLegend()
 {
     using S = LegendStrip::Swatch;
     const ChartPalette& p = m_palette;
+    if (m_bandMode) {
+        m_legend->setEntries({ { S::Band, p.firstByte, tr("Attempts/s") },
+            { S::Line, p.success, tr("Goodput/s") },
+            { S::DashedLine, p.serverWait, tr("Runs waiting (right axis)") } });
+        return;
+    }
     QList<LegendStrip::Entry> entries { { S::Bar, p.connect, timelinePhaseName(TimelinePhase::Connect) },
         { S::Bar, p.tls, timelinePhaseName(TimelinePhase::Tls) },
         { S::Bar, p.firstByte, timelinePhaseName(TimelinePhase::FirstByte) },
@@ -220,18 +262,56 @@ void TimelineView::onRefreshed(const LiveSessionDelta& delta)
         m_legendHedge = hedge;
         applyLegend();
     }
-    if (m_model.laneCount() > 0)
-        m_stack->setCurrentIndex(1);
     followIfLive();
+    updateBands();
     applyLayout();
+}
+
+int TimelineView::bandThreshold() const
+{
+    return m_threshold->value();
+}
+
+void TimelineView::setBandThreshold(int runs)
+{
+    m_threshold->setValue(runs); // re-enters through valueChanged
+}
+
+bool TimelineView::isShowingBands() const
+{
+    return m_stack->currentIndex() == 2;
+}
+
+void TimelineView::updateBands()
+{
+    const bool bands = m_model.laneCount() > m_threshold->value();
+    if (bands && !m_bands) {
+        // Made the first time a session needs it (most never do); the stack's third page.
+        m_bands = new TimelineBandsChart;
+        m_bands->viewport()->installEventFilter(this);
+        m_bands->applyPalette(m_palette);
+        m_stack->addWidget(m_bands);
+    }
+    if (bands)
+        m_bands->setAggregate(TimelineAggregate::of(*m_session));
+    if (m_model.laneCount() > 0)
+        m_stack->setCurrentIndex(bands ? 2 : 1);
+    if (bands != m_bandMode) {
+        m_bandMode = bands;
+        applyLegend();
+    }
+    m_hint->setText(bands ? tr("%n run(s): aggregate bands per %1 s", nullptr, m_model.laneCount())
+                                .arg(m_bands->aggregate().bucketS)
+                          : tr("Wheel: zoom · Shift+wheel: scroll runs · drag: pan"));
 }
 
 void TimelineView::onCleared()
 {
     m_model.clear();
-    if (m_legendBreaker || m_legendHedge) {
+    if (m_legendBreaker || m_legendHedge || m_bandMode) {
         m_legendBreaker = false;
         m_legendHedge = false;
+        m_bandMode = false;
         applyLegend();
     }
     m_layout.t0 = 0;
@@ -319,6 +399,8 @@ void TimelineView::applyLayout()
     // "Now" — the live edge, or the playhead of a recording — while something runs (one clock: LiveSession's).
     m_item->setNowMs(m_model.isActive() ? m_session->nowMs() : 0);
     m_item->setLayout(m_layout);
+    if (m_bands)
+        m_bands->setTimeRange(m_layout.t0, m_layout.t1);
     m_applying = false;
     if (!m_syncing && (m_layout.t0 != m_emittedT0 || m_layout.t1 != m_emittedT1)) {
         m_emittedT0 = m_layout.t0;
@@ -463,6 +545,19 @@ void TimelineView::clearSelection()
 
 bool TimelineView::eventFilter(QObject* watched, QEvent* event)
 {
+    if (m_bands && watched == m_bands->viewport()) {
+        switch (event->type()) {
+        case QEvent::MouseButtonDblClick:
+            resetZoom();
+            return true;
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonRelease:
+        case QEvent::MouseMove:
+            return true; // the bands take no clicks (QChartView's own handling is not wanted here)
+        default:
+            return QWidget::eventFilter(watched, event);
+        }
+    }
     if (watched != m_chartView->viewport())
         return QWidget::eventFilter(watched, event);
     switch (event->type()) {

@@ -23,6 +23,8 @@ class QChart;
 class QChartView;
 class QLineSeries;
 class QScrollBar;
+class QSpinBox;
+class TimelineBandsChart;
 class QStackedWidget;
 class QToolButton;
 class QValueAxis;
@@ -61,6 +63,13 @@ public:
     double contentEndSeconds() const;
     // Where the "now" line is drawn (seconds), 0 when none: the live edge, or playback's playhead.
     double nowSeconds() const;
+    // Above bandThreshold() runs the lanes give way to aggregate bands per time bucket (attempts/s,
+    // goodput/s, runs waiting): issue 32. The threshold is the spin box in the toolbar's Bands menu.
+    int bandThreshold() const;
+    bool isShowingBands() const;
+    TimelineBandsChart* bandsChart() const { return m_bands; } // null until a session first needs bands
+    QSpinBox* bandThresholdBox() const { return m_threshold; }
+    static constexpr int kDefaultBandThreshold = 200;
 
 public Q_SLOTS:
     // Highlights attempt INDEX of run RUN_ID and scrolls it into view; does not emit attemptSelected.
@@ -73,6 +82,7 @@ public Q_SLOTS:
     void setLegendVisible(bool visible);
     // Shows [T0, T1] seconds (another view keeps both on one time axis); does not re-emit timeRangeChanged.
     void setTimeRange(double t0, double t1);
+    void setBandThreshold(int runs);
 
 Q_SIGNALS:
     void attemptSelected(int runId, int index); // the user clicked an attempt
@@ -91,6 +101,7 @@ private:
     void applyLegend();
     void rebuildLaneLabels();
     void followIfLive();
+    void updateBands(); // lanes or bands, by the threshold; the bands recounted when shown
     std::optional<TimelineHit> hitAt(const QPoint& viewportPos) const;
     QPointF toPlot(const QPoint& viewportPos) const;
 
@@ -110,6 +121,8 @@ private:
     QToolButton* m_reset = nullptr;
     ElidedLabel* m_hint = nullptr;
     LegendStrip* m_legend = nullptr;
+    TimelineBandsChart* m_bands = nullptr;
+    QSpinBox* m_threshold = nullptr;
     QPoint m_pressPos;
     QPoint m_lastDragPos;
     bool m_dragging = false;
@@ -120,6 +133,7 @@ private:
     int m_labelDigits = 0;
     bool m_legendBreaker = false; // the legend lists the breaker's marks (the session has some)
     bool m_legendHedge = false; // … and the hedged copies' (it has some)
+    bool m_bandMode = false; // the legend names the aggregate bands
     int m_selectedRun = 0;
     int m_selectedAttempt = 0;
 };

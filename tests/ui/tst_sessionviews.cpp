@@ -491,7 +491,7 @@ private Q_SLOTS:
         int controls = 0;
         for (const QWidget* w : timeline.findChildren<QWidget*>())
             controls += ChartExport::isControl(w);
-        QCOMPARE(controls, 4); // Reset zoom, Follow live, the hint, the lane scroll bar
+        QCOMPARE(controls, 5); // Reset zoom, Follow live, the Bands button, the hint, the lane scroll bar
     }
 };
 

@@ -2,6 +2,7 @@
 #include "herd/herdview.h"
 
 #include "herd/charts/herdchartstack.h"
+#include "herd/fleetcomparisonview.h"
 #include "herd/form/herdexperimentform.h"
 #include "herd/form/herdpolicylist.h"
 #include "herd/herdfiles.h"
@@ -86,6 +87,10 @@ HerdView::HerdView(QWidget* parent)
     rightLayout->setSpacing(2);
     rightLayout->addWidget(buildBar());
     rightLayout->addWidget(m_results, 1);
+    m_fleet = new FleetComparisonView;
+    m_fleet->hide();
+    rightLayout->addWidget(m_fleet, 1);
+    connect(m_fleet, &FleetComparisonView::closeRequested, this, [this] { setFleetVisible(false); });
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(column);
@@ -129,8 +134,13 @@ QWidget* HerdView::buildFileRow()
     save->setToolTip(tr("Save the experiment, with its policies, as a file that `retrylab herd --experiment` runs too"));
     connect(open, &QToolButton::clicked, this, &HerdView::chooseOpen);
     connect(save, &QToolButton::clicked, this, &HerdView::chooseSave);
+    auto* fleet = new QToolButton(row);
+    fleet->setText(tr("Fleet…")); // short: the row sets the tab's smallest width (tst_windowlayout at scale 2)
+    fleet->setToolTip(tr("Open what `retrylab fleet --compare-herd --json` printed: measured against simulated"));
+    connect(fleet, &QToolButton::clicked, this, &HerdView::chooseFleetResult);
     layout->addWidget(open);
     layout->addWidget(save);
+    layout->addWidget(fleet);
     layout->addStretch(1);
     return row;
 }
@@ -223,6 +233,7 @@ bool HerdView::run()
         setBuilderVisible(false);
     m_elapsed.start();
     m_progress->setValue(0);
+    setFleetVisible(false); // the run's charts, not a fleet result's
     m_runner->start(experiment);
     const QString policies = experiment.policies.size() == 1 ? tr("1 policy") : tr("%1 policies").arg(experiment.policies.size());
     setStatus(experiment.runs > 1 ? tr("Running %1: %2, %3 runs each…").arg(experiment.name, policies).arg(experiment.runs)
@@ -391,6 +402,44 @@ void HerdView::chooseOpen()
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Experiment"), QString(), tr("Herd experiments (*.json)"));
     if (!path.isEmpty())
         openExperiment(path);
+}
+
+void HerdView::chooseFleetResult()
+{
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open Fleet Result"), QString(), tr("Fleet reports (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (const QString problem = openFleetResult(path); !problem.isEmpty())
+        warn(tr("Open Fleet Result"), problem);
+}
+
+QString HerdView::openFleetResult(const QString& path)
+{
+    QString error;
+    const std::optional<FleetComparisonResult> result = FleetComparisonResult::read(path, &error);
+    if (!result) {
+        setStatus(error, true);
+        return error;
+    }
+    m_fleet->setResult(*result, path);
+    setFleetVisible(true);
+    // The experiment form is not what the fleet's comparison simulated: the chart gets its room (the builder
+    // is a click away, as after Run in a narrow tab).
+    setBuilderVisible(false);
+    setStatus(tr("Fleet result %1: measured (solid) against simulated (dashed).").arg(QFileInfo(path).fileName()));
+    return QString();
+}
+
+bool HerdView::isShowingFleet() const
+{
+    return !m_fleet->isHidden();
+}
+
+void HerdView::setFleetVisible(bool visible)
+{
+    m_fleet->setVisible(visible);
+    m_results->setVisible(!visible);
 }
 
 void HerdView::chooseSave()

@@ -17,6 +17,7 @@
 #include <functional>
 #include <optional>
 
+class FleetComparisonView;
 class HerdChartStack;
 class HerdExperimentForm;
 class HerdRunner;
@@ -55,6 +56,12 @@ public:
     QString exportJson(const QString& path) const;
     QString exportCsv(const QString& path) const;
     QString exportCsvFolder(const QString& directory) const;
+    // What `retrylab fleet --compare-herd --json` printed at PATH, measured against simulated, in place of the
+    // charts and table until "Back to the Simulation" or the next run (issue 32); a problem is returned.
+    QString openFleetResult(const QString& path);
+    FleetComparisonView* fleetView() const { return m_fleet; }
+    bool isShowingFleet() const;
+    void setFleetVisible(bool visible);
 
     HerdExperimentForm* form() const { return m_form; }
     HerdRunner* runner() const { return m_runner; }
@@ -86,6 +93,7 @@ private:
     void setStatus(const QString& text, bool problem = false);
     void updateActions();
     void chooseOpen();
+    void chooseFleetResult();
     void chooseSave();
     void chooseExport(int kind);
     void warn(const QString& title, const QString& text);
@@ -103,6 +111,7 @@ private:
     QLabel* m_status = nullptr;
     QToolButton* m_export = nullptr;
     QSplitter* m_results = nullptr;
+    FleetComparisonView* m_fleet = nullptr;
     QWidget* m_builder = nullptr;
     QToolButton* m_builderToggle = nullptr;
     HerdResult m_shown;

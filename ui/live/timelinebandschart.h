@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The timeline's aggregate bands drawn (TimelineAggregate): attempts a second and goodput a second as steps
+// on the left axis, runs waiting before a retry on the right one, over the session's time in seconds.
+
+#include "live/chartpalette.h"
+#include "live/timelineaggregate.h"
+
+#include <QtCharts/QChartView>
+
+class QAreaSeries;
+class QLineSeries;
+class QValueAxis;
+
+class TimelineBandsChart final : public QChartView
+{
+    Q_OBJECT
+public:
+    explicit TimelineBandsChart(QWidget* parent = nullptr);
+
+    void setAggregate(const TimelineAggregate& aggregate);
+    const TimelineAggregate& aggregate() const { return m_aggregate; }
+    void setTimeRange(double t0, double t1);
+    void applyPalette(const ChartPalette& palette);
+
+    QLineSeries* attemptsSeries() const { return m_attempts; }
+    QAreaSeries* attemptsArea() const { return m_attemptsArea; }
+    QLineSeries* goodputSeries() const { return m_goodput; }
+    QLineSeries* waitingSeries() const { return m_waiting; }
+    QValueAxis* timeAxis() const { return m_time; }
+
+private:
+    QLineSeries* m_attempts; // the area's upper edge
+    QAreaSeries* m_attemptsArea;
+    QLineSeries* m_goodput;
+    QLineSeries* m_waiting;
+    QValueAxis* m_time;
+    QValueAxis* m_rate;
+    QValueAxis* m_wait;
+    TimelineAggregate m_aggregate;
+};
