@@ -51,6 +51,9 @@ RequestEditor::RequestEditor(QWidget* parent)
     m_target->setItemData(2, tr("Run starts watching what any program sends to the lab: its own retries, "
                                 "inferred, fill the views live; Stop ends it and keeps the session"), Qt::ToolTipRole);
     m_target->addItem(tr("Observe a client as its proxy"));
+    // The longest item must not set the pane's smallest width (tst_windowlayout at scale 2): the box elides.
+    m_target->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_target->setMinimumContentsLength(18);
     m_target->setItemData(3, tr("Run starts the lab as an HTTP(S) proxy that decrypts with the Retrylab CA: any program "
                                 "run with the copied shell lines is observed against its real API, unchanged"),
         Qt::ToolTipRole);
