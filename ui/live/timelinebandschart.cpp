@@ -34,10 +34,12 @@ double niceCeiling(double high)
 
 } // namespace
 
+// The chart goes to QChartView's constructor: one made without it has a chart of its own, which setChart()
+// would release but not delete (LeakSanitizer, as for HerdChart).
 TimelineBandsChart::TimelineBandsChart(QWidget* parent)
-    : QChartView(parent)
+    : QChartView(new QChart, parent)
 {
-    auto* chart = new QChart;
+    QChart* chart = this->chart();
     chart->setMargins(QMargins(4, 4, 8, 4));
     chart->legend()->hide(); // the timeline's legend strip names the bands
     // Attempts as a filled area, goodput as a line over it: where every attempt succeeds the two meet and
@@ -68,7 +70,6 @@ TimelineBandsChart::TimelineBandsChart(QWidget* parent)
     m_attemptsArea->attachAxis(m_rate);
     m_goodput->attachAxis(m_rate);
     m_waiting->attachAxis(m_wait);
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setFrameShape(QFrame::NoFrame);
     setAggregate({});
