@@ -10,6 +10,8 @@
 // the same run. Then uploads (--upload-mib M, default 512): one POST of M MiB straight to a sink in this process (plain
 // sockets in a thread: it reads the Content-Length body and answers 200), then through the lab, which streams
 // it; prints MiB/s both ways, their ratio and the lab's peak RSS (VmHWM).
+#include "benchprocess.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -33,26 +35,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+using BenchProcess::cpuMicros;
+using BenchProcess::freePort;
+using BenchProcess::startNginx;
+using BenchProcess::waitForPort;
+
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost);
-    return probe.serverPort();
-}
-
-bool waitForPort(quint16 port)
-{
-    for (int i = 0; i < 100; ++i) {
-        QTcpSocket s;
-        s.connectToHost(QHostAddress::LocalHost, port);
-        if (s.waitForConnected(100))
-            return true;
-        QThread::msleep(50);
-    }
-    return false;
-}
 
 struct Figures
 {
@@ -235,21 +223,6 @@ double upload(quint16 port, qint64 mib)
     return ok ? double(mib) / (double(std::max<qint64>(clock.elapsed(), 1)) / 1000.0) : 0;
 }
 
-// The CPU time (user + system) process PID has used so far, in microseconds (/proc/PID/stat, clock ticks).
-double cpuMicros(qint64 pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray text = stat.readAll();
-    // Fields after the command (which may hold spaces, inside parentheses): state is field 3, utime 14, stime 15.
-    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-    if (fields.size() < 13)
-        return -1;
-    const double ticks = double(fields.at(11).toLongLong() + fields.at(12).toLongLong());
-    return ticks * 1e6 / double(::sysconf(_SC_CLK_TCK));
-}
-
 long peakRssKiB(qint64 pid)
 {
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
@@ -260,25 +233,6 @@ long peakRssKiB(qint64 pid)
             return line.mid(6).trimmed().split(' ').first().toLong();
     }
     return -1;
-}
-
-// An nginx in one process (no master: its CPU time is this process's) serving SERVER_BLOCK, from DIR/NAME.conf.
-bool startNginx(QProcess& process, const QString& nginx, const QTemporaryDir& dir, const QString& name, const QString& serverBlock)
-{
-    QFile conf(dir.filePath(name + QStringLiteral(".conf")));
-    if (!conf.open(QIODevice::WriteOnly))
-        return false;
-    conf.write(QStringLiteral("daemon off; master_process off; worker_processes 1; pid %1/%2.pid; error_log stderr error;\n"
-                              "events { worker_connections 4096; }\n"
-                              "http { access_log off; keepalive_requests 1000000;\n"
-                              "  client_body_temp_path %1; proxy_temp_path %1; fastcgi_temp_path %1;\n"
-                              "  uwsgi_temp_path %1; scgi_temp_path %1;\n"
-                              "  %3 }\n")
-                   .arg(dir.path(), name, serverBlock)
-                   .toUtf8());
-    conf.close();
-    process.start(nginx, { QStringLiteral("-c"), conf.fileName(), QStringLiteral("-p"), dir.path() });
-    return process.waitForStarted(5000);
 }
 
 void printFigures(const char* name, const Figures& f)
@@ -292,7 +246,7 @@ void printFigures(const char* name, const Figures& f)
 // upstream connections) in front of the same nginx; the failed requests (-1: nginx is missing).
 static int gets(const QCommandLineParser& parser, int requests, int concurrency)
 {
-    const QString nginx = QStandardPaths::findExecutable(QStringLiteral("nginx"), { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
+    const QString nginx = BenchProcess::findNginx();
     if (nginx.isEmpty()) {
         std::fprintf(stderr, "bench_proxy: nginx is needed as the upstream (apt-get install nginx-light)\n");
         return -1;

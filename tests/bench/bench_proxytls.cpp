@@ -14,6 +14,8 @@
 // p50 with one client alone (no queueing behind the others), and full TLS handshakes per second (H GETs, each on
 // a new connection: Connection: close, no session reuse) with the lab's leaf cache warm. R interleaved rounds;
 // each way's best round is reported, as the machine may be shared.
+#include "benchprocess.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -36,40 +38,12 @@
 
 using namespace Qt::StringLiterals;
 
+using BenchProcess::cpuMicros;
+using BenchProcess::freePort;
+using BenchProcess::startNginx;
+using BenchProcess::waitForPort;
+
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost);
-    return probe.serverPort();
-}
-
-bool waitForPort(quint16 port)
-{
-    for (int i = 0; i < 100; ++i) {
-        QTcpSocket s;
-        s.connectToHost(QHostAddress::LocalHost, port);
-        if (s.waitForConnected(100))
-            return true;
-        QThread::msleep(50);
-    }
-    return false;
-}
-
-// The CPU time (user + system) process PID has used so far, in microseconds (/proc/PID/stat, clock ticks).
-double cpuMicros(qint64 pid)
-{
-    QFile stat(u"/proc/%1/stat"_s.arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray text = stat.readAll();
-    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-    if (fields.size() < 13)
-        return -1;
-    const double ticks = double(fields.at(11).toLongLong() + fields.at(12).toLongLong());
-    return ticks * 1e6 / double(::sysconf(_SC_CLK_TCK));
-}
 
 // The CPU time the children this process has waited for (the curl clients) have used, in microseconds.
 double childrenCpuMicros()
@@ -190,25 +164,6 @@ Figures measure(const Route& route, int requests, int concurrency, bool fresh, c
     return f;
 }
 
-// An nginx in one process (no master: its CPU time is this process's) serving SERVER_BLOCK, from DIR/NAME.conf.
-bool startNginx(QProcess& process, const QString& nginx, const QTemporaryDir& dir, const QString& name, const QString& serverBlock)
-{
-    QFile conf(dir.filePath(name + u".conf"_s));
-    if (!conf.open(QIODevice::WriteOnly))
-        return false;
-    conf.write(u"daemon off; master_process off; worker_processes 1; pid %1/%2.pid; error_log stderr error;\n"
-               "events { worker_connections 4096; }\n"
-               "http { access_log off; keepalive_requests 1000000;\n"
-               "  client_body_temp_path %1; proxy_temp_path %1; fastcgi_temp_path %1;\n"
-               "  uwsgi_temp_path %1; scgi_temp_path %1;\n"
-               "  ssl_certificate %1/api-cert.pem; ssl_certificate_key %1/api-key.pem;\n"
-               "  %3 }\n"_s.arg(dir.path(), name, serverBlock)
-                   .toUtf8());
-    conf.close();
-    process.start(nginx, { u"-c"_s, conf.fileName(), u"-p"_s, dir.path() });
-    return process.waitForStarted(5000);
-}
-
 // `retrylab serve --proxy` on PORT, api.test mapped to the origin at ORIGIN_PORT (checked against CERT); its data
 // folder (and so its CA) DIR/data, its standard error DIR/lab-PORT.err.
 bool startLab(QProcess& lab, const QString& retrylab, const QTemporaryDir& dir, quint16 port, quint16 originPort, const QString& cert)
@@ -288,7 +243,7 @@ int main(int argc, char** argv)
     const int handshakeCount = std::max(1, parser.value(u"handshakes"_s).toInt());
     const int rounds = std::max(1, parser.value(u"rounds"_s).toInt());
 
-    const QString nginx = QStandardPaths::findExecutable(u"nginx"_s, { u"/usr/sbin"_s, u"/usr/bin"_s });
+    const QString nginx = BenchProcess::findNginx();
     if (nginx.isEmpty() || QStandardPaths::findExecutable(u"curl"_s).isEmpty()) {
         std::fprintf(stderr, "bench_proxytls: nginx and curl are needed (apt-get install nginx-light curl)\n");
         return 2;
@@ -305,9 +260,10 @@ int main(int argc, char** argv)
     QProcess origin;
     QProcess peer;
     QProcess lab;
+    const QString tls = u"ssl_certificate %1/api-cert.pem; ssl_certificate_key %1/api-key.pem;"_s.arg(dir.path());
     const bool nginxStarted
         = startNginx(origin, nginx, dir, u"origin"_s,
-              u"server { listen 127.0.0.1:%1 ssl; server_name api.test; location / { return 200 \"ok\\n\"; } }"_s.arg(originPort))
+              u"server { listen 127.0.0.1:%1 ssl; server_name api.test; location / { return 200 \"ok\\n\"; } }"_s.arg(originPort), tls)
         && startNginx(peer, nginx, dir, u"peer"_s,
             u"upstream origin { server 127.0.0.1:%1; keepalive 64; }\n"
             "  server { listen 127.0.0.1:%2 ssl; server_name api.test; location / { proxy_pass https://origin;\n"
@@ -315,7 +271,8 @@ int main(int argc, char** argv)
             "    proxy_ssl_server_name on; proxy_ssl_name api.test; proxy_ssl_verify on;\n"
             "    proxy_ssl_trusted_certificate %3; proxy_ssl_session_reuse on; } }"_s.arg(originPort)
                 .arg(peerPort)
-                .arg(cert));
+                .arg(cert),
+            tls);
     const QString retrylab = parser.value(u"retrylab"_s);
     if (!nginxStarted || !waitForPort(originPort) || !waitForPort(peerPort)
         || !startLab(lab, retrylab, dir, labPort, originPort, cert)) {
