@@ -95,10 +95,14 @@ private:
     Line& current() { return m_lines[m_pos]; }
     bool atEnd() const { return m_pos >= m_lines.size(); }
 
-    // Removes a comment: '#' at the start or after a space, outside quotes.
+    // Removes a comment: '#' at the start or after a space, outside quotes. A quote opens a quoted scalar only
+    // where a scalar may begin — at the start, after "- ", "key: ", '[', '{' or ',', or after a quoted key's ':'
+    // (JSON's {"a":"b"}); inside a plain scalar it is an ordinary character (config "x" #c: the comment is "#c").
     static QString stripComment(const QString& s)
     {
         QChar quote;
+        bool scalarMayBegin = true;
+        bool closedQuote = false; // the last thing seen was a quoted scalar's closing quote
         for (qsizetype i = 0; i < s.size(); ++i) {
             const QChar c = s.at(i);
             if (!quote.isNull()) {
@@ -106,15 +110,30 @@ private:
                     ++i;
                 else if (c == u'\'' && quote == c && i + 1 < s.size() && s.at(i + 1) == c)
                     ++i; // '' inside a single-quoted scalar
-                else if (c == quote)
+                else if (c == quote) {
                     quote = QChar();
+                    closedQuote = true;
+                }
                 continue;
             }
             const QChar prev = i == 0 ? QChar(u' ') : s.at(i - 1);
-            if ((c == u'"' || c == u'\'') && (prev == u' ' || prev == u'[' || prev == u'{' || prev == u','))
-                quote = c;
-            else if (c == u'#' && (prev == u' ' || prev == u'\t'))
+            const bool spaceAfter = i + 1 == s.size() || s.at(i + 1) == u' ' || s.at(i + 1) == u'\t';
+            const bool afterQuote = closedQuote;
+            closedQuote = false;
+            if (c == u' ' || c == u'\t')
+                continue;
+            if (c == u'#' && (prev == u' ' || prev == u'\t'))
                 return s.left(i);
+            if ((c == u'"' || c == u'\'') && scalarMayBegin)
+                quote = c;
+            else if (c == u'[' || c == u'{' || c == u',')
+                scalarMayBegin = true;
+            else if (c == u':' && (spaceAfter || afterQuote))
+                scalarMayBegin = true;
+            else if ((c == u'-' || c == u'?') && scalarMayBegin && spaceAfter)
+                scalarMayBegin = true;
+            else
+                scalarMayBegin = false;
         }
         return s;
     }

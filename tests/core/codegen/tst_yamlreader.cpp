@@ -50,6 +50,14 @@ void TestYamlReader::reads_data()
     QTest::newRow("comments") << QByteArray("a: 1 # one\n# whole line\nb: x#y\n") << u"{\"a\":1,\"b\":\"x#y\"}"_s;
     QTest::newRow("double quoted") << QByteArray("a: \"x: y # z\\n\\u00e9\\\"\"\n") << u"{\"a\":\"x: y # z\\né\\\"\"}"_s;
     QTest::newRow("single quoted") << QByteArray("a: 'it''s # not a comment'\n") << u"{\"a\":\"it's # not a comment\"}"_s;
+    // A quote inside a plain scalar is an ordinary character, so " #" after it starts a comment; the expected
+    // trees are what PyYAML 6 (python3-yaml) reads from the same text. The last row is what the fuzzer found.
+    QTest::newRow("quote inside a plain scalar") << QByteArray("a: say \"hi #there\"\n") << u"{\"a\":\"say \\\"hi\"}"_s;
+    QTest::newRow("JSON flow with an escaped quote") << QByteArray("{\"a\":\"x \\\"y #z\"}\n") << u"{\"a\":\"x \\\"y #z\"}"_s;
+    QTest::newRow("quoted and plain items") << QByteArray("- \"a # b\"\n- it's #c\n") << u"[\"a # b\",\"it's\"]"_s;
+    QTest::newRow("fuzzer: plain scalar with quotes and a comment")
+        << QByteArray("resilience4j:\n  retry:\n    config# Retry policy \"envoy-htry #olicy \"envoy-hedge\"ed by fR")
+        << u"{\"resilience4j\":{\"retry\":\"config# Retry policy \\\"envoy-htry\"}}"_s;
     QTest::newRow("quoted key") << QByteArray("\":method\": GET\n") << u"{\":method\":\"GET\"}"_s;
     QTest::newRow("quoted number stays text") << QByteArray("a: \"25\"\n") << u"{\"a\":\"25\"}"_s;
     QTest::newRow("flow sequence") << QByteArray("codes: [503, 504, \"x, y\"]\n") << u"{\"codes\":[503,504,\"x, y\"]}"_s;
