@@ -543,21 +543,70 @@ void TimelineView::clearSelection()
     m_item->setSelection(-1, 0);
 }
 
+// The bands zoom and pan the time axis as the lanes do (the two share it), and tell a bucket's values on
+// hover; QChartView's own mouse handling is not wanted.
+bool TimelineView::bandsEvent(QEvent* event)
+{
+    switch (event->type()) {
+    case QEvent::MouseButtonDblClick:
+        resetZoom();
+        return true;
+    case QEvent::Wheel: {
+        auto* e = static_cast<QWheelEvent*>(event);
+        const std::optional<double> at = m_bands->timeAt(e->position().toPoint());
+        const int delta = e->angleDelta().y();
+        if (!at || delta == 0)
+            return true;
+        m_follow->setChecked(false);
+        m_layout = m_layout.zoomedX(std::pow(1.0015, delta), m_layout.xForTime(*at));
+        applyLayout();
+        return true;
+    }
+    case QEvent::MouseButtonPress: {
+        auto* e = static_cast<QMouseEvent*>(event);
+        if (e->button() == Qt::LeftButton) {
+            m_lastDragPos = e->position().toPoint();
+            m_dragging = true;
+            m_bands->viewport()->setCursor(Qt::ClosedHandCursor);
+        }
+        return true;
+    }
+    case QEvent::MouseMove: {
+        auto* e = static_cast<QMouseEvent*>(event);
+        if (!m_dragging || !(e->buttons() & Qt::LeftButton))
+            return true;
+        const QPoint pos = e->position().toPoint();
+        const double seconds = (pos.x() - m_lastDragPos.x()) * m_bands->secondsPerPixel();
+        m_lastDragPos = pos;
+        if (seconds == 0 || m_layout.secondsPerPixel() <= 0)
+            return true;
+        m_follow->setChecked(false);
+        m_layout = m_layout.panned(seconds / m_layout.secondsPerPixel(), 0);
+        applyLayout();
+        return true;
+    }
+    case QEvent::MouseButtonRelease:
+        m_dragging = false;
+        m_bands->viewport()->unsetCursor();
+        return true;
+    case QEvent::ToolTip: {
+        auto* e = static_cast<QHelpEvent*>(event);
+        const QString text = m_bands->describeAt(e->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(e->globalPos(), text, m_bands->viewport());
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
 bool TimelineView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (m_bands && watched == m_bands->viewport()) {
-        switch (event->type()) {
-        case QEvent::MouseButtonDblClick:
-            resetZoom();
-            return true;
-        case QEvent::MouseButtonPress:
-        case QEvent::MouseButtonRelease:
-        case QEvent::MouseMove:
-            return true; // the bands take no clicks (QChartView's own handling is not wanted here)
-        default:
-            return QWidget::eventFilter(watched, event);
-        }
-    }
+    if (m_bands && watched == m_bands->viewport())
+        return bandsEvent(event);
     if (watched != m_chartView->viewport())
         return QWidget::eventFilter(watched, event);
     switch (event->type()) {

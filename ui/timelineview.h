@@ -93,6 +93,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    bool bandsEvent(QEvent* event);
     void onRefreshed(const LiveSessionDelta& delta);
     void onCleared();
     void onPlotAreaChanged();

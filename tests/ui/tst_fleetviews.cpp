@@ -21,6 +21,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
+#include <QWheelEvent>
 
 using namespace Qt::StringLiterals;
 
@@ -52,6 +54,7 @@ private Q_SLOTS:
     void aggregateCountsTheRecordedSession();
     void aggregateOfNothingIsEmpty();
     void timelineSwitchesToBandsAboveThreshold();
+    void bandsZoomPanAndTellTheirValues();
     void fleetResultReadsTheReport();
     void fleetResultWithoutComparisonIsAProblem();
     void herdViewShowsFleetComparison();
@@ -147,6 +150,78 @@ void TestFleetViews::timelineSwitchesToBandsAboveThreshold()
     QVERIFY(!timeline.isShowingPlaceholder());
     live.clear();
     QVERIFY(timeline.isShowingPlaceholder());
+}
+
+// The bands share the lanes' time axis: the wheel zooms it about the time under the pointer, a drag pans it, and
+// hovering tells the bucket's values (0.1 s buckets for the fixture's 1.12 s: in the first, the attempts at 0
+// and 10 ms make 20/s, and run 1's wait from 60 ms and run 2's from 90 ms overlap it by 40 + 10 ms: 0.5 runs).
+void TestFleetViews::bandsZoomPanAndTellTheirValues()
+{
+    LiveSession live;
+    live.setRefreshInterval(0);
+    TimelineView timeline(&live);
+    timeline.resize(900, 500);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    livefixture::fill(live);
+    timeline.setBandThreshold(2);
+    QVERIFY(timeline.isShowingBands());
+    TimelineBandsChart* bands = timeline.bandsChart();
+    timeline.resetZoom();
+    QCoreApplication::processEvents();
+
+    QCOMPARE(bands->aggregate().bucketS, 0.1);
+    const QLocale locale;
+    const QString first = bands->describeBucket(0);
+    QVERIFY2(first.startsWith(locale.toString(0.0, 'f', 1) + u"–"_s + locale.toString(0.1, 'f', 1) + u" s"_s), qPrintable(first));
+    QVERIFY2(first.contains(u"Attempts: %1/s"_s.arg(locale.toString(20.0, 'f', 1))), qPrintable(first));
+    QVERIFY2(first.contains(u"Goodput: %1/s"_s.arg(locale.toString(0.0, 'f', 1))), qPrintable(first));
+    QVERIFY2(first.contains(u"Runs waiting: %1"_s.arg(locale.toString(0.5, 'f', 1))), qPrintable(first));
+    QVERIFY(bands->describeBucket(bands->aggregate().bucketCount()).isEmpty());
+
+    const QRectF plot = bands->chart()->plotArea();
+    const auto at = [&](double share) {
+        return bands->mapFromScene(bands->chart()->mapToScene(QPointF(plot.left() + plot.width() * share, plot.center().y())));
+    };
+    // Hover: the bucket under the pointer, as a tooltip.
+    const QPoint middle = at(0.5);
+    const std::optional<double> under = bands->timeAt(middle);
+    QVERIFY(under);
+    QCOMPARE(bands->describeAt(middle),
+        bands->describeBucket(qsizetype(std::floor((*under - bands->aggregate().startS) / bands->aggregate().bucketS))));
+    QVERIFY(bands->describeAt(bands->mapFromScene(bands->chart()->mapToScene(plot.topLeft() - QPointF(20, 20)))).isEmpty());
+    QHelpEvent help(QEvent::ToolTip, middle, bands->viewport()->mapToGlobal(middle));
+    QCoreApplication::sendEvent(bands->viewport(), &help);
+    QTRY_COMPARE(QToolTip::text(), bands->describeAt(middle));
+
+    // Wheel up at a quarter of the way: the span shrinks, the time under the pointer stays there.
+    const QPoint quarter = at(0.25);
+    const double t0 = timeline.layoutState().t0, t1 = timeline.layoutState().t1;
+    const double anchor = *bands->timeAt(quarter);
+    QWheelEvent wheel(quarter, bands->viewport()->mapToGlobal(quarter), QPoint(), QPoint(0, 240), Qt::NoButton,
+        Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(bands->viewport(), &wheel);
+    const double span = timeline.layoutState().t1 - timeline.layoutState().t0;
+    QCOMPARE_LT(span, (t1 - t0) * 0.8);
+    QCOMPARE(bands->timeAxis()->min(), timeline.layoutState().t0);
+    QCOMPARE_LT(std::abs(*bands->timeAt(quarter) - anchor), span / plot.width() * 2); // within two pixels
+
+    // Drag right by 60 px: earlier times come into view, by 60 px' worth of seconds.
+    const double before = timeline.layoutState().t0;
+    const double perPixel = bands->secondsPerPixel();
+    QTest::mousePress(bands->viewport(), Qt::LeftButton, Qt::NoModifier, middle);
+    QTest::mouseMove(bands->viewport(), middle + QPoint(30, 0));
+    QTest::mouseMove(bands->viewport(), middle + QPoint(60, 0));
+    QTest::mouseRelease(bands->viewport(), Qt::LeftButton, Qt::NoModifier, middle + QPoint(60, 0));
+    const double moved = before - timeline.layoutState().t0;
+    QVERIFY2(std::abs(moved - 60 * perPixel) < perPixel * 2 || timeline.layoutState().t0 == 0,
+        qPrintable(u"moved %1 s, 60 px are %2 s"_s.arg(moved).arg(60 * perPixel)));
+    QCOMPARE_GT(moved, 0.0);
+
+    // Double-click: the whole session again (run 3 is still in flight, so its end has moved on since).
+    QTest::mouseDClick(bands->viewport(), Qt::LeftButton, Qt::NoModifier, middle);
+    QCOMPARE(timeline.layoutState().t0, t0);
+    QCOMPARE_GE(timeline.layoutState().t1, t1);
 }
 
 void TestFleetViews::fleetResultReadsTheReport()

@@ -9,7 +9,10 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
+#include <QLocale>
+
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -118,4 +121,40 @@ void TimelineBandsChart::applyPalette(const ChartPalette& palette)
     m_attemptsArea->setPen(pen(palette.firstByte, Qt::SolidLine));
     m_goodput->setPen(pen(palette.success, Qt::SolidLine));
     m_waiting->setPen(pen(palette.serverWait, Qt::DashLine));
+}
+
+std::optional<double> TimelineBandsChart::timeAt(const QPoint& viewportPos) const
+{
+    const QPointF inChart = chart()->mapFromScene(mapToScene(viewportPos));
+    if (!chart()->plotArea().contains(inChart))
+        return std::nullopt;
+    return chart()->mapToValue(inChart, m_attemptsArea).x();
+}
+
+double TimelineBandsChart::secondsPerPixel() const
+{
+    const double width = chart()->plotArea().width();
+    return width > 0 ? (m_time->max() - m_time->min()) / width : 0;
+}
+
+QString TimelineBandsChart::describeAt(const QPoint& viewportPos) const
+{
+    const std::optional<double> t = timeAt(viewportPos);
+    if (!t || m_aggregate.bucketS <= 0 || *t < m_aggregate.startS)
+        return QString();
+    return describeBucket(qsizetype(std::floor((*t - m_aggregate.startS) / m_aggregate.bucketS)));
+}
+
+QString TimelineBandsChart::describeBucket(qsizetype bucket) const
+{
+    if (bucket < 0 || bucket >= m_aggregate.bucketCount())
+        return QString();
+    const QLocale locale;
+    const int decimals = decimalsForStep(m_aggregate.bucketS);
+    const auto rate = [&](double v) { return locale.toString(v, 'f', v >= 100 ? 0 : 1); };
+    return tr("%1–%2 s\nAttempts: %3/s\nGoodput: %4/s\nRuns waiting: %5\nWheel: zoom · drag: pan · double-click: whole session")
+        .arg(locale.toString(m_aggregate.bucketStart(bucket), 'f', decimals),
+            locale.toString(m_aggregate.bucketStart(bucket + 1), 'f', decimals),
+            rate(m_aggregate.attemptsPerS.at(bucket)), rate(m_aggregate.goodputPerS.at(bucket)),
+            locale.toString(m_aggregate.runsWaiting.at(bucket), 'f', 1));
 }

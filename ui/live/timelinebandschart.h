@@ -9,6 +9,8 @@
 
 #include <QtCharts/QChartView>
 
+#include <optional>
+
 class QAreaSeries;
 class QLineSeries;
 class QValueAxis;
@@ -23,6 +25,14 @@ public:
     const TimelineAggregate& aggregate() const { return m_aggregate; }
     void setTimeRange(double t0, double t1);
     void applyPalette(const ChartPalette& palette);
+
+    // The session time (s) under VIEWPORT_POS, when it is over the plot area.
+    std::optional<double> timeAt(const QPoint& viewportPos) const;
+    double secondsPerPixel() const; // on the time axis as it is shown now
+    // The bucket under VIEWPORT_POS in words (its time span, attempts/s, goodput/s, runs waiting): the bands'
+    // tooltip; empty outside the plot area or the session.
+    QString describeAt(const QPoint& viewportPos) const;
+    QString describeBucket(qsizetype bucket) const;
 
     QLineSeries* attemptsSeries() const { return m_attempts; }
     QAreaSeries* attemptsArea() const { return m_attemptsArea; }
