@@ -6,11 +6,14 @@
 #include "cli/fleetsettings.h"
 
 #include "fleet/fleetlaunch.h"
+#include "fleet/locustfileshare.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 
 using namespace Qt::StringLiterals;
 
@@ -27,7 +30,7 @@ const char* const kUsage
                       [--method M] [--path P] [--drain S] [--session FILE] [--json] [--compare-herd]
                       [--locustfile FILE] [--no-record] [--lab-bind ADDR]
                       [--master --expect-workers K [--bind ADDR] [--port P]]
-       retrylab fleet worker --master-host H [--master-port P] --locustfile FILE
+       retrylab fleet worker --master-host H [--master-port P] (--fetch-port F --sha256 HEX | --locustfile FILE)
 
 Runs the policy in a fleet of real clients on Locust (python3-locust 2.12): a headless master and W worker
 processes (default: one per core), N users in all, started R a second. Every user makes logical requests
@@ -69,6 +72,8 @@ Options:
                       for --expect-workers K workers (on other machines)
   --bind ADDR, --port P  the master's address and port (default 127.0.0.1, a free port)
   --master-host H     (worker) the master's address; --master-port P its port (default 5557)
+  --fetch-port F --sha256 HEX  (worker) fetch the locustfile the master serves on port F (it prints both) and
+                      run it only if its SHA-256 is HEX; or --locustfile FILE, a copy made beforehand
 
 Exit status: 0 the fleet ran and every attempt was accounted for (the workers' counts and the lab's ledger
 equal the session's), 1 it could not run or an attempt is missing, 2 bad arguments or input.
@@ -77,7 +82,7 @@ equal the session's), 1 it could not run or an attempt is missing, 2 bad argumen
 int runWorker(const QStringList& args, CliIo& io)
 {
     CliArgs a;
-    a.option(u"master-host"_s).option(u"master-port"_s).option(u"locustfile"_s);
+    a.option(u"master-host"_s).option(u"master-port"_s).option(u"locustfile"_s).option(u"fetch-port"_s).option(u"sha256"_s);
     if (!a.parse(args))
         return FleetSettings::usage(io, a.error());
     if (!a.positional().isEmpty())
@@ -85,10 +90,26 @@ int runWorker(const QStringList& args, CliIo& io)
             io, tr("worker takes no positional argument, not \"%1\"").arg(a.positional().first()));
     if (!a.isSet(u"master-host"_s))
         return FleetSettings::usage(io, tr("worker needs --master-host H"));
-    if (!a.isSet(u"locustfile"_s))
-        return FleetSettings::usage(io, tr("worker needs --locustfile FILE (the master prints where it wrote it)"));
-    const QString locustfile = *a.value(u"locustfile"_s);
-    if (!QFileInfo(locustfile).isFile())
+    const bool fetching = a.isSet(u"fetch-port"_s) || a.isSet(u"sha256"_s);
+    if (fetching && a.isSet(u"locustfile"_s))
+        return FleetSettings::usage(io, tr("worker takes --locustfile FILE or --fetch-port F --sha256 HEX, not both"));
+    if (!fetching && !a.isSet(u"locustfile"_s))
+        return FleetSettings::usage(
+            io, tr("worker needs --fetch-port F --sha256 HEX or --locustfile FILE (the master prints them)"));
+    if (fetching && !(a.isSet(u"fetch-port"_s) && a.isSet(u"sha256"_s)))
+        return FleetSettings::usage(io, tr("--fetch-port and --sha256 go together: the file is checked before it runs"));
+    quint16 fetchPort = 0;
+    if (fetching) {
+        const std::optional<qint64> p = a.integer(u"fetch-port"_s, 1, 65535);
+        if (!p)
+            return FleetSettings::usage(io, a.error());
+        fetchPort = quint16(*p);
+        if (!LocustfileShare::isSha256(*a.value(u"sha256"_s)))
+            return FleetSettings::usage(
+                io, tr("--sha256: 64 hexadecimal digits, not \"%1\"").arg(*a.value(u"sha256"_s)));
+    }
+    QString locustfile = a.value(u"locustfile"_s).value_or(QString());
+    if (!fetching && !QFileInfo(locustfile).isFile())
         return FleetSettings::usage(io, tr("--locustfile: no such file: %1").arg(locustfile));
     quint16 port = 5557;
     if (a.isSet(u"master-port"_s)) {
@@ -101,6 +122,22 @@ int runWorker(const QStringList& args, CliIo& io)
     if (locust.isEmpty()) {
         io.err << "retrylab fleet: " << FleetSettings::noLocust() << '\n';
         return CliExit::Failed;
+    }
+    QTemporaryDir fetched; // the fetched locustfile lives as long as the worker runs
+    if (fetching) {
+        QString error;
+        const std::optional<QByteArray> text
+            = LocustfileShare::fetch(*a.value(u"master-host"_s), fetchPort, *a.value(u"sha256"_s), 30000, &error);
+        if (!text) {
+            io.err << "retrylab fleet: " << error << '\n';
+            return CliExit::Failed;
+        }
+        locustfile = fetched.filePath(QString::fromLatin1(LocustfileShare::kFileName));
+        QFile file(locustfile);
+        if (!fetched.isValid() || !file.open(QIODevice::WriteOnly) || file.write(*text) != text->size() || !file.flush()) {
+            io.err << "retrylab fleet: cannot keep the fetched locustfile: " << file.errorString() << '\n';
+            return CliExit::Failed;
+        }
     }
     QProcess worker;
     worker.setProcessChannelMode(QProcess::ForwardedChannels);

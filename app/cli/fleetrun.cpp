@@ -9,6 +9,7 @@
 #include "fleet/fleetrecording.h"
 #include "fleet/fleetsession.h"
 #include "fleet/locustfile.h"
+#include "fleet/locustfileshare.h"
 #include "lab/faultserver.h"
 #include "session/format/sessionfile.h"
 #include "session/session.h"
@@ -118,17 +119,30 @@ int FleetRun::exec()
         m_io.err << "retrylab fleet: " << fleet.errorString() << '\n';
         return CliExit::Failed;
     }
+    // With --master the locustfile is served beside it, so the worker command is all another machine needs.
+    LocustfileShare share;
     if (s.master) {
         const QString host = s.bind == u"0.0.0.0"_s ? QHostInfo::localHostName() : s.bind;
         QTextStream& say = s.json ? m_io.err : m_io.out;
         say << tr("fleet master on %1:%2, waiting for %3 workers; start each with:\n")
                    .arg(host)
                    .arg(fleet.port())
-                   .arg(s.expectWorkers)
-            << u"  retrylab fleet worker --master-host %1 --master-port %2 --locustfile %3\n"_s.arg(host)
-                   .arg(fleet.port())
-                   .arg(locustfile)
-            << tr("(copy the locustfile to the worker's machine first)\n");
+                   .arg(s.expectWorkers);
+        if (share.start(locustfile, s.bind)) {
+            say << u"  retrylab fleet worker --master-host %1 --master-port %2 --fetch-port %3 --sha256 %4\n"_s.arg(host)
+                       .arg(fleet.port())
+                       .arg(share.port())
+                       .arg(share.sha256())
+                << tr("(it fetches the locustfile from here and checks its SHA-256; or copy %1 there and give "
+                      "--locustfile FILE instead of --fetch-port and --sha256)\n")
+                       .arg(locustfile);
+        } else {
+            say << u"  retrylab fleet worker --master-host %1 --master-port %2 --locustfile %3\n"_s.arg(host)
+                       .arg(fleet.port())
+                       .arg(locustfile)
+                << tr("(copy the locustfile to the worker's machine first: it cannot be served from here, %1)\n")
+                       .arg(share.errorString());
+        }
         say.flush();
     }
     QEventLoop loop;
@@ -146,6 +160,7 @@ int FleetRun::exec()
     });
     guard.start(int(std::min<qint64>(INT_MAX, launch.runLimit.count() + launch.workerWait.count() + 30000)));
     loop.exec();
+    share.stop();
     if (lab)
         lab->stop();
     const FleetRecording recording = FleetRecording::readFile(recordPath);

@@ -587,6 +587,21 @@ void TestCliBadInput::refused_data()
     row("fleet worker: a locustfile that does not exist", none,
         { u"fleet"_s, u"worker"_s, u"--master-host"_s, u"127.0.0.1"_s, u"--locustfile"_s, u"%DIR%/missing.py"_s },
         u"retrylab fleet: --locustfile: no such file: %DIR%/missing.py"_s + help);
+    const QStringList worker { u"fleet"_s, u"worker"_s, u"--master-host"_s, u"127.0.0.1"_s };
+    const QString digest(64, u'a');
+    row("fleet worker without a locustfile", none, worker,
+        u"retrylab fleet: worker needs --fetch-port F --sha256 HEX or --locustfile FILE (the master prints them)"_s + help);
+    row("fleet worker --fetch-port without --sha256", none, worker + QStringList { u"--fetch-port"_s, u"%PORT%"_s },
+        u"retrylab fleet: --fetch-port and --sha256 go together: the file is checked before it runs"_s + help);
+    row("fleet worker --sha256 without --fetch-port", none, worker + QStringList { u"--sha256"_s, digest },
+        u"retrylab fleet: --fetch-port and --sha256 go together: the file is checked before it runs"_s + help);
+    row("fleet worker --sha256 not a digest", none, worker + QStringList { u"--fetch-port"_s, u"%PORT%"_s, u"--sha256"_s, u"abc"_s },
+        u"retrylab fleet: --sha256: 64 hexadecimal digits, not \"abc\""_s + help);
+    row("fleet worker --fetch-port 0", none, worker + QStringList { u"--fetch-port"_s, u"0"_s, u"--sha256"_s, digest },
+        u"retrylab fleet: --fetch-port must be a whole number from 1 to 65535, not \"0\""_s + help);
+    row("fleet worker with --locustfile and --fetch-port", none,
+        worker + QStringList { u"--locustfile"_s, u"%SESSION%"_s, u"--fetch-port"_s, u"%PORT%"_s, u"--sha256"_s, digest },
+        u"retrylab fleet: worker takes --locustfile FILE or --fetch-port F --sha256 HEX, not both"_s + help);
     row("fleet: an unknown option", none, { u"fleet"_s, u"--fleet-size"_s, u"3"_s }, u"retrylab fleet: unknown option --fleet-size"_s + help);
 }
 

@@ -207,17 +207,28 @@ void TestCliFleet::workersInANetworkNamespace()
             u"closed:0.05"_s, u"--master"_s, u"--expect-workers"_s, u"2"_s, u"--bind"_s, hostAddress, u"--port"_s,
             QString::number(port), u"--locustfile"_s, locustfile, u"--session"_s, sessionPath, u"--json"_s });
     QVERIFY(master.waitForStarted());
-    // The master tells how to start a worker; the test starts two, in the namespace, as that line says.
-    QTRY_VERIFY_WITH_TIMEOUT(
-        master.readAllStandardError().contains("retrylab fleet worker --master-host") || QFileInfo::exists(locustfile),
-        10000);
+    // The master prints the one command that starts a worker elsewhere: the first worker, in the namespace,
+    // runs exactly that line (it fetches the locustfile from the master, over the veth pair, and checks its
+    // SHA-256); the second is given a copy (--locustfile), the other way the issue allows.
+    QByteArray said;
+    QTRY_VERIFY_WITH_TIMEOUT((said += master.readAllStandardError()).contains(" --sha256 "), 15000);
+    QString line;
+    for (const QByteArray& l : said.split('\n')) {
+        if (l.trimmed().startsWith("retrylab fleet worker "))
+            line = QString::fromUtf8(l.trimmed());
+    }
+    QVERIFY2(line.contains(u"--master-host %1 --master-port %2 --fetch-port "_s.arg(hostAddress).arg(port)), said.constData());
+    QStringList printed = line.split(u' ', Qt::SkipEmptyParts);
+    printed.first() = QStringLiteral(RETRYLAB_BINARY);
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(locustfile), 10000);
     std::vector<std::unique_ptr<QProcess>> workers;
     for (int i = 0; i < 2; ++i) {
         auto w = std::make_unique<QProcess>();
         w->start(ip,
-            { u"netns"_s, u"exec"_s, ns, QStringLiteral(RETRYLAB_BINARY), u"fleet"_s, u"worker"_s, u"--master-host"_s,
-                hostAddress, u"--master-port"_s, QString::number(port), u"--locustfile"_s, locustfile });
+            QStringList { u"netns"_s, u"exec"_s, ns }
+                + (i == 0 ? printed
+                          : QStringList { QStringLiteral(RETRYLAB_BINARY), u"fleet"_s, u"worker"_s, u"--master-host"_s,
+                                hostAddress, u"--master-port"_s, QString::number(port), u"--locustfile"_s, locustfile }));
         QVERIFY(w->waitForStarted());
         workers.push_back(std::move(w));
     }
