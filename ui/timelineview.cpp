@@ -543,6 +543,19 @@ void TimelineView::clearSelection()
     m_item->setSelection(-1, 0);
 }
 
+namespace {
+
+// TEXT as the tooltip for E over VIEWPORT, or none when it is empty (leaving the last one up would mislead).
+void showToolTip(const QHelpEvent* e, const QString& text, QWidget* viewport)
+{
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(e->globalPos(), text, viewport);
+}
+
+} // namespace
+
 // The bands zoom and pan the time axis as the lanes do (the two share it), and tell a bucket's values on
 // hover; QChartView's own mouse handling is not wanted.
 bool TimelineView::bandsEvent(QEvent* event)
@@ -591,11 +604,7 @@ bool TimelineView::bandsEvent(QEvent* event)
         return true;
     case QEvent::ToolTip: {
         auto* e = static_cast<QHelpEvent*>(event);
-        const QString text = m_bands->describeAt(e->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(e->globalPos(), text, m_bands->viewport());
+        showToolTip(e, m_bands->describeAt(e->pos()), m_bands->viewport());
         return true;
     }
     default:
@@ -670,11 +679,7 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event)
         return true;
     case QEvent::ToolTip: {
         auto* e = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(e->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(e->globalPos(), text, m_chartView->viewport());
+        showToolTip(e, toolTipAt(e->pos()), m_chartView->viewport());
         return true;
     }
     default:

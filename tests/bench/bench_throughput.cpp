@@ -12,6 +12,7 @@
 //             honest/bare the cost of an honest transport
 //   bare-1    one QNetworkAccessManager with C requests outstanding (Qt's 6-connection queue)
 // Prints seconds (best of --runs) and the ratios retrylab/curl (goal ≤ 2) and engine/bare (goal ≤ 1.05).
+#include "benchprocess.h"
 #include "engine/attempttransport.h"
 #include "engine/clock.h"
 #include "engine/nonrewindablebody.h"
@@ -39,26 +40,10 @@
 #include <memory>
 #include <vector>
 
+using BenchProcess::freePort;
+using BenchProcess::waitForPort;
+
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
-
-bool waitForPort(quint16 port)
-{
-    for (int i = 0; i < 100; ++i) {
-        QTcpSocket s;
-        s.connectToHost(QHostAddress::LocalHost, port);
-        if (s.waitForConnected(100))
-            return true;
-        QThread::msleep(50);
-    }
-    return false;
-}
 
 struct Server
 {
