@@ -26,6 +26,9 @@ LabConnection::LabConnection(quint64 id, QTcpSocket* socket, HttpParserLimits li
     , m_timer(new QTimer(this))
 {
     socket->setParent(this);
+    // Answers go out as written: with Nagle's algorithm a response's second small write waits for the client's
+    // (delayed) ACK of the first, up to 40 ms on Linux, a delay the lab would add to what it measures.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     // Qt reads no more than this from the kernel before the lab takes it: a body the lab stops reading
     // (backpressure) waits in the kernel, where TCP's window slows the client, not in this process.
     socket->setReadBufferSize(kReadSliceBytes);

@@ -132,6 +132,9 @@ void ProxyTunnel::relay(const QString& connectHost, quint16 connectPort, int con
         m_timer->stop();
         if (!m_client)
             return;
+        // A relay passes bytes on as they come: no Nagle delay on either side (LabConnection says why).
+        m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        m_client->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         m_client->write(established());
         if (!m_unread.isEmpty()) {
             m_up += m_unread.size();
