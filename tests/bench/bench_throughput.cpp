@@ -54,25 +54,13 @@ struct Server
 
     bool startNginx()
     {
-        const QString nginx = QStandardPaths::findExecutable(QStringLiteral("nginx"), { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
+        const QString nginx = BenchProcess::findNginx();
         if (nginx.isEmpty())
             return false;
         const quint16 port = freePort();
-        QFile conf(dir.filePath(QStringLiteral("nginx.conf")));
-        if (!conf.open(QIODevice::WriteOnly))
-            return false;
-        conf.write(QStringLiteral("daemon off; worker_processes 1; pid %1/nginx.pid; error_log stderr error;\n"
-                                  "events { worker_connections 4096; }\n"
-                                  "http { access_log off; keepalive_requests 1000000;\n"
-                                  "  client_body_temp_path %1; proxy_temp_path %1; fastcgi_temp_path %1;\n"
-                                  "  uwsgi_temp_path %1; scgi_temp_path %1;\n"
-                                  "  server { listen 127.0.0.1:%2; location / { return 200 \"ok\\n\"; } } }\n")
-                       .arg(dir.path())
-                       .arg(port)
-                       .toUtf8());
-        conf.close();
-        process.start(nginx, { QStringLiteral("-c"), conf.fileName(), QStringLiteral("-p"), dir.path() });
-        if (!process.waitForStarted(5000) || !waitForPort(port))
+        if (!BenchProcess::startNginx(process, nginx, dir, QStringLiteral("nginx"),
+                QStringLiteral("server { listen 127.0.0.1:%1; location / { return 200 \"ok\\n\"; } }").arg(port))
+            || !waitForPort(port))
             return false;
         url = QUrl(QStringLiteral("http://127.0.0.1:%1/x").arg(port));
         name = QStringLiteral("nginx");
