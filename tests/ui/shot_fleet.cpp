@@ -8,14 +8,20 @@
 
 #include "herd/herdview.h"
 #include "sessions/sessionfileactions.h"
+#include "live/timelinebandschart.h"
 #include "timelineview.h"
+
+#include <QtCharts/QChart>
 
 #include <QApplication>
 #include <QDir>
+#include <QHelpEvent>
+#include <QScreen>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
 #include <QTextStream>
+#include <QWheelEvent>
 
 using namespace Qt::StringLiterals;
 
@@ -66,6 +72,26 @@ int main(int argc, char** argv)
         save(timeline, out, u"fleet-timeline"_s + suffix);
     }
     QTextStream(stdout) << "runs " << timeline->laneCount() << ", bands " << timeline->isShowingBands() << '\n';
+    // Zoomed in with the wheel about the middle, the bucket under the pointer told by its tooltip: a window of its
+    // own, so the screen is grabbed, not the widget.
+    if (TimelineBandsChart* bands = timeline->bandsChart()) {
+        w.move(0, 0); // the whole window on the screen grab (no window manager places it under xvfb)
+        QTest::qWait(300);
+        const QRectF plot = bands->chart()->plotArea();
+        const QPoint middle = bands->mapFromScene(bands->chart()->mapToScene(plot.center()));
+        QWheelEvent wheel(middle, bands->viewport()->mapToGlobal(middle), QPoint(), QPoint(0, 360), Qt::NoButton,
+            Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(bands->viewport(), &wheel);
+        QTest::qWait(300);
+        QTest::mouseMove(bands->viewport(), middle);
+        QHelpEvent help(QEvent::ToolTip, middle, bands->viewport()->mapToGlobal(middle));
+        QCoreApplication::sendEvent(bands->viewport(), &help);
+        QTest::qWait(800);
+        const QString path = out.filePath(u"fleet-timeline-tooltip.png"_s);
+        w.screen()->grabWindow(0).save(path, "PNG", 0);
+        QTextStream(stdout) << path << " (screen)\n";
+        timeline->resetZoom();
+    }
 
     HerdView* herd = w.herdView();
     w.liveViews()->setCurrentWidget(herd);
